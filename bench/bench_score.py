@@ -1,0 +1,482 @@
+"""End-to-end timing of ``nerve score`` against seqeval, conlleval 0.2 (PyPI) and, optionally, conlleval.pl.
+
+Every command is a whole process, so interpreter start-up, imports and file reading are included. Each
+command runs ``--repeats`` times (round robin), the median wall time is reported, and the peak RSS is the
+largest "Maximum resident set size" that ``/usr/bin/time -v`` reported over the runs.
+
+Usage::
+
+    python bench/bench_score.py --tokens 1000000            # speed table: nerve vs peers
+    python bench/bench_score.py --memory-check              # nerve only, peak RSS at 1M and 10M tokens
+    python bench/bench_score.py --conlleval-pl PATH/conlleval.pl
+
+Corpora are generated into bench/out/ with bench/gen_corpus.py when missing. Results are printed as a
+Markdown table and written as JSON to bench/out/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+OUT = BENCH / "out"
+GNU_TIME = "/usr/bin/time"
+
+# Targets (see bench/README.md).
+TARGET_VS_SEQEVAL = 20.0
+TARGET_VS_CONLLEVAL = 8.0
+TARGET_RSS_BYTES = 150 * 10**6  # 150 MB
+FLAT_FACTOR = 1.25  # "flat": peak RSS at the largest corpus is at most this times the RSS at the smallest
+
+# Reads a merged `token gold pred` file into lists of lists and prints seqeval's default-mode report.
+SEQEVAL_SCRIPT = """\
+import sys
+from seqeval.metrics import classification_report
+y_true, y_pred, gold, pred = [], [], [], []
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        fields = line.split()
+        if not fields or fields[0] == "-DOCSTART-":
+            if gold:
+                y_true.append(gold)
+                y_pred.append(pred)
+                gold, pred = [], []
+            continue
+        gold.append(fields[-2])
+        pred.append(fields[-1])
+if gold:
+    y_true.append(gold)
+    y_pred.append(pred)
+print(classification_report(y_true, y_pred, digits=4))
+"""
+
+
+@dataclass
+class Tool:
+    key: str
+    label: str
+    argv: list[str]
+    stdin: Path | None = None
+    unavailable: str | None = None  # reason the tool cannot run
+
+
+@dataclass
+class Result:
+    key: str
+    label: str
+    command: str
+    corpus: str
+    tokens: int | None
+    status: str = "ok"  # ok | unavailable | failed
+    note: str = ""
+    walls_s: list[float] = field(default_factory=list)
+    peak_rss_kib: list[int] = field(default_factory=list)
+    median_wall_s: float | None = None
+    peak_rss_mib: float | None = None
+    ratio: float | None = None  # this tool's median / nerve's median
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def rel(path: Path | str) -> str:
+    """Path relative to the repository root when inside it, so that no machine path is recorded."""
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return path.name
+
+
+def display(argv: list[str], stdin: Path | None) -> str:
+    shown = []
+    for i, arg in enumerate(argv):
+        if i == 0 and (arg == sys.executable or Path(arg).name in ("nerve", "perl")):
+            shown.append("python" if arg == sys.executable else Path(arg).name)
+        elif arg == SEQEVAL_SCRIPT:
+            shown.append("<seqeval script>")
+        elif os.path.isabs(arg) and Path(arg).exists():
+            shown.append(rel(arg))
+        else:
+            shown.append(arg)
+    text = shlex.join(shown)
+    return f"{text} < {rel(stdin)}" if stdin else text
+
+
+def package_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def corpus_for(tokens: int, seed: int) -> Path:
+    """The merged corpus of ``tokens`` tokens, generated with gen_corpus.py if it does not exist yet."""
+    prefix = OUT / f"corpus-{tokens}-seed{seed}"
+    path = OUT / f"{prefix.name}.txt"
+    if not path.exists():
+        print(f"generating {rel(path)} ...", file=sys.stderr)
+        cmd = [sys.executable, str(BENCH / "gen_corpus.py"), str(prefix), "--tokens", str(tokens)]
+        subprocess.run([*cmd, "--seed", str(seed)], check=True)
+    return path
+
+
+def count_tokens(path: Path) -> int:
+    with path.open("rb") as f:
+        return sum(1 for line in f if line.strip() and not line.startswith(b"-DOCSTART-"))
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def nerve_tool(corpus: Path) -> Tool:
+    label = "nerve score --output json"
+    bindir = Path(sys.executable).parent  # the venv's bin/ when run with the venv's python
+    script = bindir / "nerve"
+    found = str(script) if script.exists() else shutil.which("nerve")
+    argv = [found or "nerve", "score", str(corpus), "--output", "json"]
+    if not found:
+        return Tool("nerve", label, argv, unavailable="no `nerve` console script (pip install -e '.[bench]')")
+    python = Path(found).parent / "python"
+    python_cmd = str(python) if python.exists() else sys.executable
+    probe = subprocess.run([python_cmd, "-c", "import nerve.cli"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        last = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
+        return Tool("nerve", label, argv, unavailable=f"`import nerve.cli` fails: {last}")
+    return Tool("nerve", label, argv)
+
+
+def seqeval_tool(corpus: Path) -> Tool:
+    version = package_version("seqeval")
+    label = f"seqeval {version or '?'} classification_report (default mode)"
+    argv = [sys.executable, "-c", SEQEVAL_SCRIPT, str(corpus)]
+    return Tool("seqeval", label, argv, unavailable=None if version else "seqeval is not installed")
+
+
+def conlleval_tool(corpus: Path) -> Tool:
+    version = package_version("conlleval")
+    label = f"conlleval {version or '?'} (python -m conlleval)"
+    argv = [sys.executable, "-m", "conlleval", str(corpus)]
+    return Tool("conlleval", label, argv, unavailable=None if version else "conlleval is not installed")
+
+
+def conlleval_pl_tool(corpus: Path, script: Path) -> Tool:
+    perl = shutil.which("perl")
+    reason = None if perl else "perl not found"
+    if not script.is_file():
+        reason = f"{script.name} not found"
+    return Tool("conlleval.pl", "conlleval.pl (perl)", [perl or "perl", str(script)], corpus, reason)
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def time_once(tool: Tool, log_prefix: Path, timeout: float) -> tuple[float, int, int]:
+    """Run once; return (wall seconds, peak RSS KiB, exit status). Output goes to log files."""
+    stdout_path = Path(f"{log_prefix}.stdout")
+    stderr_path = Path(f"{log_prefix}.stderr")
+    stdin = tool.stdin.open("rb") if tool.stdin else subprocess.DEVNULL
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
+            t0 = time.perf_counter()
+            try:
+                proc = subprocess.run(
+                    [GNU_TIME, "-v", "-o", report.name, *tool.argv],
+                    stdin=stdin,
+                    stdout=out,
+                    stderr=err,
+                    timeout=timeout,
+                    check=False,
+                )
+            finally:
+                if tool.stdin:
+                    stdin.close()
+            wall = time.perf_counter() - t0
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", Path(report.name).read_text())
+    rss_kib = int(match.group(1)) if match else 0
+    return wall, rss_kib, proc.returncode
+
+
+def failure_note(log_prefix: Path, status: int) -> str:
+    lines = Path(f"{log_prefix}.stderr").read_text(errors="replace").strip().splitlines()
+    return f"exit status {status}: {lines[-1] if lines else 'no stderr'}"
+
+
+def run_tools(
+    tools: list[Tool], corpus: Path, tokens: int | None, repeats: int, timeout: float
+) -> list[Result]:
+    """Time every available tool ``repeats`` times, round robin, and summarise."""
+    logs = OUT / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    results = {t.key: Result(t.key, t.label, display(t.argv, t.stdin), rel(corpus), tokens) for t in tools}
+    for t in tools:
+        if t.unavailable:
+            results[t.key].status, results[t.key].note = "unavailable", t.unavailable
+    for rep in range(repeats):
+        for t in tools:
+            res = results[t.key]
+            if res.status != "ok":
+                continue
+            log_prefix = logs / f"{t.key}-{tokens or corpus.stem}"
+            print(f"  [{rep + 1}/{repeats}] {res.label} ...", end=" ", file=sys.stderr, flush=True)
+            try:
+                wall, rss, status = time_once(t, log_prefix, timeout)
+            except subprocess.TimeoutExpired:
+                res.status, res.note = "failed", f"timed out after {timeout:g} s"
+                print("timeout", file=sys.stderr)
+                continue
+            print(f"{wall:.2f} s, {rss / 1024:.1f} MiB", file=sys.stderr)
+            if status != 0:
+                res.status, res.note = "failed", failure_note(log_prefix, status)
+                continue
+            res.walls_s.append(round(wall, 4))
+            res.peak_rss_kib.append(rss)
+    for res in results.values():
+        if res.status == "ok" and res.walls_s:
+            res.median_wall_s = statistics.median(res.walls_s)
+            res.peak_rss_mib = round(max(res.peak_rss_kib) / 1024, 1)
+    add_ratios(list(results.values()))
+    return list(results.values())
+
+
+def add_ratios(results: list[Result]) -> None:
+    nerve = next((r for r in results if r.key == "nerve" and r.median_wall_s), None)
+    for res in results:
+        if nerve and res.median_wall_s:
+            res.ratio = round(res.median_wall_s / nerve.median_wall_s, 2)
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def fmt(value: float | None, spec: str) -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def speed_table(results: list[Result]) -> str:
+    rows = [
+        "| command | median wall s | peak RSS MiB | ratio (peer time / nerve time) |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in results:
+        if r.status != "ok":
+            rows.append(f"| {r.label} | {r.status} | n/a | n/a |")
+        else:
+            rows.append(
+                f"| {r.label} | {r.median_wall_s:.3f} | {r.peak_rss_mib:.1f} | {fmt(r.ratio, '.2f')} |"
+            )
+    return "\n".join(rows)
+
+
+def memory_table(results: list[Result]) -> str:
+    base = results[0].peak_rss_mib if results else None
+    rows = [
+        "| command | corpus tokens | median wall s | peak RSS MiB | RSS / RSS at smallest |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        growth = r.peak_rss_mib / base if (base and r.peak_rss_mib) else None
+        wall = fmt(r.median_wall_s, ".3f") if r.status == "ok" else r.status
+        rows.append(
+            f"| {r.label} | {r.tokens} | {wall} | {fmt(r.peak_rss_mib, '.1f')} | {fmt(growth, '.2f')} |"
+        )
+    return "\n".join(rows)
+
+
+def verdict(ok: bool | None) -> str:
+    return {True: "PASS", False: "FAIL", None: "n/a"}[ok]
+
+
+def speed_targets(results: list[Result]) -> list[dict[str, object]]:
+    by_key = {r.key: r for r in results}
+
+    def ratio_check(key: str, target: float) -> dict[str, object]:
+        ratio = by_key[key].ratio if key in by_key else None
+        return {
+            "target": f"nerve >= {target:g}x faster than {by_key[key].label if key in by_key else key}",
+            "measured": None if ratio is None else f"{ratio:.2f}x",
+            "result": verdict(None if ratio is None else ratio >= target),
+        }
+
+    nerve = by_key.get("nerve")
+    rss = nerve.peak_rss_mib if nerve else None
+    return [
+        ratio_check("seqeval", TARGET_VS_SEQEVAL),
+        ratio_check("conlleval", TARGET_VS_CONLLEVAL),
+        {
+            "target": "nerve peak RSS < 150 MB",
+            "measured": None if rss is None else f"{rss:.1f} MiB",
+            "result": verdict(None if rss is None else rss * 2**20 < TARGET_RSS_BYTES),
+        },
+    ]
+
+
+def memory_targets(results: list[Result]) -> list[dict[str, object]]:
+    rss = [r.peak_rss_mib for r in results if r.peak_rss_mib is not None]
+    complete = bool(rss) and len(rss) == len(results)
+    largest = max(rss) if complete else None
+    growth = rss[-1] / rss[0] if complete else None
+    return [
+        {
+            "target": "nerve peak RSS < 150 MB at every size",
+            "measured": None if largest is None else f"max {largest:.1f} MiB",
+            "result": verdict(None if largest is None else largest * 2**20 < TARGET_RSS_BYTES),
+        },
+        {
+            "target": f"flat: RSS at largest <= {FLAT_FACTOR:g}x RSS at smallest",
+            "measured": None if growth is None else f"{growth:.2f}x",
+            "result": verdict(None if growth is None else growth <= FLAT_FACTOR),
+        },
+    ]
+
+
+def targets_text(targets: list[dict[str, object]]) -> str:
+    return "\n".join(f"- {t['result']}: {t['target']} (measured: {t['measured'] or 'n/a'})" for t in targets)
+
+
+def machine() -> dict[str, object]:
+    return {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "nerve": package_version("nerve"),
+        "seqeval": package_version("seqeval"),
+        "conlleval": package_version("conlleval"),
+    }
+
+
+def write_json(name: str, payload: dict[str, object]) -> Path:
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / name
+    path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- modes
+
+
+def speed_mode(args: argparse.Namespace) -> list[dict[str, object]]:
+    if args.corpus:
+        corpus = args.corpus.resolve()
+        tokens = count_tokens(corpus)
+    else:
+        corpus, tokens = corpus_for(args.tokens, args.seed), args.tokens
+    makers = {"nerve": nerve_tool, "seqeval": seqeval_tool, "conlleval": conlleval_tool}
+    tools = [makers[k](corpus) for k in args.tools]
+    if args.conlleval_pl:
+        tools.append(conlleval_pl_tool(corpus, args.conlleval_pl.resolve()))
+    print(f"timing on {rel(corpus)} ({tokens} tokens), {args.repeats} runs each", file=sys.stderr)
+    results = run_tools(tools, corpus, tokens, args.repeats, args.timeout)
+    targets = speed_targets(results)
+    print(f"## nerve score vs peers: {tokens} tokens, median of {args.repeats} runs\n")
+    print(speed_table(results))
+    print("\nTargets:\n" + targets_text(targets))
+    for r in results:
+        if r.note:
+            print(f"\nNote ({r.key}): {r.note}")
+    payload = {
+        "mode": "speed",
+        "corpus": rel(corpus),
+        "tokens": tokens,
+        "repeats": args.repeats,
+        "machine": machine(),
+        "results": [asdict(r) for r in results],
+        "targets": targets,
+    }
+    path = write_json(f"bench-score-{tokens}.json", payload)
+    print(f"\nJSON: {rel(path)}", file=sys.stderr)
+    return targets
+
+
+def memory_mode(args: argparse.Namespace) -> list[dict[str, object]]:
+    results = []
+    for tokens in args.memory_tokens:
+        corpus = corpus_for(tokens, args.seed)
+        print(f"timing nerve on {rel(corpus)}, {args.repeats} runs", file=sys.stderr)
+        results += run_tools([nerve_tool(corpus)], corpus, tokens, args.repeats, args.timeout)
+    targets = memory_targets(results)
+    sizes = ", ".join(str(t) for t in args.memory_tokens)
+    print(f"## nerve score peak RSS by corpus size ({sizes} tokens), median of {args.repeats} runs\n")
+    print(memory_table(results))
+    print("\nTargets:\n" + targets_text(targets))
+    for note in dict.fromkeys(f"{r.key}: {r.note}" for r in results if r.note):
+        print(f"\nNote ({note})")
+    payload = {
+        "mode": "memory",
+        "repeats": args.repeats,
+        "machine": machine(),
+        "results": [asdict(r) for r in results],
+        "targets": targets,
+    }
+    path = write_json("bench-memory.json", payload)
+    print(f"\nJSON: {rel(path)}", file=sys.stderr)
+    return targets
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Time nerve score end to end against seqeval and conlleval.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--tokens", type=int, default=1_000_000, help="corpus size for the speed table")
+    parser.add_argument("--seed", type=int, default=1, help="gen_corpus.py seed")
+    parser.add_argument("--corpus", type=Path, help="time on this merged `token gold pred` file instead")
+    parser.add_argument(
+        "--repeats", "-r", type=int, default=3, help="runs per command; the median is reported"
+    )
+    parser.add_argument(
+        "--tools",
+        type=lambda s: s.split(","),
+        default=["nerve", "seqeval", "conlleval"],
+        help="comma-separated subset of nerve,seqeval,conlleval",
+    )
+    parser.add_argument("--conlleval-pl", type=Path, help="also time this conlleval.pl (perl, reads stdin)")
+    parser.add_argument(
+        "--memory-check", action="store_true", help="time only nerve score at --memory-tokens sizes"
+    )
+    parser.add_argument(
+        "--memory-tokens",
+        type=int,
+        nargs="+",
+        default=[1_000_000, 10_000_000],
+        help="corpus sizes for --memory-check, smallest first",
+    )
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
+    parser.add_argument("--check", action="store_true", help="exit with status 1 unless every target passes")
+    args = parser.parse_args(argv)
+    unknown = set(args.tools) - {"nerve", "seqeval", "conlleval"}
+    if unknown:
+        parser.error(f"unknown --tools: {', '.join(sorted(unknown))}")
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    if not Path(GNU_TIME).exists():
+        parser.error(f"{GNU_TIME} (GNU time) is required to measure peak RSS")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    targets = memory_mode(args) if args.memory_check else speed_mode(args)
+    if args.check and any(t["result"] != "PASS" for t in targets):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

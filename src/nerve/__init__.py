@@ -1,0 +1,41 @@
+"""nerve: evaluation for named-entity recognition and other chunking tasks.
+
+>>> import nerve
+>>> result = nerve.score([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]])
+>>> result.micro.f1
+1.0
+"""
+
+from ._version import __version__
+from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from .readers import TaggedCorpus, read_conll
+from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, TokenStats
+from .schemes import SUPPORTED_SCHEMES, TagFormat
+from .scoring import decode, encode, score, validate
+from .spans import Span, SpanArray
+
+__all__ = [
+    "SUPPORTED_SCHEMES",
+    "Counts",
+    "ExactScores",
+    "InputError",
+    "InvalidSequenceError",
+    "NerveError",
+    "Problem",
+    "RepairStats",
+    "Result",
+    "SchemeError",
+    "Score",
+    "Settings",
+    "Span",
+    "SpanArray",
+    "TagFormat",
+    "TaggedCorpus",
+    "TokenStats",
+    "__version__",
+    "decode",
+    "encode",
+    "read_conll",
+    "score",
+    "validate",
+]

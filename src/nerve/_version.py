@@ -1,0 +1,3 @@
+"""The version of nerve, printed in every signature."""
+
+__version__ = "0.1.0"

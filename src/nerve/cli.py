@@ -1,0 +1,147 @@
+"""The ``nerve`` command: a thin layer over the public API.
+
+It parses arguments, calls `nerve.score` / `nerve.validate` / the conlleval drop-in, renders, and
+maps errors to exit statuses: 0 success, 1 problems found by ``validate``, 2 unusable input or
+arguments (a one-line message naming the file and line; no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import conlleval
+from ._version import __version__
+from .errors import InvalidSequenceError, NerveError
+from .renderers import RENDERERS, render
+from .repair import REPAIR_POLICIES
+from .schemes import SUPPORTED_SCHEMES
+from .scoring import score, validate
+
+__all__ = ["main"]
+
+
+def _input_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a merged file (..., gold tag, predicted tag) or the gold file")
+    p.add_argument("pred_file", metavar="PRED_FILE", nargs="?", help="the prediction file, aligned line by line")
+    p.add_argument(
+        "--scheme",
+        default="auto",
+        metavar="S",
+        help=f"tagging scheme: {', '.join(SUPPORTED_SCHEMES)} (default: auto, inferred from the tags)",
+    )
+    p.add_argument(
+        "--tag-format",
+        default=None,
+        metavar="F",
+        help="how tags are spelled: B-X, X-B, B_X, X_B, ... or X for bare types (default: inferred)",
+    )
+    p.add_argument("--outside", default="O", metavar="TAG", help="the outside tag (default: O)")
+    p.add_argument("--comments", action="store_true", help="treat lines starting with # as comments")
+    p.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
+    p.add_argument(
+        "--ignore-tokens",
+        action="store_true",
+        help="do not require the token columns of the gold and prediction files to agree",
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nerve",
+        description="Evaluation for named-entity recognition and other chunking tasks.",
+    )
+    parser.add_argument("--version", action="version", version=f"nerve {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    s = sub.add_parser(
+        "score",
+        help="score predicted entities against gold ones",
+        description="Score predicted entities against gold entities (exact match), with the signature.",
+    )
+    _input_options(s)
+    s.add_argument(
+        "--repair",
+        default="begin",
+        choices=REPAIR_POLICIES,
+        help="what to do with transitions the scheme does not allow (default: begin)",
+    )
+    s.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
+    s.add_argument("--output", "-o", default="table", choices=list(RENDERERS), help="output format (default: table)")
+
+    v = sub.add_parser(
+        "validate",
+        help="list every transition the scheme does not allow",
+        description="List every invalid transition with its file and line; exit 1 if there is any.",
+    )
+    _input_options(v)
+
+    sub.add_parser(
+        "conlleval",
+        help="a byte-identical drop-in for conlleval.pl",
+        description="A drop-in for conlleval.pl; run `nerve conlleval --help`.",
+        add_help=False,
+    )
+    return parser
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"nerve: error: {message}\n")
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``nerve`` command and return its exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "conlleval":
+        return conlleval.main(args[1:])
+    ns = _parser().parse_args(args)
+    try:
+        if ns.command == "score":
+            result = score(
+                ns.file,
+                ns.pred_file,
+                scheme=ns.scheme,
+                repair=ns.repair,
+                tag_format=ns.tag_format,
+                outside=ns.outside,
+                beta=ns.beta,
+                comments=ns.comments,
+                encoding=ns.encoding,
+                check_tokens=not ns.ignore_tokens,
+            )
+            sys.stdout.write(render(result, ns.output))
+            return 0
+        scheme, problems = validate(
+            ns.file,
+            ns.pred_file,
+            scheme=ns.scheme,
+            tag_format=ns.tag_format,
+            outside=ns.outside,
+            comments=ns.comments,
+            encoding=ns.encoding,
+            check_tokens=not ns.ignore_tokens,
+        )
+        for problem in problems:
+            sys.stdout.write(f"{problem}\n")
+        n = len(problems)
+        inferred = " (auto)" if ns.scheme.lower() == "auto" else ""
+        verdict = f"{n} invalid transition{'s' if n != 1 else ''}" if n else "valid"
+        sys.stdout.write(f"{verdict}: scheme {scheme.name}{inferred}\n")
+        return 1 if problems else 0
+    except InvalidSequenceError as err:
+        for problem in err.problems:
+            sys.stderr.write(f"{problem}\n")
+        return _fail(f"{len(err.problems)} invalid transitions for scheme {err.scheme} (--repair error)")
+    except (NerveError, ValueError) as err:
+        return _fail(str(err))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

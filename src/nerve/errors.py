@@ -1,0 +1,77 @@
+"""Exceptions raised by nerve, each carrying where the problem is.
+
+Every error a user can cause names the file (or input), the line and what was expected,
+so that the CLI can print it as one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "InputError",
+    "InvalidSequenceError",
+    "NerveError",
+    "Problem",
+    "SchemeError",
+]
+
+
+class NerveError(Exception):
+    """Base class of every error nerve raises on purpose."""
+
+
+class InputError(NerveError):
+    """Input that cannot be read: a missing file, a malformed line, misaligned files.
+
+    Attributes:
+        source: the file name or a description of the input (``"<gold>"``).
+        line: the 1-based line number, or ``None`` when the problem is not on one line.
+        detail: what was found and what was expected.
+    """
+
+    def __init__(self, source: str, line: int | None, detail: str) -> None:
+        self.source = source
+        self.line = line
+        self.detail = detail
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {detail}")
+
+
+class SchemeError(NerveError):
+    """A tagging scheme, tag format or repair policy that does not fit the input."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One invalid transition or unknown tag, found while validating a tag sequence.
+
+    Attributes:
+        source: the file (or input) the tag came from.
+        line: the 1-based line of the tag that makes the transition invalid.
+        side: ``"gold"`` or ``"pred"``.
+        previous: the tag before, or ``None`` at the start of a sentence.
+        tag: the tag itself, or ``None`` at the end of a sentence.
+        message: what the scheme expected.
+    """
+
+    source: str
+    line: int
+    side: str
+    previous: str | None
+    tag: str | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.side}: {self.message}"
+
+
+class InvalidSequenceError(NerveError):
+    """Raised by the ``error`` repair policy: the input has transitions its scheme forbids."""
+
+    def __init__(self, problems: list[Problem], scheme: str) -> None:
+        self.problems = problems
+        self.scheme = scheme
+        n = len(problems)
+        first = f"; first: {problems[0]}" if problems else ""
+        super().__init__(f"{n} invalid transition{'s' if n != 1 else ''} for scheme {scheme}{first}")

@@ -1,0 +1,217 @@
+"""Exact entity scores, accumulated block by block from tag ids.
+
+`ExactAccumulator` keeps only additive counts: per-type gold, predicted and matched entities,
+token counts, and a table of how often each (previous tag, tag) pair occurs. The table is what
+the scheme is inferred from and what repairs are counted from, once the whole input is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .conlleval import P_O, PerlChunker, perl_letter
+from .errors import Problem
+from .matching import exact_match_types
+from .readers import TagBlock
+from .repair import (
+    chunk_validity,
+    decode_ids,
+    invalid_positions,
+    neighbours,
+    problems_for,
+    repair_kinds,
+    transition_counts,
+)
+from .results import Counts, RepairStats, TokenStats
+from .schemes import BEGIN, END, OUT, Scheme, infer_scheme
+from .vocab import TagVocab
+
+__all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable"]
+
+Int = npt.NDArray[np.int64]
+
+
+def _grow(a: Int, size: int) -> Int:
+    if a.shape[0] >= size:
+        return a
+    out = np.zeros(size, dtype=np.int64)
+    out[: a.shape[0]] = a
+    return out
+
+
+class TransitionTable:
+    """Counts of (previous tag id, tag id) pairs for one side, sentence edges as id 0."""
+
+    def __init__(self) -> None:
+        self.counts = np.zeros((1, 1), dtype=np.int64)
+
+    def add(self, ids: npt.NDArray[np.int32], sentence_start: npt.NDArray[np.bool_], prev: npt.NDArray[np.int32], size: int) -> None:
+        """Count the transitions of one block."""
+        block = transition_counts(ids, sentence_start, prev, size)
+        old = self.counts
+        if old.shape[0] < size:
+            grown = np.zeros((size, size), dtype=np.int64)
+            grown[: old.shape[0], : old.shape[1]] = old
+            old = grown
+        old[:size, :size] += block
+        self.counts = old
+
+    def sized(self, size: int) -> Int:
+        """The table padded to ``size`` tags."""
+        out = np.zeros((size, size), dtype=np.int64)
+        n = min(size, self.counts.shape[0])
+        out[:n, :n] = self.counts[:n, :n]
+        return out
+
+
+def infer_from(vocab: TagVocab, tables: list[TransitionTable]) -> Scheme:
+    """Infer the scheme from the tags read and how they follow each other."""
+    size = len(vocab)
+    counts = sum((t.sized(size) for t in tables), np.zeros((size, size), dtype=np.int64))
+    kinds, types = vocab.kinds, vocab.types
+    same = (types[:, None] == types[None, :]) & (kinds[:, None] != OUT) & (kinds[None, :] != OUT)
+    seen = counts > 0
+    b_after_other = bool(np.any(seen & (kinds[None, :] == BEGIN) & ~same))
+    e_before_other = bool(np.any(seen & (kinds[:, None] == END) & ~same))
+    used = {letter for letter, n in zip(vocab.letters, seen.any(axis=0) | seen.any(axis=1)) if n}
+    return infer_scheme(used, b_after_other, e_before_other)
+
+
+@dataclass(frozen=True)
+class ExactTotals:
+    """What an `ExactAccumulator` ends with."""
+
+    counts: dict[str, Counts]
+    tokens: TokenStats
+    repairs: RepairStats
+    scheme: Scheme
+    sentences: int
+    documents: int
+
+
+class ExactAccumulator:
+    """Exact-match counts over blocks of tag ids.
+
+    Args:
+        vocab: the vocabulary of the ids.
+        policy: the repair policy (``begin``, ``conlleval``, ``discard`` or ``error``).
+        scheme: the scheme; required for ``discard`` and ``error``, inferred at the end otherwise.
+        sources: the gold and prediction file names, for problems found by ``error``.
+    """
+
+    def __init__(self, vocab: TagVocab, policy: str, scheme: Scheme | None, sources: tuple[str, str]):
+        if policy in ("discard", "error") and scheme is None:
+            raise ValueError(f"the {policy} policy needs the scheme before reading")
+        self.vocab = vocab
+        self.policy = policy
+        self.scheme = scheme
+        self.sources = sources
+        self.gold_table = TransitionTable()
+        self.pred_table = TransitionTable()
+        self.gold = np.zeros(0, dtype=np.int64)
+        self.pred = np.zeros(0, dtype=np.int64)
+        self.matched = np.zeros(0, dtype=np.int64)
+        self.tokens = TokenStats()
+        self.sentences = 0
+        self.documents = 0
+        self.problems: list[Problem] = []
+        self.perl = PerlChunker() if policy == "conlleval" else None
+
+    def update(self, block: TagBlock) -> None:
+        """Add the counts of one block."""
+        assert block.pred is not None
+        vocab = self.vocab
+        size = len(vocab)
+        g_prev, g_next = neighbours(block.gold, block.sentence_start)
+        p_prev, p_next = neighbours(block.pred, block.sentence_start)
+        self.gold_table.add(block.gold, block.sentence_start, g_prev, size)
+        self.pred_table.add(block.pred, block.sentence_start, p_prev, size)
+        self.tokens = self.tokens + TokenStats(len(block), int(np.count_nonzero(block.gold == block.pred)))
+        self.sentences += int(np.count_nonzero(block.sentence_start))
+        self.documents += int(np.count_nonzero(block.document_start))
+        n_types = len(vocab.type_names)
+        if self.perl is not None:
+            self._update_perl(block)
+            return
+        kinds, types = vocab.kinds, vocab.types
+        scheme = self.scheme
+        if scheme is not None:
+            continues, bad_start, bad_end = scheme.transition_tables(kinds, types)
+        else:
+            continues, _, _ = _decoding_tables(kinds, types)
+        if self.policy == "error":
+            assert scheme is not None
+            invalid = bad_start | bad_end
+            for side, ids, prev, nxt, lines, source in (
+                ("gold", block.gold, g_prev, g_next, block.line, self.sources[0]),
+                ("pred", block.pred, p_prev, p_next, block.pred_line, self.sources[1]),
+            ):
+                entering, leaving = invalid_positions(ids, block.sentence_start, prev, nxt, invalid)
+                if entering.shape[0] or leaving.shape[0]:
+                    self.problems.extend(
+                        problems_for(vocab, scheme, side, source, lines, ids, prev, block.sentence_start, entering, leaving)
+                    )
+        gold = decode_ids(block.gold, block.sentence_start, g_prev, continues, kinds, types)
+        pred = decode_ids(block.pred, block.sentence_start, p_prev, continues, kinds, types)
+        if self.policy == "discard":
+            gold = gold.select(chunk_validity(gold, block.gold, g_prev, g_next, bad_start, bad_end))
+            pred = pred.select(chunk_validity(pred, block.pred, p_prev, p_next, bad_start, bad_end))
+        self.gold = _grow(self.gold, n_types) + _grow(np.bincount(gold.type, minlength=n_types), n_types)
+        self.pred = _grow(self.pred, n_types) + _grow(np.bincount(pred.type, minlength=n_types), n_types)
+        hits = exact_match_types((gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), n_types)
+        self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
+
+    def _update_perl(self, block: TagBlock) -> None:
+        assert self.perl is not None and block.pred is not None
+        vocab = self.vocab
+        codes = np.asarray([perl_letter(letter.encode()) for letter in vocab.letters], dtype=np.int8)
+        codes[0] = P_O
+        perl_type = vocab.types + 1
+        if "" in vocab.type_names:
+            perl_type[vocab.types == vocab.type_names.index("")] = 0
+        starts = np.flatnonzero(block.sentence_start)
+        gold = np.insert(block.gold, starts, 0)
+        pred = np.insert(block.pred, starts, 0)
+        self.perl.update(codes[gold], perl_type[gold], codes[pred], perl_type[pred])
+
+    def finish(self) -> ExactTotals:
+        """The totals, with the scheme inferred (for ``auto``) and repairs counted."""
+        vocab = self.vocab
+        scheme = self.scheme or infer_from(vocab, [self.gold_table, self.pred_table])
+        size = len(vocab)
+        _, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
+        invalid = bad_start | bad_end
+        g_counts, p_counts = self.gold_table.sized(size), self.pred_table.sized(size)
+        repairs = RepairStats(
+            self.policy,
+            int(g_counts[invalid].sum()),
+            int(p_counts[invalid].sum()),
+            repair_kinds(g_counts + p_counts, invalid, vocab.kinds),
+        )
+        names = list(vocab.type_names)
+        if self.perl is not None:
+            perl = self.perl.finish()
+            labels = ["", *names]
+            size_t = len(labels)
+            gold, pred, matched = (_grow(a, size_t) for a in (perl.gold, perl.pred, perl.correct))
+            names = labels
+        else:
+            n = len(names)
+            gold, pred, matched = (_grow(a, n) for a in (self.gold, self.pred, self.matched))
+        counts: dict[str, Counts] = {}
+        for i, name in enumerate(names):
+            g, p, m = int(gold[i]), int(pred[i]), int(matched[i])
+            if g or p:
+                c = counts.get(name, Counts())
+                counts[name] = c + Counts(m, p - m, g - m)
+        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents)
+
+
+def _decoding_tables(kinds: npt.NDArray[np.int8], types: Int) -> tuple[npt.NDArray[np.bool_], None, None]:
+    from .schemes import SCHEMES
+
+    cont, _, _ = SCHEMES["IOBES"].transition_tables(kinds, types)
+    return cont, None, None

@@ -1,0 +1,700 @@
+"""Readers: CoNLL column files and Python tag lists, into blocks of tag ids.
+
+Files are read in blocks of whole sentences and split into fields with array operations over the
+raw bytes (`split_fields`), so memory does not grow with the file and no Python code runs per
+token. Each block is a `TagBlock`: gold and predicted tag ids plus sentence and document starts
+and the line every token came from.
+
+Two layouts are read: one merged file whose last two columns are the gold and the predicted tag
+(as conlleval.pl reads), or a gold file and a prediction file aligned line by line whose last
+column is the tag. Blank lines end sentences; ``-DOCSTART-`` lines start documents and are not
+tokens; fields are separated by spaces or tabs; ``#`` lines are comments only when asked.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import InputError
+from .vocab import TagVocab
+
+__all__ = [
+    "BLOCK_BYTES",
+    "FieldTable",
+    "TagBlock",
+    "TaggedCorpus",
+    "iter_conll",
+    "iter_lists",
+    "read_conll",
+    "split_fields",
+]
+
+Int = npt.NDArray[np.int64]
+Bool = npt.NDArray[np.bool_]
+Bytes = npt.NDArray[np.uint8]
+
+BLOCK_BYTES = 1 << 22
+DOCSTART = b"-DOCSTART-"
+_BOM = codecs.BOM_UTF8
+_WHITESPACE = np.zeros(256, dtype=np.bool_)
+_WHITESPACE[[9, 10, 32]] = True
+
+
+@dataclass(frozen=True)
+class TagBlock:
+    """Whole sentences of a corpus in columnar form.
+
+    Attributes:
+        gold: gold tag id of each token (ids of the reader's `TagVocab`).
+        pred: predicted tag id of each token, or ``None`` when only one side was read.
+        sentence_start: whether each token starts a sentence.
+        document_start: whether each token is the first after a ``-DOCSTART-`` line.
+        line: the 1-based line of each token in the gold (or merged) file.
+        pred_line: the line of each token in the prediction file (equal to ``line`` for one file).
+    """
+
+    gold: npt.NDArray[np.int32]
+    pred: npt.NDArray[np.int32] | None
+    sentence_start: Bool
+    document_start: Bool
+    line: Int
+    pred_line: Int
+
+    def __len__(self) -> int:
+        return int(self.gold.shape[0])
+
+
+@dataclass(frozen=True)
+class FieldTable:
+    """Where the fields of each line of a byte block are.
+
+    Fields ``k`` span bytes ``[start[k], end[k])``. For each line: the number of fields, and the
+    index of its first, second-to-last and last field (-1 where the line has too few).
+    """
+
+    start: Int
+    end: Int
+    count: Int
+    first: Int
+    second_last: Int
+    last: Int
+    line_start: Int
+    line_end: Int
+
+    def __len__(self) -> int:
+        return int(self.count.shape[0])
+
+
+def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
+    """Locate the fields of every line of ``buf``, which must end with a newline.
+
+    Args:
+        buf: the bytes of whole lines.
+        delimiter: ``None`` to split on runs of spaces and tabs, ignoring leading and trailing
+            ones; or one byte value, every occurrence of which separates two fields, keeping empty
+            fields except trailing ones (how Perl's ``split`` works).
+    """
+    if delimiter is None:
+        sep = _WHITESPACE[buf]
+    else:
+        sep = buf == delimiter
+        sep |= buf == 10
+    cut = np.flatnonzero(sep)
+    newline = buf[cut] == 10
+    gap_start = np.empty_like(cut)
+    gap_start[0] = 0
+    gap_start[1:] = cut[:-1] + 1
+    nonempty = cut > gap_start
+    keep = nonempty if delimiter is None else np.ones_like(nonempty)
+    line_cut = np.flatnonzero(newline)  # index into cut of each line's newline
+    # Fields are the kept gaps; renumber them.
+    field_index = np.cumsum(keep) - 1
+    starts = gap_start[keep]
+    ends = cut[keep]
+    n_lines = line_cut.shape[0]
+    first_gap = np.empty(n_lines, dtype=np.int64)
+    first_gap[0] = 0
+    first_gap[1:] = line_cut[:-1] + 1
+    idx = np.arange(cut.shape[0])
+    last_nonempty = np.maximum.accumulate(np.where(nonempty, idx, -1))
+    lne = last_nonempty[line_cut]
+    has_field = lne >= first_gap
+    if delimiter is None:
+        kept_before = np.concatenate(([0], np.cumsum(keep)))
+        count = kept_before[line_cut + 1] - kept_before[first_gap]
+        after = np.minimum.accumulate(np.where(nonempty, idx, cut.shape[0])[::-1])[::-1]
+        first = np.where(count > 0, field_index[np.minimum(after[first_gap], cut.shape[0] - 1)], -1)
+        last = np.where(count > 0, field_index[np.maximum(lne, 0)], -1)
+        prev_ne = np.where(lne - 1 >= 0, last_nonempty[np.maximum(lne - 1, 0)], -1)
+        second = np.where(count > 1, field_index[np.maximum(prev_ne, 0)], -1)
+    else:
+        count = np.where(has_field, lne - first_gap + 1, 0)
+        first = np.where(count > 0, first_gap, -1)
+        last = np.where(count > 0, lne, -1)
+        second = np.where(count > 1, lne - 1, -1)
+    return FieldTable(
+        start=starts,
+        end=ends,
+        count=count,
+        first=first,
+        second_last=second,
+        last=last,
+        line_start=gap_start[first_gap],
+        line_end=cut[line_cut],
+    )
+
+
+def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], list[bytes]]:
+    """Map the byte strings ``buf[starts[i]:ends[i]]`` to ids of their distinct values.
+
+    Returns ``(ids, values)`` with ``values[ids[i]]`` equal to the i-th string. Strings are packed
+    into 64-bit words read at byte offsets and hashed; the result is checked against collisions.
+    """
+    n = starts.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.intp), []
+    lengths = ends - starts
+    width = int(lengths.max())
+    padded = np.zeros(buf.shape[0] + 8, dtype=np.uint8)
+    padded[: buf.shape[0]] = buf
+    words = np.ndarray(shape=(buf.shape[0] + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
+    key = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    parts = []
+    top = buf.shape[0]
+    for offset in range(0, max(width, 1), 8):
+        w = words[np.minimum(starts + offset, top)]
+        remaining = np.clip(lengths - offset, 0, 8).astype(np.uint64)
+        mask = np.where(remaining >= 8, np.uint64(0xFFFFFFFFFFFFFFFF), (np.uint64(1) << (remaining * 8)) - 1)
+        w &= mask
+        parts.append(w)
+        key = (key ^ w) * np.uint64(0x100000001B3) + np.uint64(offset + 1)
+    sample = np.unique(key[:: max(1, n // 4096)])
+    pos = np.searchsorted(sample, key)
+    np.minimum(pos, sample.shape[0] - 1, out=pos)
+    hit = sample[pos] == key
+    if not hit.all():
+        sample = np.union1d(sample, key[~hit])
+        pos = np.searchsorted(sample, key)
+    representative = np.empty(sample.shape[0], dtype=np.int64)
+    representative[pos] = np.arange(n)
+    same = lengths == lengths[representative][pos]
+    for w in parts:
+        same &= w == w[representative][pos]
+    if not same.all():  # a hash collision: fall back to exact comparison
+        table = {}
+        ids = np.empty(n, dtype=np.intp)
+        for i in range(n):
+            value = buf[starts[i] : ends[i]].tobytes()
+            ids[i] = table.setdefault(value, len(table))
+        return ids, list(table)
+    values = [buf[starts[r] : ends[r]].tobytes() for r in representative.tolist()]
+    return pos, values
+
+
+def _chunks(path: str | os.PathLike[str] | BinaryIO, encoding: str, size: int) -> Iterator[bytes]:
+    """Yield the file's content as UTF-8 bytes, in pieces of about ``size`` bytes."""
+    if not isinstance(path, (str, os.PathLike)):
+        while piece := path.read(size):
+            yield piece
+        return
+    if codecs.lookup(encoding).name == "utf-8":
+        with open(path, "rb") as f:
+            while piece := f.read(size):
+                yield piece
+    else:
+        with open(path, encoding=encoding, newline="") as t:
+            while text := t.read(size):
+                yield text.encode("utf-8")
+
+
+def _name(path: str | os.PathLike[str] | BinaryIO) -> str:
+    if isinstance(path, (str, os.PathLike)):
+        return os.fspath(path)
+    return str(getattr(path, "name", "<stdin>"))
+
+
+def _check_path(path: str | os.PathLike[str] | BinaryIO) -> None:
+    if not isinstance(path, (str, os.PathLike)):
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
+    if not p.exists():
+        raise InputError(os.fspath(path), None, "no such file")
+
+
+class _LineSource:
+    """Complete lines of one file as UTF-8 bytes, with CRLF and a leading BOM removed."""
+
+    def __init__(self, path: str | os.PathLike[str] | BinaryIO, encoding: str, size: int):
+        _check_path(path)
+        self.name = _name(path)
+        self.encoding = encoding
+        self._pieces = _chunks(path, encoding, size)
+        self._carry = b""
+        self._first = True
+        self.done = False
+        self.line = 0  # lines handed out so far
+
+    def more(self) -> bytes:
+        """Return the next complete lines (possibly empty), reading at least one more piece."""
+        try:
+            piece = next(self._pieces)
+        except StopIteration:
+            self.done = True
+            rest, self._carry = self._carry, b""
+            if rest and not rest.endswith(b"\n"):
+                rest += b"\n"
+            return self._clean(rest)
+        except UnicodeDecodeError as err:
+            raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {err.reason}") from None
+        except OSError as err:
+            raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
+        if self._first:
+            self._first = False
+            if piece.startswith(_BOM):
+                piece = piece[len(_BOM) :]
+        data = self._carry + piece
+        cut = data.rfind(b"\n") + 1
+        self._carry = data[cut:]
+        return self._clean(data[:cut])
+
+    def _clean(self, data: bytes) -> bytes:
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = self.line + data.count(b"\n", 0, err.start) + 1
+            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            hint = "; pass --encoding if the file uses another encoding" if self.encoding else ""
+            detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
+            raise InputError(self.name, line, detail) from None
+        return data
+
+
+@dataclass
+class _Lines:
+    """The lines of one block of one file, classified."""
+
+    buf: Bytes
+    fields: FieldTable
+    first_line: int  # 1-based number of the block's first line
+    kind: npt.NDArray[np.int8]  # 0 blank, 1 token, 2 -DOCSTART-, 3 comment
+
+    def text(self, i: int) -> str:
+        s, e = int(self.fields.line_start[i]), int(self.fields.line_end[i])
+        return self.buf[s:e].tobytes().decode("utf-8", "replace")
+
+
+BLANK, TOKEN, DOC, COMMENT = 0, 1, 2, 3
+
+
+def _classify(data: bytes, first_line: int, comments: bool) -> _Lines:
+    buf = np.frombuffer(data, dtype=np.uint8)
+    fields = split_fields(buf)
+    kind = np.where(fields.count > 0, TOKEN, BLANK).astype(np.int8)
+    has = fields.count > 0
+    if has.any():
+        f = fields.first[has]
+        starts, ends = fields.start[f], fields.end[f]
+        n = len(DOCSTART)
+        maybe = (ends - starts) == n
+        if maybe.any():
+            idx = np.flatnonzero(has)[maybe]
+            s = starts[maybe]
+            hit = np.ones(idx.shape[0], dtype=np.bool_)
+            for j, byte in enumerate(DOCSTART):
+                hit &= buf[s + j] == byte
+            kind[idx[hit]] = DOC
+        if comments:
+            first_byte = buf[fields.line_start[has]]
+            kind[np.flatnonzero(has)[first_byte == ord("#")]] = COMMENT
+    return _Lines(buf, fields, first_line, kind)
+
+
+class _ColumnCheck:
+    """Every token line of a file must have as many columns as its first one."""
+
+    def __init__(self, name: str, minimum: int, what: str):
+        self.name = name
+        self.minimum = minimum
+        self.what = what
+        self.expected: int | None = None
+        self.expected_line = 0
+
+    def check(self, lines: _Lines, rows: Int) -> None:
+        counts = lines.fields.count[rows]
+        if counts.shape[0] == 0:
+            return
+        if self.expected is None:
+            self.expected = int(counts[0])
+            self.expected_line = lines.first_line + int(rows[0])
+            if self.expected < self.minimum:
+                raise InputError(
+                    self.name,
+                    self.expected_line,
+                    f"expected at least {self.minimum} columns ({self.what}), "
+                    f"found {self.expected}: {lines.text(int(rows[0]))!r}",
+                )
+        bad = np.flatnonzero(counts != self.expected)
+        if bad.shape[0]:
+            i = int(rows[bad[0]])
+            raise InputError(
+                self.name,
+                lines.first_line + i,
+                f"expected {self.expected} columns as on line {self.expected_line}, "
+                f"found {int(lines.fields.count[i])}: {lines.text(i)!r}",
+            )
+
+
+def _equal_ranges(a: Bytes, sa: Int, ea: Int, b: Bytes, sb: Int, eb: Int) -> Bool:
+    """Whether ``a[sa[i]:ea[i]] == b[sb[i]:eb[i]]`` for every i, without a Python loop."""
+    la, lb = ea - sa, eb - sb
+    equal = la == lb
+    rows = np.flatnonzero(equal)
+    lengths = la[rows]
+    total = int(lengths.sum())
+    if total:
+        offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        within = np.arange(total) - offsets
+        pa = np.repeat(sa[rows], lengths) + within
+        pb = np.repeat(sb[rows], lengths) + within
+        differ = a[pa] != b[pb]
+        if differ.any():
+            owner = np.repeat(rows, lengths)
+            equal[owner[differ]] = False
+    return equal
+
+
+class ConllReader:
+    """Reads one merged file, or a gold and a prediction file, into `TagBlock`s.
+
+    Args:
+        gold: the merged file (last two columns gold and predicted tag), or the gold file.
+        pred: the prediction file (tag in the last column), or ``None`` for a merged file.
+        vocab: the vocabulary that tags are added to.
+        comments: treat lines starting with ``#`` as comments.
+        encoding: the files' encoding.
+        check_tokens: require the first column (the token) of both files to agree.
+        single: read ``gold`` alone (one tag in the last column), for validation.
+        block_bytes: about how many bytes to read at a time.
+    """
+
+    def __init__(
+        self,
+        gold: str | os.PathLike[str] | BinaryIO,
+        pred: str | os.PathLike[str] | BinaryIO | None,
+        vocab: TagVocab,
+        *,
+        comments: bool = False,
+        encoding: str = "utf-8",
+        check_tokens: bool = True,
+        single: bool = False,
+        block_bytes: int = BLOCK_BYTES,
+    ):
+        self.vocab = vocab
+        self.comments = comments
+        self.check_tokens = check_tokens
+        self.single = single
+        self.gold = _LineSource(gold, encoding, block_bytes)
+        self.pred = _LineSource(pred, encoding, block_bytes) if pred is not None else None
+        if self.pred is not None:
+            self.gold_columns = _ColumnCheck(self.gold.name, 1, "the tag")
+            self.pred_columns = _ColumnCheck(self.pred.name, 1, "the tag")
+        elif single:
+            self.gold_columns = _ColumnCheck(self.gold.name, 1, "the tag")
+        else:
+            self.gold_columns = _ColumnCheck(self.gold.name, 2, "gold tag, predicted tag")
+        self._after_doc = True
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The gold (or merged) and prediction file names."""
+        return self.gold.name, self.pred.name if self.pred is not None else self.gold.name
+
+    def __iter__(self) -> Iterator[TagBlock]:
+        gbuf, pbuf = b"", b""
+        while True:
+            while not self.gold.done and gbuf.count(b"\n") < 2:
+                gbuf += self.gold.more()
+            if self.pred is not None:
+                while not self.pred.done and pbuf.count(b"\n") < gbuf.count(b"\n"):
+                    pbuf += self.pred.more()
+            if not gbuf and not pbuf:
+                return
+            block, gbuf, pbuf = self._block(gbuf, pbuf)
+            if block is not None and len(block):
+                yield block
+            if self.gold.done and (self.pred is None or self.pred.done) and not gbuf and not pbuf:
+                return
+            if block is None:  # no sentence boundary yet: read more of both
+                more = self.gold.more() if not self.gold.done else b""
+                gbuf += more
+                if self.pred is not None and not self.pred.done:
+                    pbuf += self.pred.more()
+
+    def _block(self, gbuf: bytes, pbuf: bytes) -> tuple[TagBlock | None, bytes, bytes]:
+        """Read the whole sentences at the start of the buffers; return what is left over."""
+        g = _classify(gbuf, self.gold.line + 1, self.comments)
+        p = _classify(pbuf, self.pred.line + 1, self.comments) if self.pred is not None else None
+        g_rows = np.flatnonzero(g.kind != COMMENT)
+        p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows
+        n = min(g_rows.shape[0], p_rows.shape[0])
+        at_end = self.gold.done and (self.pred is None or self.pred.done)
+        # Cut after the last blank line both sides have, unless everything has been read.
+        if at_end:
+            take = n
+            if p is not None and g_rows.shape[0] != p_rows.shape[0]:
+                self._length_mismatch(g, g_rows, p, p_rows, n)
+        else:
+            blanks = np.flatnonzero(g.kind[g_rows[:n]] == BLANK)
+            if blanks.shape[0] == 0:
+                return None, gbuf, pbuf
+            take = int(blanks[-1]) + 1
+        gr, pr = g_rows[:take], p_rows[:take]
+        g_last = int(g_rows[take - 1]) if take else -1
+        p_last = int(p_rows[take - 1]) if take else -1
+        if not at_end:  # keep comment lines right after the cut for the next block
+            g_end = int(g.fields.line_end[g_last]) + 1
+            p_end = int(p.fields.line_end[p_last]) + 1 if p is not None else 0
+        else:
+            g_end, p_end = len(gbuf), len(pbuf)
+        block = self._tags(g, gr, p, pr)
+        self.gold.line += g.buf[:g_end].tobytes().count(b"\n") if g_end else 0
+        if self.pred is not None:
+            self.pred.line += pbuf[:p_end].count(b"\n")
+        return block, gbuf[g_end:], pbuf[p_end:]
+
+    def _length_mismatch(self, g: _Lines, g_rows: Int, p: _Lines, p_rows: Int, n: int) -> None:
+        longer, rows, other = (g, g_rows, self.pred) if g_rows.shape[0] > p_rows.shape[0] else (p, p_rows, self.gold)
+        extra = rows[n:]
+        content = extra[longer.kind[extra] != BLANK]
+        if content.shape[0] == 0:
+            return  # only trailing blank lines differ
+        i = int(content[0])
+        src = self.gold if longer is g else self.pred
+        assert src is not None and other is not None
+        raise InputError(
+            src.name,
+            longer.first_line + i,
+            f"{other.name} has ended but this file goes on: {longer.text(i)!r}; the files must align line by line",
+        )
+
+    def _tags(self, g: _Lines, gr: Int, p: _Lines | None, pr: Int) -> TagBlock:
+        gk = g.kind[gr]
+        if p is not None:
+            pk = p.kind[pr]
+            differ = np.flatnonzero(gk != pk)
+            tok = np.flatnonzero((gk == TOKEN) & (pk == TOKEN))
+            if differ.shape[0] == 0 and self.check_tokens and tok.shape[0]:
+                gt, pt = gr[tok], pr[tok]
+                one_column = (g.fields.count[gt] == 1) | (p.fields.count[pt] == 1)
+                gf, pf = g.fields.first[gt], p.fields.first[pt]
+                same = _equal_ranges(
+                    g.buf, g.fields.start[gf], g.fields.end[gf], p.buf, p.fields.start[pf], p.fields.end[pf]
+                )
+                differ = tok[~(same | one_column)]
+            if differ.shape[0]:
+                i = int(differ[0])
+                gi, pi = int(gr[i]), int(pr[i])
+                raise InputError(
+                    self.gold.name,
+                    g.first_line + gi,
+                    f"does not match {self.pred.name if self.pred else ''}:{p.first_line + pi}: "
+                    f"{g.text(gi)!r} vs {p.text(pi)!r}; the files must align line by line",
+                )
+        tokens = gr[gk == TOKEN]
+        self.gold_columns.check(g, tokens)
+        if p is not None:
+            p_tokens = pr[gk == TOKEN]
+            self.pred_columns.check(p, p_tokens)
+            gold_field = g.fields.last[tokens]
+            pred_field = p.fields.last[p_tokens]
+            gold_ids = self._ids(g, gold_field, tokens, self.gold.name)
+            pred_ids = self._ids(p, pred_field, p_tokens, self.pred.name if self.pred else "")
+            pred_line = p.first_line + p_tokens
+        elif self.single:
+            gold_ids = self._ids(g, g.fields.last[tokens], tokens, self.gold.name)
+            pred_ids = None
+            pred_line = g.first_line + tokens
+        else:
+            both = np.concatenate([g.fields.second_last[tokens], g.fields.last[tokens]])
+            ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name)
+            gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
+            pred_line = g.first_line + tokens
+        # Sentence and document starts: a token starts a sentence when the content line before it
+        # is not a token line, and a document when a -DOCSTART- line came since the last token.
+        sentence_start = np.ones(tokens.shape[0], dtype=np.bool_)
+        content = gr
+        pos = np.searchsorted(content, tokens)
+        prev_is_token = np.zeros(tokens.shape[0], dtype=np.bool_)
+        prev_is_token[pos > 0] = gk[pos[pos > 0] - 1] == TOKEN
+        sentence_start &= ~prev_is_token
+        docs = np.cumsum(gk == DOC)[pos]
+        document_start = np.empty(tokens.shape[0], dtype=np.bool_)
+        if tokens.shape[0]:
+            document_start[0] = bool(docs[0] > 0) or self._after_doc
+            document_start[1:] = docs[1:] != docs[:-1]
+            self._after_doc = bool(np.any(gk[pos[-1] + 1 :] == DOC))
+        elif np.any(gk == DOC):
+            self._after_doc = True
+        return TagBlock(
+            gold=gold_ids,
+            pred=pred_ids,
+            sentence_start=sentence_start,
+            document_start=document_start,
+            line=(g.first_line + tokens).astype(np.int64),
+            pred_line=np.asarray(pred_line, dtype=np.int64),
+        )
+
+    def _ids(self, lines: _Lines, fields: Int, rows: Int, name: str) -> npt.NDArray[np.int32]:
+        ids, values = intern(lines.buf, lines.fields.start[fields], lines.fields.end[fields])
+        tags = [v.decode("utf-8") for v in values]
+        mapped, bad = self.vocab.add(tags)
+        if bad is not None:
+            where = int(np.flatnonzero(ids == bad)[0])
+            raise InputError(name, lines.first_line + int(rows[where]), self.vocab.explain(tags[bad]))
+        return mapped[ids]
+
+
+def iter_conll(
+    gold: str | os.PathLike[str] | BinaryIO,
+    pred: str | os.PathLike[str] | BinaryIO | None = None,
+    *,
+    vocab: TagVocab | None = None,
+    comments: bool = False,
+    encoding: str = "utf-8",
+    check_tokens: bool = True,
+    block_bytes: int = BLOCK_BYTES,
+) -> ConllReader:
+    """Stream a merged CoNLL file, or a gold and a prediction file, as `TagBlock`s."""
+    return ConllReader(
+        gold,
+        pred,
+        vocab if vocab is not None else TagVocab(),
+        comments=comments,
+        encoding=encoding,
+        check_tokens=check_tokens,
+        block_bytes=block_bytes,
+    )
+
+
+def iter_lists(
+    gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]] | None, vocab: TagVocab
+) -> Iterator[TagBlock]:
+    """Turn Python lists of tag lists (one list per sentence) into one `TagBlock`."""
+    if isinstance(gold, str) or (gold and isinstance(gold[0], str)):
+        raise InputError("<gold>", None, "expected a list of tag lists (one per sentence), got a flat sequence")
+    lengths = np.fromiter((len(s) for s in gold), dtype=np.int64, count=len(gold))
+    if pred is not None:
+        if isinstance(pred, str) or (pred and isinstance(pred[0], str)):
+            raise InputError("<pred>", None, "expected a list of tag lists (one per sentence), got a flat sequence")
+        if len(pred) != len(gold):
+            raise InputError("<pred>", None, f"has {len(pred)} sentences, but the gold has {len(gold)}")
+        p_lengths = np.fromiter((len(s) for s in pred), dtype=np.int64, count=len(pred))
+        bad = np.flatnonzero(p_lengths != lengths)
+        if bad.shape[0]:
+            i = int(bad[0])
+            raise InputError(
+                "<pred>", None, f"sentence {i} has {p_lengths[i]} tags, but the gold sentence has {lengths[i]}"
+            )
+    gold_ids = _list_ids(gold, vocab, "<gold>", lengths)
+    pred_ids = _list_ids(pred, vocab, "<pred>", lengths) if pred is not None else None
+    n = int(lengths.sum())
+    sentence_start = np.zeros(n, dtype=np.bool_)
+    offsets = np.cumsum(lengths) - lengths
+    sentence_start[offsets[lengths > 0]] = True
+    document_start = np.zeros(n, dtype=np.bool_)
+    if n:
+        document_start[0] = True
+    line = np.arange(1, n + 1, dtype=np.int64)
+    yield TagBlock(gold_ids, pred_ids, sentence_start, document_start, line, line)
+
+
+def _list_ids(
+    seqs: Iterable[Sequence[str]], vocab: TagVocab, name: str, lengths: Int
+) -> npt.NDArray[np.int32]:
+    flat = [t for s in seqs for t in s]
+    if not flat:
+        return np.zeros(0, dtype=np.int32)
+    bad_type = next((t for t in flat if not isinstance(t, str)), None)
+    if bad_type is not None:
+        raise InputError(
+            name, None, f"expected tag strings, got {type(bad_type).__name__} {bad_type!r}; map ids to tags first"
+        )
+    values, inverse = np.unique(np.asarray(flat, dtype=object).astype(str), return_inverse=True)
+    tags = values.tolist()
+    mapped, bad = vocab.add(tags)
+    if bad is not None:
+        where = int(np.flatnonzero(inverse == bad)[0])
+        sentence = int(np.searchsorted(np.cumsum(lengths), where, side="right"))
+        offset = where - int((np.cumsum(lengths) - lengths)[sentence])
+        raise InputError(name, None, f"sentence {sentence}, token {offset}: {vocab.explain(tags[bad])}")
+    return mapped[inverse.reshape(-1)].astype(np.int32)
+
+
+@dataclass(frozen=True)
+class TaggedCorpus:
+    """A whole corpus read into memory: gold and predicted tag ids with sentence structure.
+
+    Attributes:
+        blocks: the blocks as read; score with `nerve.score(corpus)`.
+        vocab: the tag vocabulary of the ids.
+        source: the file(s) it came from.
+    """
+
+    blocks: tuple[TagBlock, ...]
+    vocab: TagVocab
+    source: str
+
+    def _side(self, pred: bool) -> list[list[str]]:
+        out: list[list[str]] = []
+        tags = self.vocab.tags
+        for b in self.blocks:
+            ids = b.pred if pred else b.gold
+            if ids is None:
+                return []
+            starts = np.flatnonzero(b.sentence_start).tolist() + [len(b)]
+            names = [tags[i] for i in ids.tolist()]
+            out.extend(names[s:e] for s, e in zip(starts[:-1], starts[1:]))
+        return out
+
+    @property
+    def gold(self) -> list[list[str]]:
+        """The gold tags, one list per sentence."""
+        return self._side(False)
+
+    @property
+    def pred(self) -> list[list[str]]:
+        """The predicted tags, one list per sentence (empty if none were read)."""
+        return self._side(True)
+
+
+def read_conll(
+    gold: str | os.PathLike[str],
+    pred: str | os.PathLike[str] | None = None,
+    *,
+    comments: bool = False,
+    encoding: str = "utf-8",
+    check_tokens: bool = True,
+    outside: str = "O",
+) -> TaggedCorpus:
+    """Read a merged CoNLL file, or a gold and a prediction file, into memory.
+
+    Raises:
+        InputError: for a missing file, a malformed line or misaligned files.
+    """
+    vocab = TagVocab(outside=outside)
+    reader = iter_conll(gold, pred, vocab=vocab, comments=comments, encoding=encoding, check_tokens=check_tokens)
+    blocks = tuple(reader)
+    source = os.fspath(gold) + (f" + {os.fspath(pred)}" if pred is not None else "")
+    return TaggedCorpus(blocks, vocab, source)

@@ -1,0 +1,159 @@
+"""Renderers: a `Result` as a text table, JSON, Markdown, CSV or LaTeX.
+
+Every rendering carries the signature. Tables show scores as percentages with two decimals; JSON
+and CSV give full-precision fractions in 0..1.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+
+from .results import Result, Score
+
+__all__ = ["RENDERERS", "render"]
+
+_ROWS = ("micro", "macro", "weighted")
+
+
+def _rows(result: Result) -> list[tuple[str, Score]]:
+    rows = list(result.per_type.items())
+    rows += [(f"{name} avg", getattr(result.exact, name)) for name in _ROWS]
+    return rows
+
+
+def _type_name(name: str) -> str:
+    return name if name else '""'
+
+
+def _footer(result: Result) -> str:
+    r = result.repairs
+    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
+    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
+    tokens = f"tokens: {result.tokens.count}, tag accuracy {100 * result.tokens.accuracy:.2f}% (raw tags)"
+    return f"{tokens}; sentences: {result.sentences}; documents: {result.documents}\n{repairs}\n"
+
+
+def _percent_cells(s: Score, with_fbeta: bool) -> list[str]:
+    cells = [f"{100 * s.precision:.2f}", f"{100 * s.recall:.2f}", f"{100 * s.f1:.2f}"]
+    if with_fbeta:
+        cells.append(f"{100 * (s.fbeta or 0.0):.2f}")
+    return cells + [str(s.gold), str(s.predicted), str(s.tp)]
+
+
+def _header(result: Result) -> list[str]:
+    beta = result.settings.beta
+    head = ["type", "precision", "recall", "f1"]
+    if beta != 1:
+        head.append(f"f{beta:g}")
+    return [*head, "gold", "predicted", "correct"]
+
+
+def render_table(result: Result) -> str:
+    """A plain-text table for the terminal."""
+    with_fbeta = result.settings.beta != 1
+    head = _header(result)
+    body = [[_type_name(name), *_percent_cells(s, with_fbeta)] for name, s in _rows(result)]
+    width = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(width[0])
+        rest = (c.rjust(w) for c, w in zip(cells[1:], width[1:]))
+        return "  ".join([first, *rest]).rstrip()
+
+    n_types = len(result.per_type)
+    out = [result.signature, "", line(head)]
+    out += [line(r) for r in body[:n_types]]
+    out.append("")
+    out += [line(r) for r in body[n_types:]]
+    out.append("")
+    return "\n".join(out) + "\n" + _footer(result)
+
+
+def render_markdown(result: Result) -> str:
+    """A GitHub-flavoured Markdown table, scores in percent."""
+    with_fbeta = result.settings.beta != 1
+    head = _header(result)
+    out = [f"`{result.signature}`", "", "| " + " | ".join(head) + " |"]
+    out.append("|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|")
+    for name, s in _rows(result):
+        cells = [_type_name(name).replace("|", "\\|"), *_percent_cells(s, with_fbeta)]
+        if name.endswith(" avg") and name[:-4] in _ROWS:
+            cells[0] = f"**{cells[0]}**"
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n\n" + _footer(result)
+
+
+def render_csv(result: Result) -> str:
+    """CSV with one row per type and per average; fractions at full precision.
+
+    The first line is the signature as a ``#`` comment.
+    """
+    buf = io.StringIO()
+    buf.write(f"# {result.signature}\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    keys = list(next(iter(_rows(result)))[1].to_dict())
+    writer.writerow(["type", *keys])
+    for name, s in _rows(result):
+        d = s.to_dict()
+        writer.writerow([name, *(repr(d[k]) if isinstance(d[k], float) else d[k] for k in keys)])
+    return buf.getvalue()
+
+
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _latex_escape(text: str) -> str:
+    return "".join(_LATEX.get(c, c) for c in text)
+
+
+def render_latex(result: Result) -> str:
+    """A LaTeX ``tabular``, scores in percent; the signature as a comment above it."""
+    with_fbeta = result.settings.beta != 1
+    head = _header(result)
+    out = [f"% {result.signature}", "\\begin{tabular}{l" + "r" * (len(head) - 1) + "}", "\\hline"]
+    out.append(" & ".join(h.capitalize() for h in head) + " \\\\")
+    out.append("\\hline")
+    n_types = len(result.per_type)
+    for i, (name, s) in enumerate(_rows(result)):
+        if i == n_types:
+            out.append("\\hline")
+        out.append(" & ".join([_latex_escape(_type_name(name)), *_percent_cells(s, with_fbeta)]) + " \\\\")
+    out += ["\\hline", "\\end{tabular}"]
+    return "\n".join(out) + "\n"
+
+
+def render_json(result: Result) -> str:
+    """One JSON object (see `Result.to_dict`), fractions in 0..1."""
+    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+RENDERERS: dict[str, Callable[[Result], str]] = {
+    "table": render_table,
+    "json": render_json,
+    "markdown": render_markdown,
+    "csv": render_csv,
+    "latex": render_latex,
+}
+
+
+def render(result: Result, output: str = "table") -> str:
+    """Render ``result`` in one of `RENDERERS`' formats."""
+    try:
+        return RENDERERS[output](result)
+    except KeyError:
+        msg = f"Expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
+        raise ValueError(msg) from None

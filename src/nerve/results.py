@@ -1,0 +1,324 @@
+"""Typed results: additive counts, the scores derived from them, and the settings behind them.
+
+Everything here is computed from counts that add up (`Counts`), so results of shards, batches or
+documents merge exactly with `Result.merge`. A zero denominator gives 0.0: precision is 0 when
+nothing was predicted, recall is 0 when there is nothing to find, F1 is 0 when both are 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ._version import __version__
+from .errors import NerveError
+
+__all__ = [
+    "Counts",
+    "ExactScores",
+    "RepairStats",
+    "Result",
+    "Score",
+    "Settings",
+    "TokenStats",
+    "fbeta",
+]
+
+
+def _div(a: float, b: float) -> float:
+    return a / b if b else 0.0
+
+
+def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:
+    """The weighted harmonic mean of precision and recall; 0.0 when both are 0."""
+    b2 = beta * beta
+    return _div((1 + b2) * precision * recall, b2 * precision + recall)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """True positives, false positives and false negatives; they add up across shards."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
+    @property
+    def gold(self) -> int:
+        """How many gold entities there are (tp + fn)."""
+        return self.tp + self.fn
+
+    @property
+    def predicted(self) -> int:
+        """How many entities were predicted (tp + fp)."""
+        return self.tp + self.fp
+
+    def score(self, beta: float = 1.0) -> Score:
+        """Precision, recall and F-scores of these counts."""
+        p = _div(self.tp, self.predicted)
+        r = _div(self.tp, self.gold)
+        return Score(p, r, fbeta(p, r), self.tp, self.fp, self.fn, fbeta(p, r, beta) if beta != 1 else None)
+
+
+@dataclass(frozen=True)
+class Score:
+    """Precision, recall and F1 (fractions in 0..1) with the counts they come from.
+
+    For the macro and weighted averages the counts are the corpus totals and the scores are
+    averages of the per-type scores. ``fbeta`` is set only when a beta other than 1 was asked for.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    fp: int
+    fn: int
+    fbeta: float | None = None
+
+    @property
+    def gold(self) -> int:
+        """How many gold entities there are."""
+        return self.tp + self.fn
+
+    @property
+    def predicted(self) -> int:
+        """How many entities were predicted."""
+        return self.tp + self.fp
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: scores as fractions, counts as integers."""
+        d: dict[str, Any] = {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "gold": self.gold,
+            "predicted": self.predicted,
+        }
+        if self.fbeta is not None:
+            d["fbeta"] = self.fbeta
+        return d
+
+
+@dataclass(frozen=True)
+class ExactScores:
+    """Exact-match entity scores: micro (the headline), macro, support-weighted, and per type.
+
+    ``counts`` is the additive state; everything else derives from it.
+    """
+
+    counts: Mapping[str, Counts]
+    beta: float = 1.0
+    micro: Score = field(init=False)
+    macro: Score = field(init=False)
+    weighted: Score = field(init=False)
+    per_type: Mapping[str, Score] = field(init=False)
+
+    def __post_init__(self) -> None:
+        per_type = {name: c.score(self.beta) for name, c in sorted(self.counts.items())}
+        total = sum(self.counts.values(), Counts())
+        micro = total.score(self.beta)
+        scores = list(per_type.values())
+        n = len(scores)
+        support = [c.gold for c in (self.counts[name] for name in per_type)]
+        weight_sum = sum(support)
+
+        def mean(values: Iterable[float]) -> float:
+            return _div(sum(values), n)
+
+        def weighted(values: Iterable[float]) -> float:
+            return _div(sum(v * w for v, w in zip(values, support)), weight_sum)
+
+        beta_set = self.beta != 1
+        macro = Score(
+            mean(s.precision for s in scores),
+            mean(s.recall for s in scores),
+            mean(s.f1 for s in scores),
+            total.tp,
+            total.fp,
+            total.fn,
+            mean(s.fbeta or 0.0 for s in scores) if beta_set else None,
+        )
+        weighted_score = Score(
+            weighted(s.precision for s in scores),
+            weighted(s.recall for s in scores),
+            weighted(s.f1 for s in scores),
+            total.tp,
+            total.fp,
+            total.fn,
+            weighted(s.fbeta or 0.0 for s in scores) if beta_set else None,
+        )
+        object.__setattr__(self, "per_type", per_type)
+        object.__setattr__(self, "micro", micro)
+        object.__setattr__(self, "macro", macro)
+        object.__setattr__(self, "weighted", weighted_score)
+
+    def __add__(self, other: ExactScores) -> ExactScores:
+        merged = dict(self.counts)
+        for name, c in other.counts.items():
+            merged[name] = merged.get(name, Counts()) + c
+        return ExactScores(merged, self.beta)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"micro", "macro", "weighted", "per_type": {TYPE: ...}}``."""
+        return {
+            "micro": self.micro.to_dict(),
+            "macro": self.macro.to_dict(),
+            "weighted": self.weighted.to_dict(),
+            "per_type": {name: s.to_dict() for name, s in self.per_type.items()},
+        }
+
+
+@dataclass(frozen=True)
+class TokenStats:
+    """Token accuracy on the raw tags, before any repair, kept apart from entity scores."""
+
+    count: int = 0
+    correct: int = 0
+
+    @property
+    def accuracy(self) -> float:
+        """The share of tokens whose predicted tag equals the gold tag (0.0 for no tokens)."""
+        return _div(self.correct, self.count)
+
+    def __add__(self, other: TokenStats) -> TokenStats:
+        return TokenStats(self.count + other.count, self.correct + other.correct)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"count": self.count, "accuracy": self.accuracy}
+
+
+@dataclass(frozen=True)
+class RepairStats:
+    """How many transitions the scheme does not allow, on each side, and of which kinds.
+
+    ``by_kind`` maps a transition between tag kinds (``"O -> I"``) to its count, gold and
+    predicted together.
+    """
+
+    policy: str
+    gold: int = 0
+    pred: int = 0
+    by_kind: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        """Invalid transitions on both sides."""
+        return self.gold + self.pred
+
+    def __add__(self, other: RepairStats) -> RepairStats:
+        kinds = dict(self.by_kind)
+        for k, v in other.by_kind.items():
+            kinds[k] = kinds.get(k, 0) + v
+        return RepairStats(self.policy, self.gold + other.gold, self.pred + other.pred, dict(sorted(kinds.items())))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"policy": self.policy, "gold": self.gold, "pred": self.pred, "by_kind": dict(self.by_kind)}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that changes the numbers; the signature is rendered from it."""
+
+    scheme: str
+    scheme_inferred: bool
+    tag_format: str
+    outside: str
+    repair: str
+    beta: float = 1.0
+    match: str = "exact"
+    average: str = "micro"
+    version: str = __version__
+
+    def signature(self, repairs: int | None = None) -> str:
+        """Render the signature, e.g. ``nerve 0.1.0 | scheme IOB2 (auto) | ... | avg micro``."""
+        scheme = f"scheme {self.scheme}" + (" (auto)" if self.scheme_inferred else "")
+        repair = f"repair {self.repair}"
+        if repairs is not None:
+            repair += f" ({repairs} repair{'s' if repairs != 1 else ''})"
+        parts = [f"nerve {self.version}", scheme, f"tags {self.tag_format} {self.outside}", repair]
+        parts.append(f"match {self.match}")
+        if self.beta != 1:
+            parts.append(f"beta {self.beta:g}")
+        parts.append(f"avg {self.average}")
+        return " | ".join(parts)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The result of `nerve.score`: exact entity scores, token accuracy and repairs.
+
+    Attributes:
+        settings: what the numbers depend on.
+        tokens: token accuracy on the raw tags.
+        exact: exact-match entity scores.
+        repairs: invalid transitions found (and repaired by the policy).
+        sentences: how many sentences were scored.
+        documents: how many documents were scored (1 when the input has no ``-DOCSTART-``).
+    """
+
+    settings: Settings
+    tokens: TokenStats
+    exact: ExactScores
+    repairs: RepairStats
+    sentences: int = 0
+    documents: int = 0
+
+    @property
+    def micro(self) -> Score:
+        """The headline: micro-averaged exact-match scores."""
+        return self.exact.micro
+
+    @property
+    def macro(self) -> Score:
+        """The mean of the per-type exact-match scores."""
+        return self.exact.macro
+
+    @property
+    def weighted(self) -> Score:
+        """The per-type scores averaged with the gold counts as weights."""
+        return self.exact.weighted
+
+    @property
+    def per_type(self) -> Mapping[str, Score]:
+        """Exact-match scores of each entity type, by name."""
+        return self.exact.per_type
+
+    @property
+    def signature(self) -> str:
+        """The line to print with every score, naming everything that changes it."""
+        return self.settings.signature(self.repairs.total)
+
+    def merge(self, other: Result) -> Result:
+        """Combine the results of two shards scored with the same settings."""
+        if other.settings != self.settings:
+            msg = f"cannot merge results with different settings: {self.signature!r} vs {other.signature!r}"
+            raise NerveError(msg)
+        return replace(
+            self,
+            tokens=self.tokens + other.tokens,
+            exact=self.exact + other.exact,
+            repairs=self.repairs + other.repairs,
+            sentences=self.sentences + other.sentences,
+            documents=self.documents + other.documents,
+        )
+
+    __add__ = merge
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``nerve score --output json``."""
+        return {
+            "signature": self.signature,
+            "tokens": self.tokens.to_dict(),
+            "exact": self.exact.to_dict(),
+            "repairs": self.repairs.to_dict(),
+        }

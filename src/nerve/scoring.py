@@ -1,0 +1,358 @@
+"""The public entry points: `score`, `validate`, `decode` and `encode`.
+
+They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Union
+
+import numpy as np
+
+from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
+from .metrics import ExactAccumulator, TransitionTable, infer_from
+from .readers import ConllReader, TagBlock, TaggedCorpus, iter_lists
+from .repair import (
+    chunk_validity,
+    decode_ids,
+    get_policy,
+    invalid_positions,
+    neighbours,
+    problems_for,
+)
+from .results import ExactScores, Result, Settings
+from .schemes import Scheme, TagFormat, encode_sequence, get_scheme
+from .spans import Span
+from .vocab import TagVocab
+
+__all__ = ["decode", "encode", "score", "validate"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+Tags = Sequence[Sequence[str]]
+Source = Union[PathLike, Tags, TaggedCorpus]
+
+
+def _is_path(x: object) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def _parse_tag_format(tag_format: str | TagFormat | None, outside: str) -> TagFormat | None:
+    """``"B-X"``, ``"X-B"``, ``"B_X"``, ``"X"`` (bare types) and so on, or a `TagFormat`."""
+    if tag_format is None or tag_format == "auto":
+        return None
+    if isinstance(tag_format, TagFormat):
+        return tag_format
+    text = tag_format.strip()
+    if text == "X":
+        return TagFormat("bare", "-", outside)
+    if len(text) == 3 and text[0] == "B" and text[2] == "X":
+        return TagFormat("prefix", text[1], outside)
+    if len(text) == 3 and text[0] == "X" and text[2] == "B":
+        return TagFormat("suffix", text[1], outside)
+    msg = f"Expected a tag format like B-X, X-B, B_X or X (bare types), but got {tag_format!r}"
+    raise SchemeError(msg)
+
+
+class _Input:
+    """Where blocks come from: files (re-readable) or in-memory lists or a corpus."""
+
+    def __init__(
+        self,
+        gold: Source,
+        pred: Source | None,
+        comments: bool,
+        encoding: str,
+        check_tokens: bool,
+        single: bool = False,
+    ):
+        self.gold, self.pred = gold, pred
+        self.comments, self.encoding, self.check_tokens, self.single = comments, encoding, check_tokens, single
+        if isinstance(gold, TaggedCorpus):
+            self.sources = (gold.source, gold.source)
+        elif _is_path(gold):
+            g = os.fspath(gold)  # type: ignore[arg-type]
+            self.sources = (g, os.fspath(pred) if pred is not None and _is_path(pred) else g)  # type: ignore[arg-type]
+        else:
+            self.sources = ("<gold>", "<pred>")
+
+    def blocks(self, vocab: TagVocab) -> Iterator[TagBlock]:
+        gold, pred = self.gold, self.pred
+        if isinstance(gold, TaggedCorpus):
+            yield from _remap(gold, vocab)
+        elif _is_path(gold):
+            if pred is not None and not _is_path(pred):
+                raise NerveError("give both gold and pred as files, or both as tag lists")
+            yield from ConllReader(
+                gold,  # type: ignore[arg-type]
+                pred,  # type: ignore[arg-type]
+                vocab,
+                comments=self.comments,
+                encoding=self.encoding,
+                check_tokens=self.check_tokens,
+                single=self.single,
+            )
+        else:
+            if pred is not None and (_is_path(pred) or isinstance(pred, TaggedCorpus)):
+                raise NerveError("give both gold and pred as files, or both as tag lists")
+            yield from iter_lists(gold, pred, vocab)  # type: ignore[arg-type]
+
+
+def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
+    """The corpus's blocks with ids of ``vocab`` (which may parse tags differently)."""
+    ids, bad = vocab.add(corpus.vocab.tags)
+    if bad is not None:
+        raise SchemeError(f"{corpus.source}: {vocab.explain(corpus.vocab.tags[bad])}")
+    for b in corpus.blocks:
+        yield TagBlock(
+            ids[b.gold],
+            ids[b.pred] if b.pred is not None else None,
+            b.sentence_start,
+            b.document_start,
+            b.line,
+            b.pred_line,
+        )
+
+
+def _vocab(scheme: Scheme | None, tag_format: TagFormat | None, outside: str) -> TagVocab:
+    if scheme is not None and scheme.name != "IO" and tag_format is not None and tag_format.position == "bare":
+        raise SchemeError(f"bare tags (no letter) can only be read with the IO scheme, not {scheme.name}")
+    return TagVocab(tag_format, scheme, outside)
+
+
+def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme:
+    """Read the input once to infer the scheme (needed before decoding by discard and error)."""
+    vocab = TagVocab(tag_format, None, outside)
+    gold, pred = TransitionTable(), TransitionTable()
+    for block in source.blocks(vocab):
+        size = len(vocab)
+        gold.add(block.gold, block.sentence_start, neighbours(block.gold, block.sentence_start)[0], size)
+        if block.pred is not None:
+            pred.add(block.pred, block.sentence_start, neighbours(block.pred, block.sentence_start)[0], size)
+    return infer_from(vocab, [gold, pred])
+
+
+def score(
+    gold: Source,
+    pred: Source | None = None,
+    *,
+    scheme: str = "auto",
+    repair: str = "begin",
+    tag_format: str | TagFormat | None = None,
+    outside: str = "O",
+    beta: float = 1.0,
+    comments: bool = False,
+    encoding: str = "utf-8",
+    check_tokens: bool = True,
+) -> Result:
+    """Score predicted entities against gold entities, exactly matched.
+
+    Args:
+        gold: a merged CoNLL file (last two columns gold and predicted tag), a gold CoNLL file,
+            a list of gold tag lists (one per sentence), or a `TaggedCorpus`.
+        pred: the prediction file or tag lists; ``None`` when ``gold`` holds both.
+        scheme: ``"auto"`` (inferred from the tags), or IO, IOB1, IOB2/BIO, IOE1, IOE2,
+            IOBES/BIOES, BILOU, BMES.
+        repair: what to do with transitions the scheme does not allow: ``"begin"``,
+            ``"conlleval"``, ``"discard"`` or ``"error"``.
+        tag_format: ``"B-X"``, ``"X-B"``, ``"B_X"``, ``"X"`` (bare types, IO only)...; inferred when
+            ``None``.
+        outside: the outside tag.
+        beta: the beta of the F-score reported as ``fbeta`` besides F1.
+        comments: in files, treat lines starting with ``#`` as comments.
+        encoding: the files' encoding.
+        check_tokens: require the token column of gold and prediction files to agree.
+
+    Returns:
+        A `Result`; ``result.micro.f1`` is the headline.
+
+    Raises:
+        InputError: unreadable or malformed input, with file and line.
+        SchemeError: an unknown scheme or policy, or tags no scheme fits.
+        InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
+    """
+    policy = get_policy(repair)
+    if beta <= 0:
+        raise NerveError(f"Expected beta > 0, but got {beta}")
+    fmt = _parse_tag_format(tag_format, outside)
+    fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+    if fixed is None and fmt is not None and fmt.position == "bare":
+        fixed = get_scheme("IO")
+    source = _Input(gold, pred, comments, encoding, check_tokens)
+    if fixed is None and policy in ("discard", "error"):
+        known = _infer(source, fmt, outside)
+        inferred = True
+    else:
+        known, inferred = fixed, fixed is None
+    vocab = _vocab(known if not inferred or policy in ("discard", "error") else None, fmt, outside)
+    acc = ExactAccumulator(vocab, policy, known if policy in ("discard", "error") or not inferred else None, source.sources)
+    for block in source.blocks(vocab):
+        if block.pred is None:
+            raise NerveError("scoring needs predicted tags: give a merged file or a prediction file")
+        acc.update(block)
+    totals = acc.finish()
+    if policy == "error" and acc.problems:
+        raise InvalidSequenceError(acc.problems, totals.scheme.name)
+    if vocab.format is not None and vocab.format.position == "bare" and totals.scheme.name != "IO":
+        raise SchemeError(f"bare tags (no letter) can only be read with the IO scheme, not {totals.scheme.name}")
+    settings = Settings(
+        scheme=totals.scheme.name,
+        scheme_inferred=inferred,
+        tag_format=(vocab.format or TagFormat(outside=outside)).describe(),
+        outside=vocab.outside,
+        repair=policy,
+        beta=beta,
+    )
+    return Result(
+        settings=settings,
+        tokens=totals.tokens,
+        exact=ExactScores(totals.counts, beta),
+        repairs=totals.repairs,
+        sentences=totals.sentences,
+        documents=totals.documents,
+    )
+
+
+def validate(
+    gold: Source,
+    pred: Source | None = None,
+    *,
+    scheme: str = "auto",
+    tag_format: str | TagFormat | None = None,
+    outside: str = "O",
+    comments: bool = False,
+    encoding: str = "utf-8",
+    check_tokens: bool = True,
+) -> tuple[Scheme, list[Problem]]:
+    """List every transition that ``scheme`` does not allow, with its file and line.
+
+    ``gold`` may be a single file (tag in the last column), a merged file (with ``pred=None``,
+    both tag columns are checked if it has two or more columns), or tag lists.
+
+    Returns:
+        The scheme checked against (inferred for ``auto``) and the problems, in line order.
+    """
+    fmt = _parse_tag_format(tag_format, outside)
+    fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+    single = pred is None and _is_path(gold) and _count_columns(gold) == 1  # type: ignore[arg-type]
+    source = _Input(gold, pred, comments, encoding, check_tokens, single=single)
+    known = fixed or _infer(source, fmt, outside)
+    vocab = _vocab(known, fmt, outside)
+    problems: list[Problem] = []
+    for block in source.blocks(vocab):
+        continues, bad_start, bad_end = known.transition_tables(vocab.kinds, vocab.types)
+        invalid = bad_start | bad_end
+        sides = [("gold", block.gold, block.line, source.sources[0])]
+        if block.pred is not None:
+            sides.append(("pred", block.pred, block.pred_line, source.sources[1]))
+        for side, ids, lines, name in sides:
+            prev, nxt = neighbours(ids, block.sentence_start)
+            entering, leaving = invalid_positions(ids, block.sentence_start, prev, nxt, invalid)
+            problems.extend(
+                problems_for(vocab, known, side, name, lines, ids, prev, block.sentence_start, entering, leaving)
+            )
+    problems.sort(key=lambda p: (p.source, p.line, p.side))
+    return known, problems
+
+
+def _count_columns(path: PathLike) -> int:
+    """The number of columns of the first token line of a file (0 if none)."""
+    p = Path(path)
+    if not p.is_file():
+        return 0
+    with open(p, "rb") as f:
+        for raw in f:
+            fields = raw.split()
+            if fields and fields[0] != b"-DOCSTART-":
+                return len(fields)
+    return 0
+
+
+def decode(
+    tags: Sequence[str] | Tags,
+    *,
+    scheme: str = "auto",
+    repair: str = "begin",
+    tag_format: str | TagFormat | None = None,
+    outside: str = "O",
+) -> list[Span]:
+    """Decode tags into entities (half-open token offsets).
+
+    ``tags`` is one sequence of tags, or a list of sequences (each span's ``seq`` is then the
+    index of its sequence). ``repair`` is ``"begin"``, ``"discard"`` or ``"error"``.
+
+    Raises:
+        InvalidSequenceError: with ``repair="error"`` when a transition is invalid.
+    """
+    policy = get_policy(repair)
+    if policy == "conlleval":
+        raise SchemeError("decode() offers begin, discard and error; conlleval's rules only count chunks")
+    nested = bool(tags) and not isinstance(tags[0], str)
+    seqs: Tags = tags if nested else [tags]  # type: ignore[list-item, assignment]
+    fmt = _parse_tag_format(tag_format, outside)
+    fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+    if fixed is None:
+        fixed = _infer(_Input(seqs, None, False, "utf-8", True), fmt, outside)
+    vocab = _vocab(fixed, fmt, outside)
+    (block,) = list(iter_lists(seqs, None, vocab))
+    kinds, types = vocab.kinds, vocab.types
+    continues, bad_start, bad_end = fixed.transition_tables(kinds, types)
+    prev, nxt = neighbours(block.gold, block.sentence_start)
+    if policy == "error":
+        entering, leaving = invalid_positions(block.gold, block.sentence_start, prev, nxt, bad_start | bad_end)
+        if entering.shape[0] or leaving.shape[0]:
+            problems = problems_for(
+                vocab, fixed, "tags", "<tags>", block.line, block.gold, prev, block.sentence_start, entering, leaving
+            )
+            raise InvalidSequenceError(problems, fixed.name)
+    chunks = decode_ids(block.gold, block.sentence_start, prev, continues, kinds, types)
+    if policy == "discard":
+        chunks = chunks.select(chunk_validity(chunks, block.gold, prev, nxt, bad_start, bad_end))
+    offsets = np.flatnonzero(block.sentence_start) if len(block) else np.zeros(0, dtype=np.int64)
+    lengths = [len(s) for s in seqs]
+    seq_starts = np.cumsum([0, *lengths])[:-1]
+    nonempty = [i for i, n in enumerate(lengths) if n]
+    seq_of_token = np.repeat(np.asarray(nonempty, dtype=np.int64), [lengths[i] for i in nonempty]) if nonempty else offsets
+    names = vocab.type_names
+    out = []
+    for s, e, t in zip(chunks.start.tolist(), chunks.end.tolist(), chunks.type.tolist()):
+        q = int(seq_of_token[s])
+        base = int(seq_starts[q])
+        out.append(Span(q, s - base, e - base, names[t]))
+    return out
+
+
+def encode(
+    spans: Iterable[Span] | Iterable[tuple[int, int, str]],
+    length: int | Sequence[int],
+    *,
+    scheme: str = "IOB2",
+    tag_format: str | TagFormat = "B-X",
+    outside: str = "O",
+) -> list[str] | list[list[str]]:
+    """Tag sequences of ``length`` tokens with ``spans`` (the inverse of `decode`).
+
+    ``spans`` are `Span` objects or ``(start, end, label)`` triples (half-open). With one
+    ``length`` the result is one list of tags; with a list of lengths it is one list per sequence,
+    and each `Span`'s ``seq`` says which.
+    """
+    target = get_scheme(scheme)
+    fmt = _parse_tag_format(tag_format, outside) or TagFormat(outside=outside)
+    if fmt.position == "bare" and target.name != "IO":
+        raise SchemeError(f"bare tags (no letter) can only be written with the IO scheme, not {target.name}")
+    lengths = [length] if isinstance(length, int) else list(length)
+    per_seq: list[list[tuple[int, int, str]]] = [[] for _ in lengths]
+    for item in spans:
+        if isinstance(item, Span):
+            q, triple = item.seq, (item.start, item.end, item.label)
+        else:
+            q, triple = 0, (int(item[0]), int(item[1]), str(item[2]))
+        if not 0 <= q < len(lengths):
+            raise ValueError(f"Expected span sequence index below {len(lengths)}, but got {q}")
+        per_seq[q].append(triple)
+    out = [
+        [fmt.join(letter, typ) for letter, typ in encode_sequence(s, n, target)] for s, n in zip(per_seq, lengths)
+    ]
+    return out[0] if isinstance(length, int) else out

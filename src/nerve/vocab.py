@@ -1,0 +1,119 @@
+"""The tag vocabulary: tag strings to small integer ids, with each tag's letter, kind and type.
+
+Readers turn every tag of a corpus into an id of one growing `TagVocab`, so that decoding and
+matching work on integer arrays. Id 0 is always the outside tag; it also stands for the implicit
+outside token at sentence boundaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import SchemeError
+from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format
+
+__all__ = ["TagVocab"]
+
+
+class TagVocab:
+    """Tag strings and their parts, indexed by id; grows as readers meet new tags.
+
+    Args:
+        tag_format: how tags are spelled, or ``None`` to infer it from the first tags read.
+        scheme: the scheme whose letters are allowed, or ``None`` (``auto``) to allow every letter.
+        outside: the outside tag, used when ``tag_format`` is inferred.
+    """
+
+    def __init__(self, tag_format: TagFormat | None = None, scheme: Scheme | None = None, outside: str = "O"):
+        self.format = tag_format
+        self.scheme = scheme
+        self.outside = tag_format.outside if tag_format else outside
+        self.tags: list[str] = [self.outside]
+        self.index: dict[str, int] = {self.outside: 0}
+        self.letters: list[str] = ["O"]
+        self.type_names: list[str] = []
+        self._type_index: dict[str, int] = {}
+        self._kinds: list[int] = [OUT]
+        self._types: list[int] = [-1]
+        self._arrays: tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+    def add(self, tags: Sequence[str]) -> tuple[npt.NDArray[np.int32], int | None]:
+        """Return the ids of ``tags``, adding new ones.
+
+        Returns:
+            ``(ids, bad)``: the ids, and the position in ``tags`` of the first tag that does not
+            fit the tag format or the scheme (``None`` if all fit). Unfitting tags get id 0; the
+            caller reports them with their line.
+        """
+        if self.format is None:
+            new = [t for t in tags if t not in self.index]
+            try:
+                self.format = infer_tag_format(new, self.outside)
+            except SchemeError:
+                self.format = TagFormat("prefix", "-", self.outside)
+        ids = np.zeros(len(tags), dtype=np.int32)
+        bad: int | None = None
+        for i, tag in enumerate(tags):
+            known = self.index.get(tag)
+            if known is None:
+                known = self._insert(tag)
+            if known < 0:
+                bad = i if bad is None else bad
+                continue
+            ids[i] = known
+        return ids, bad
+
+    def _insert(self, tag: str) -> int:
+        fmt = self.format
+        parts = fmt.split(tag) if fmt is not None else None
+        if parts is None:
+            return -1
+        letter, typ = parts
+        if letter != "O" and self.scheme is not None and letter not in self.scheme.letters:
+            return -1
+        new_id = len(self.tags)
+        self.tags.append(tag)
+        self.index[tag] = new_id
+        self.letters.append(letter)
+        self._kinds.append(LETTER_KIND.get(letter, OUT))
+        if letter == "O":
+            self._types.append(-1)
+        else:
+            if typ not in self._type_index:
+                self._type_index[typ] = len(self.type_names)
+                self.type_names.append(typ)
+            self._types.append(self._type_index[typ])
+        self._arrays = None
+        return new_id
+
+    def explain(self, tag: str) -> str:
+        """Say why ``tag`` was rejected, for an error message."""
+        fmt = self.format
+        if fmt is None or fmt.split(tag) is None:
+            spelled = fmt.describe() if fmt else "B-X"
+            return f"tag {tag!r} does not have the form {spelled} of the other tags (or the outside tag {self.outside!r})"
+        scheme = self.scheme
+        assert scheme is not None
+        allowed = ", ".join([self.outside, *(fmt.join(c, "X") for c in scheme.letters)])
+        return f"tag {tag!r} is not part of scheme {scheme.name} (expected {allowed})"
+
+    @property
+    def kinds(self) -> npt.NDArray[np.int8]:
+        """The kind (outside, begin, inside, end, single) of each tag id."""
+        return self._numpy()[0]
+
+    @property
+    def types(self) -> npt.NDArray[np.int64]:
+        """The type id of each tag id (-1 for the outside tag)."""
+        return self._numpy()[1]
+
+    def _numpy(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+        if self._arrays is None:
+            self._arrays = (np.asarray(self._kinds, dtype=np.int8), np.asarray(self._types, dtype=np.int64))
+        return self._arrays
