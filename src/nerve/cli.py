@@ -23,8 +23,12 @@ __all__ = ["main"]
 
 
 def _input_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a merged file (..., gold tag, predicted tag) or the gold file")
-    p.add_argument("pred_file", metavar="PRED_FILE", nargs="?", help="the prediction file, aligned line by line")
+    p.add_argument(
+        "file", metavar="FILE", help="a merged file (..., gold tag, predicted tag) or the gold file"
+    )
+    p.add_argument(
+        "pred_file", metavar="PRED_FILE", nargs="?", help="the prediction file, aligned line by line"
+    )
     p.add_argument(
         "--scheme",
         default="auto",
@@ -69,7 +73,9 @@ def _parser() -> argparse.ArgumentParser:
         help="what to do with transitions the scheme does not allow (default: begin)",
     )
     s.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
-    s.add_argument("--output", "-o", default="table", choices=list(RENDERERS), help="output format (default: table)")
+    s.add_argument(
+        "--output", "-o", default="table", choices=list(RENDERERS), help="output format (default: table)"
+    )
 
     v = sub.add_parser(
         "validate",

@@ -25,17 +25,20 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
-import numpy.typing as npt
 
 from .readers import intern, split_fields
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Codes = npt.NDArray[np.int8]
+
 __all__ = ["ConllevalOptions", "PerlChunker", "PerlCounts", "perl_letter", "run"]
 
-Int = npt.NDArray[np.int64]
-Codes = npt.NDArray[np.int8]
 
 # conlleval.pl compares the part of a tag before its first hyphen with these strings.
 P_O, P_B, P_I, P_E, P_DOT, P_OPEN, P_CLOSE, P_OTHER = range(8)
@@ -101,13 +104,19 @@ class PerlChunker:
         if n == 0:
             return
         lgc, lgt, lpc, lpt = (np.empty_like(a) for a in (gold_code, gold_type, pred_code, pred_type))
-        for arr, cur, first in zip((lgc, lgt, lpc, lpt), (gold_code, gold_type, pred_code, pred_type), self.last):
+        for arr, cur, first in zip(
+            (lgc, lgt, lpc, lpt), (gold_code, gold_type, pred_code, pred_type), self.last
+        ):
             arr[0] = first
             arr[1:] = cur[:-1]
         gold_end = END_OF_CHUNK[lgc, gold_code] | ((lgc != P_O) & (lgc != P_DOT) & (lgt != gold_type))
         pred_end = END_OF_CHUNK[lpc, pred_code] | ((lpc != P_O) & (lpc != P_DOT) & (lpt != pred_type))
-        gold_start = START_OF_CHUNK[lgc, gold_code] | ((gold_code != P_O) & (gold_code != P_DOT) & (lgt != gold_type))
-        pred_start = START_OF_CHUNK[lpc, pred_code] | ((pred_code != P_O) & (pred_code != P_DOT) & (lpt != pred_type))
+        gold_start = START_OF_CHUNK[lgc, gold_code] | (
+            (gold_code != P_O) & (gold_code != P_DOT) & (lgt != gold_type)
+        )
+        pred_start = START_OF_CHUNK[lpc, pred_code] | (
+            (pred_code != P_O) & (pred_code != P_DOT) & (lpt != pred_type)
+        )
         close = gold_end & pred_end & (lpt == lgt)
         broken = (gold_end != pred_end) | (pred_type != gold_type)
         set_ = gold_start & pred_start & (pred_type == gold_type)
@@ -318,7 +327,9 @@ def evaluate(stream: BinaryIO, options: ConllevalOptions) -> tuple[int, int, Per
         try:
             regex = re.compile(options.delimiter.encode("utf-8", "surrogateescape"))
         except re.error as err:
-            raise ConllevalExit(255, f"conlleval: invalid delimiter regex {options.delimiter!r}: {err}") from None
+            raise ConllevalExit(
+                255, f"conlleval: invalid delimiter regex {options.delimiter!r}: {err}"
+            ) from None
     tags = _TagTable(options)
     chunker = PerlChunker()
     expected = -1  # conlleval.pl's $nbrOfFeatures + 1, fixed by the first line with fields
@@ -419,7 +430,8 @@ def report(tokens: int, correct_tags: int, counts: PerlCounts, types: list[bytes
             out.append(b"\n%-7s &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\" % (types[i], p, r, _f1(p, r)))
         out.append(b"\\hline\n")
         out.append(
-            b"Overall &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\\\hline\n" % (precision, recall, _f1(precision, recall))
+            b"Overall &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\\\hline\n"
+            % (precision, recall, _f1(precision, recall))
         )
     return b"".join(out)
 

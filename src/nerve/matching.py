@@ -6,21 +6,23 @@ multiset intersection over integer keys, so duplicates are matched at most once 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
 
 __all__ = ["exact_match_types"]
-
-Int = npt.NDArray[np.int64]
 
 
 def _keys(start: Int, end: Int, typ: Int, width: int, n_types: int) -> Int:
     return (start * width + (end - start)) * n_types + typ
 
 
-def exact_match_types(
-    gold: tuple[Int, Int, Int], pred: tuple[Int, Int, Int], n_types: int
-) -> Int:
+def exact_match_types(gold: tuple[Int, Int, Int], pred: tuple[Int, Int, Int], n_types: int) -> Int:
     """Count, per type id, the entities that are in both ``gold`` and ``pred``.
 
     Each side is ``(start, end, type)`` arrays of half-open spans with positions that are unique

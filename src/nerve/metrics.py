@@ -8,9 +8,9 @@ the scheme is inferred from and what repairs are counted from, once the whole in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from .conlleval import P_O, PerlChunker, perl_letter
 from .errors import Problem
@@ -26,12 +26,15 @@ from .repair import (
     transition_counts,
 )
 from .results import Counts, RepairStats, TokenStats
-from .schemes import BEGIN, END, OUT, Scheme, infer_scheme
+from .schemes import BEGIN, END, OUT, Scheme, continuation_table, infer_scheme
 from .vocab import TagVocab
 
-__all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable"]
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
-Int = npt.NDArray[np.int64]
+    Int = npt.NDArray[np.int64]
+
+__all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable"]
 
 
 def _grow(a: Int, size: int) -> Int:
@@ -48,7 +51,13 @@ class TransitionTable:
     def __init__(self) -> None:
         self.counts = np.zeros((1, 1), dtype=np.int64)
 
-    def add(self, ids: npt.NDArray[np.int32], sentence_start: npt.NDArray[np.bool_], prev: npt.NDArray[np.int32], size: int) -> None:
+    def add(
+        self,
+        ids: npt.NDArray[np.int32],
+        sentence_start: npt.NDArray[np.bool_],
+        prev: npt.NDArray[np.int32],
+        size: int,
+    ) -> None:
         """Count the transitions of one block."""
         block = transition_counts(ids, sentence_start, prev, size)
         old = self.counts
@@ -119,6 +128,7 @@ class ExactAccumulator:
         self.documents = 0
         self.problems: list[Problem] = []
         self.perl = PerlChunker() if policy == "conlleval" else None
+        self._table_cache: tuple[int, tuple[npt.NDArray[np.bool_], ...]] | None = None
 
     def update(self, block: TagBlock) -> None:
         """Add the counts of one block."""
@@ -138,10 +148,7 @@ class ExactAccumulator:
             return
         kinds, types = vocab.kinds, vocab.types
         scheme = self.scheme
-        if scheme is not None:
-            continues, bad_start, bad_end = scheme.transition_tables(kinds, types)
-        else:
-            continues, _, _ = _decoding_tables(kinds, types)
+        continues, bad_start, bad_end = self._tables()
         if self.policy == "error":
             assert scheme is not None
             invalid = bad_start | bad_end
@@ -152,17 +159,43 @@ class ExactAccumulator:
                 entering, leaving = invalid_positions(ids, block.sentence_start, prev, nxt, invalid)
                 if entering.shape[0] or leaving.shape[0]:
                     self.problems.extend(
-                        problems_for(vocab, scheme, side, source, lines, ids, prev, block.sentence_start, entering, leaving)
+                        problems_for(
+                            vocab,
+                            scheme,
+                            side,
+                            source,
+                            lines,
+                            ids,
+                            prev,
+                            block.sentence_start,
+                            entering,
+                            leaving,
+                        )
                     )
-        gold = decode_ids(block.gold, block.sentence_start, g_prev, continues, kinds, types)
-        pred = decode_ids(block.pred, block.sentence_start, p_prev, continues, kinds, types)
+        gold = decode_ids(block.gold, g_prev, continues, kinds, types)
+        pred = decode_ids(block.pred, p_prev, continues, kinds, types)
         if self.policy == "discard":
             gold = gold.select(chunk_validity(gold, block.gold, g_prev, g_next, bad_start, bad_end))
             pred = pred.select(chunk_validity(pred, block.pred, p_prev, p_next, bad_start, bad_end))
         self.gold = _grow(self.gold, n_types) + _grow(np.bincount(gold.type, minlength=n_types), n_types)
         self.pred = _grow(self.pred, n_types) + _grow(np.bincount(pred.type, minlength=n_types), n_types)
-        hits = exact_match_types((gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), n_types)
+        hits = exact_match_types(
+            (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), n_types
+        )
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
+
+    def _tables(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Continuation and validity tables for the vocabulary as it is now (cached)."""
+        size = len(self.vocab)
+        if self._table_cache is None or self._table_cache[0] != size:
+            kinds, types = self.vocab.kinds, self.vocab.types
+            if self.scheme is not None:
+                tables = self.scheme.transition_tables(kinds, types)
+            else:
+                empty = np.zeros((size, size), dtype=np.bool_)
+                tables = (continuation_table(kinds, types), empty, empty)
+            self._table_cache = (size, tables)
+        return self._table_cache[1]
 
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None and block.pred is not None
@@ -208,10 +241,3 @@ class ExactAccumulator:
                 c = counts.get(name, Counts())
                 counts[name] = c + Counts(m, p - m, g - m)
         return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents)
-
-
-def _decoding_tables(kinds: npt.NDArray[np.int8], types: Int) -> tuple[npt.NDArray[np.bool_], None, None]:
-    from .schemes import SCHEMES
-
-    cont, _, _ = SCHEMES["IOBES"].transition_tables(kinds, types)
-    return cont, None, None

@@ -18,13 +18,19 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
-import numpy.typing as npt
 
 from .errors import InputError
 from .vocab import TagVocab
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+    Bytes = npt.NDArray[np.uint8]
 
 __all__ = [
     "BLOCK_BYTES",
@@ -37,15 +43,10 @@ __all__ = [
     "split_fields",
 ]
 
-Int = npt.NDArray[np.int64]
-Bool = npt.NDArray[np.bool_]
-Bytes = npt.NDArray[np.uint8]
 
-BLOCK_BYTES = 1 << 22
+BLOCK_BYTES = 1 << 20
 DOCSTART = b"-DOCSTART-"
 _BOM = codecs.BOM_UTF8
-_WHITESPACE = np.zeros(256, dtype=np.bool_)
-_WHITESPACE[[9, 10, 32]] = True
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class FieldTable:
     """Where the fields of each line of a byte block are.
 
     Fields ``k`` span bytes ``[start[k], end[k])``. For each line: the number of fields, and the
-    index of its first, second-to-last and last field (-1 where the line has too few).
+    index of its first, second-to-last and last field, meaningful only where the line has that
+    many fields. ``line_cut`` and ``first_gap`` index the gaps that end and begin each line.
     """
 
     start: Int
@@ -86,11 +88,19 @@ class FieldTable:
     first: Int
     second_last: Int
     last: Int
-    line_start: Int
-    line_end: Int
+    first_gap: Int
+    line_cut: Int
 
     def __len__(self) -> int:
         return int(self.count.shape[0])
+
+    def line_start(self, i: int) -> int:
+        """The byte offset where line ``i`` starts."""
+        return int(self.start[self.first_gap[i]])
+
+    def line_end(self, i: int) -> int:
+        """The byte offset of line ``i``'s newline."""
+        return int(self.end[self.line_cut[i]])
 
 
 def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
@@ -101,62 +111,94 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
         delimiter: ``None`` to split on runs of spaces and tabs, ignoring leading and trailing
             ones; or one byte value, every occurrence of which separates two fields, keeping empty
             fields except trailing ones (how Perl's ``split`` works).
+
+    The bytes between two consecutive separators (spaces, tabs or newlines) form a *gap*; fields
+    are gaps, numbered in order, and the table's ``start``/``end`` are indexed by gap.
     """
     if delimiter is None:
-        sep = _WHITESPACE[buf]
+        sep = buf == 32
+        sep |= buf == 9
+        sep |= buf == 10
     else:
         sep = buf == delimiter
         sep |= buf == 10
     cut = np.flatnonzero(sep)
-    newline = buf[cut] == 10
     gap_start = np.empty_like(cut)
-    gap_start[0] = 0
+    gap_start[:1] = 0
     gap_start[1:] = cut[:-1] + 1
-    nonempty = cut > gap_start
-    keep = nonempty if delimiter is None else np.ones_like(nonempty)
-    line_cut = np.flatnonzero(newline)  # index into cut of each line's newline
-    # Fields are the kept gaps; renumber them.
-    field_index = np.cumsum(keep) - 1
-    starts = gap_start[keep]
-    ends = cut[keep]
-    n_lines = line_cut.shape[0]
-    first_gap = np.empty(n_lines, dtype=np.int64)
-    first_gap[0] = 0
+    line_cut = np.flatnonzero(buf[cut] == 10)  # the gap ending each line
+    first_gap = np.empty_like(line_cut)
+    first_gap[:1] = 0
     first_gap[1:] = line_cut[:-1] + 1
-    idx = np.arange(cut.shape[0])
-    last_nonempty = np.maximum.accumulate(np.where(nonempty, idx, -1))
-    lne = last_nonempty[line_cut]
-    has_field = lne >= first_gap
-    if delimiter is None:
-        kept_before = np.concatenate(([0], np.cumsum(keep)))
-        count = kept_before[line_cut + 1] - kept_before[first_gap]
-        after = np.minimum.accumulate(np.where(nonempty, idx, cut.shape[0])[::-1])[::-1]
-        first = np.where(count > 0, field_index[np.minimum(after[first_gap], cut.shape[0] - 1)], -1)
-        last = np.where(count > 0, field_index[np.maximum(lne, 0)], -1)
-        prev_ne = np.where(lne - 1 >= 0, last_nonempty[np.maximum(lne - 1, 0)], -1)
-        second = np.where(count > 1, field_index[np.maximum(prev_ne, 0)], -1)
+    empty = cut == gap_start
+    blank = (line_cut == first_gap) & empty[line_cut]
+    n_empty = int(np.count_nonzero(empty))
+    if n_empty == int(np.count_nonzero(blank)):
+        # Common case: the only empty gaps are blank lines.
+        count = np.where(blank, 0, line_cut - first_gap + 1)
+        first, last = first_gap, line_cut
+    elif delimiter is not None:
+        # Perl keeps empty fields but drops trailing ones.
+        last = _last_nonempty(empty)[line_cut]
+        count = np.where(last >= first_gap, last - first_gap + 1, 0)
+        first = first_gap
     else:
-        count = np.where(has_field, lne - first_gap + 1, 0)
-        first = np.where(count > 0, first_gap, -1)
-        last = np.where(count > 0, lne, -1)
-        second = np.where(count > 1, lne - 1, -1)
-    return FieldTable(
-        start=starts,
-        end=ends,
-        count=count,
-        first=first,
-        second_last=second,
-        last=last,
-        line_start=gap_start[first_gap],
-        line_end=cut[line_cut],
-    )
+        # Runs of blanks: only non-empty gaps are fields.
+        last = _last_nonempty(empty)[line_cut]
+        nonempty_before = np.concatenate(([0], np.cumsum(~empty)))
+        count = nonempty_before[line_cut + 1] - nonempty_before[first_gap]
+        after = np.where(empty, cut.shape[0], np.arange(cut.shape[0]))
+        after = np.minimum.accumulate(after[::-1])[::-1]
+        first = after[np.minimum(first_gap, cut.shape[0] - 1)]
+        previous = _last_nonempty(empty)
+        second = np.where(last > 0, previous[np.maximum(last - 1, 0)], -1)
+        return FieldTable(gap_start, cut, count, first, second, last, first_gap, line_cut)
+    return FieldTable(gap_start, cut, count, first, last - 1, last, first_gap, line_cut)
+
+
+def _last_nonempty(empty: Bool) -> Int:
+    """For each gap, the index of the last non-empty gap at or before it (-1 if none)."""
+    idx = np.arange(empty.shape[0])
+    return np.maximum.accumulate(np.where(empty, -1, idx))
+
+
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
+
+
+def _lookup(distinct: npt.NDArray[np.uint64], key: npt.NDArray[np.uint64]) -> npt.NDArray[np.intp]:
+    """The index of each key in the sorted ``distinct`` keys, or -1 where it is absent.
+
+    Uses a multiplicative hash table without collisions among ``distinct`` when one of a few
+    multipliers gives one, which costs two gathers per key; otherwise a binary search.
+    """
+    bits = max(12, int(distinct.shape[0] * 16).bit_length())
+    if bits <= 16:
+        shift = np.uint64(64 - bits)
+        for m in _MULTIPLIERS:
+            mult = np.uint64(m)
+            slots = (distinct * mult) >> shift
+            if np.unique(slots).shape[0] == distinct.shape[0]:
+                table = np.full(1 << bits, -1, dtype=np.intp)
+                table[slots] = np.arange(distinct.shape[0])
+                found = table[(key * mult) >> shift]
+                found[distinct[np.maximum(found, 0)] != key] = -1
+                return found
+    pos = np.searchsorted(distinct, key)
+    np.minimum(pos, distinct.shape[0] - 1, out=pos)
+    pos[distinct[pos] != key] = -1
+    return pos
 
 
 def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], list[bytes]]:
     """Map the byte strings ``buf[starts[i]:ends[i]]`` to ids of their distinct values.
 
-    Returns ``(ids, values)`` with ``values[ids[i]]`` equal to the i-th string. Strings are packed
-    into 64-bit words read at byte offsets and hashed; the result is checked against collisions.
+    Returns ``(ids, values)`` with ``values[ids[i]]`` equal to the i-th string. Each string is
+    read as 64-bit words at its byte offset; strings of up to 8 bytes are their own key, longer
+    ones are hashed. Keys are matched against the distinct keys of a sample, and every string is
+    compared with its representative, so a collision falls back to exact comparison.
     """
     n = starts.shape[0]
     if n == 0:
@@ -166,34 +208,41 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
     padded = np.zeros(buf.shape[0] + 8, dtype=np.uint8)
     padded[: buf.shape[0]] = buf
     words = np.ndarray(shape=(buf.shape[0] + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
-    key = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    parts = []
     top = buf.shape[0]
+    parts = []
     for offset in range(0, max(width, 1), 8):
-        w = words[np.minimum(starts + offset, top)]
-        remaining = np.clip(lengths - offset, 0, 8).astype(np.uint64)
-        mask = np.where(remaining >= 8, np.uint64(0xFFFFFFFFFFFFFFFF), (np.uint64(1) << (remaining * 8)) - 1)
-        w &= mask
+        at = starts + offset if offset else starts
+        if offset:
+            np.minimum(at, top, out=at)
+            w = words[at] & _MASKS[np.clip(lengths - offset, 0, 8)]
+        else:
+            w = words[at] & _MASKS[np.minimum(lengths, 8)]
         parts.append(w)
-        key = (key ^ w) * np.uint64(0x100000001B3) + np.uint64(offset + 1)
-    sample = np.unique(key[:: max(1, n // 4096)])
-    pos = np.searchsorted(sample, key)
-    np.minimum(pos, sample.shape[0] - 1, out=pos)
-    hit = sample[pos] == key
-    if not hit.all():
-        sample = np.union1d(sample, key[~hit])
-        pos = np.searchsorted(sample, key)
+    if len(parts) == 1:
+        key = parts[0]
+    else:
+        key = lengths.astype(np.uint64)
+        for w in parts:
+            key = (key ^ w) * np.uint64(0x100000001B3)
+    distinct = np.unique(key[:: max(1, n // 256)])
+    pos = _lookup(distinct, key)
+    missing = pos < 0
+    if missing.any():
+        distinct = np.union1d(distinct, key[missing])
+        pos = _lookup(distinct, key)
+    sample = distinct
     representative = np.empty(sample.shape[0], dtype=np.int64)
     representative[pos] = np.arange(n)
-    same = lengths == lengths[representative][pos]
-    for w in parts:
-        same &= w == w[representative][pos]
-    if not same.all():  # a hash collision: fall back to exact comparison
-        table = {}
+    rep = representative[pos]
+    same = lengths == lengths[rep]
+    if len(parts) > 1:
+        for w in parts:
+            same &= w == w[rep]
+    if not same.all():  # NUL bytes or a hash collision: compare exactly
+        table: dict[bytes, int] = {}
         ids = np.empty(n, dtype=np.intp)
         for i in range(n):
-            value = buf[starts[i] : ends[i]].tobytes()
-            ids[i] = table.setdefault(value, len(table))
+            ids[i] = table.setdefault(buf[starts[i] : ends[i]].tobytes(), len(table))
         return ids, list(table)
     values = [buf[starts[r] : ends[r]].tobytes() for r in representative.tolist()]
     return pos, values
@@ -290,34 +339,50 @@ class _Lines:
     first_line: int  # 1-based number of the block's first line
     kind: npt.NDArray[np.int8]  # 0 blank, 1 token, 2 -DOCSTART-, 3 comment
 
+    def __len__(self) -> int:
+        return int(self.kind.shape[0])
+
     def text(self, i: int) -> str:
-        s, e = int(self.fields.line_start[i]), int(self.fields.line_end[i])
+        s, e = self.fields.line_start(i), self.fields.line_end(i)
         return self.buf[s:e].tobytes().decode("utf-8", "replace")
 
 
 BLANK, TOKEN, DOC, COMMENT = 0, 1, 2, 3
 
 
+def _line_of(fields: FieldTable, offsets: list[int]) -> Int:
+    """The index of the line each byte offset falls on."""
+    ends = fields.end[fields.line_cut]
+    return np.searchsorted(ends, np.asarray(offsets, dtype=np.int64))
+
+
+def _starts_with(data: bytes, prefix: bytes, fields: FieldTable, whole_field: bool) -> Int:
+    """Lines whose first byte starts ``prefix`` (as their whole first field if asked).
+
+    Found with ``bytes.find``, which skips through the block in C: such lines are rare.
+    """
+    offsets = []
+    i = data.find(prefix)
+    while i >= 0:
+        offsets.append(i)
+        i = data.find(prefix, i + 1)
+    if not offsets:
+        return np.zeros(0, dtype=np.int64)
+    lines = _line_of(fields, offsets)
+    at = np.asarray(offsets, dtype=np.int64)
+    ok = fields.start[fields.first_gap[lines]] == at  # at the start of the line
+    if whole_field:
+        ok &= fields.end[fields.first[lines]] == at + len(prefix)
+    return lines[ok]
+
+
 def _classify(data: bytes, first_line: int, comments: bool) -> _Lines:
     buf = np.frombuffer(data, dtype=np.uint8)
     fields = split_fields(buf)
-    kind = np.where(fields.count > 0, TOKEN, BLANK).astype(np.int8)
-    has = fields.count > 0
-    if has.any():
-        f = fields.first[has]
-        starts, ends = fields.start[f], fields.end[f]
-        n = len(DOCSTART)
-        maybe = (ends - starts) == n
-        if maybe.any():
-            idx = np.flatnonzero(has)[maybe]
-            s = starts[maybe]
-            hit = np.ones(idx.shape[0], dtype=np.bool_)
-            for j, byte in enumerate(DOCSTART):
-                hit &= buf[s + j] == byte
-            kind[idx[hit]] = DOC
-        if comments:
-            first_byte = buf[fields.line_start[has]]
-            kind[np.flatnonzero(has)[first_byte == ord("#")]] = COMMENT
+    kind = (fields.count > 0).astype(np.int8)  # BLANK 0 or TOKEN 1
+    kind[_starts_with(data, DOCSTART, fields, whole_field=True)] = DOC
+    if comments:
+        kind[_starts_with(data, b"#", fields, whole_field=False)] = COMMENT
     return _Lines(buf, fields, first_line, kind)
 
 
@@ -424,58 +489,57 @@ class ConllReader:
     def __iter__(self) -> Iterator[TagBlock]:
         gbuf, pbuf = b"", b""
         while True:
-            while not self.gold.done and gbuf.count(b"\n") < 2:
+            # Read at least one more piece of each file, then take the whole sentences.
+            if not self.gold.done:
                 gbuf += self.gold.more()
             if self.pred is not None:
-                while not self.pred.done and pbuf.count(b"\n") < gbuf.count(b"\n"):
+                while not self.pred.done and (pbuf.count(b"\n") < gbuf.count(b"\n") or self.gold.done):
                     pbuf += self.pred.more()
-            if not gbuf and not pbuf:
+            at_end = self.gold.done and (self.pred is None or self.pred.done)
+            if not gbuf and not pbuf and at_end:
                 return
-            block, gbuf, pbuf = self._block(gbuf, pbuf)
+            block, gbuf, pbuf = self._block(gbuf, pbuf, at_end)
             if block is not None and len(block):
                 yield block
-            if self.gold.done and (self.pred is None or self.pred.done) and not gbuf and not pbuf:
+            if at_end and not gbuf and not pbuf:
                 return
-            if block is None:  # no sentence boundary yet: read more of both
-                more = self.gold.more() if not self.gold.done else b""
-                gbuf += more
-                if self.pred is not None and not self.pred.done:
-                    pbuf += self.pred.more()
 
-    def _block(self, gbuf: bytes, pbuf: bytes) -> tuple[TagBlock | None, bytes, bytes]:
+    def _block(self, gbuf: bytes, pbuf: bytes, at_end: bool) -> tuple[TagBlock | None, bytes, bytes]:
         """Read the whole sentences at the start of the buffers; return what is left over."""
         g = _classify(gbuf, self.gold.line + 1, self.comments)
         p = _classify(pbuf, self.pred.line + 1, self.comments) if self.pred is not None else None
         g_rows = np.flatnonzero(g.kind != COMMENT)
         p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows
         n = min(g_rows.shape[0], p_rows.shape[0])
-        at_end = self.gold.done and (self.pred is None or self.pred.done)
-        # Cut after the last blank line both sides have, unless everything has been read.
         if at_end:
             take = n
             if p is not None and g_rows.shape[0] != p_rows.shape[0]:
                 self._length_mismatch(g, g_rows, p, p_rows, n)
         else:
+            # Cut after the last blank line both sides have.
             blanks = np.flatnonzero(g.kind[g_rows[:n]] == BLANK)
             if blanks.shape[0] == 0:
                 return None, gbuf, pbuf
             take = int(blanks[-1]) + 1
         gr, pr = g_rows[:take], p_rows[:take]
-        g_last = int(g_rows[take - 1]) if take else -1
-        p_last = int(p_rows[take - 1]) if take else -1
-        if not at_end:  # keep comment lines right after the cut for the next block
-            g_end = int(g.fields.line_end[g_last]) + 1
-            p_end = int(p.fields.line_end[p_last]) + 1 if p is not None else 0
-        else:
-            g_end, p_end = len(gbuf), len(pbuf)
+        if at_end:
+            g_lines, p_lines = len(g), len(p) if p is not None else 0
+        else:  # comment lines after the cut stay for the next block
+            g_lines = int(g_rows[take - 1]) + 1
+            p_lines = int(p_rows[take - 1]) + 1 if p is not None else 0
         block = self._tags(g, gr, p, pr)
-        self.gold.line += g.buf[:g_end].tobytes().count(b"\n") if g_end else 0
-        if self.pred is not None:
-            self.pred.line += pbuf[:p_end].count(b"\n")
-        return block, gbuf[g_end:], pbuf[p_end:]
+        g_end = g.fields.line_end(g_lines - 1) + 1 if g_lines else 0
+        self.gold.line += g_lines
+        if p is not None and self.pred is not None:
+            p_end = p.fields.line_end(p_lines - 1) + 1 if p_lines else 0
+            self.pred.line += p_lines
+            return block, gbuf[g_end:], pbuf[p_end:]
+        return block, gbuf[g_end:], pbuf
 
     def _length_mismatch(self, g: _Lines, g_rows: Int, p: _Lines, p_rows: Int, n: int) -> None:
-        longer, rows, other = (g, g_rows, self.pred) if g_rows.shape[0] > p_rows.shape[0] else (p, p_rows, self.gold)
+        longer, rows, other = (
+            (g, g_rows, self.pred) if g_rows.shape[0] > p_rows.shape[0] else (p, p_rows, self.gold)
+        )
         extra = rows[n:]
         content = extra[longer.kind[extra] != BLANK]
         if content.shape[0] == 0:
@@ -521,39 +585,37 @@ class ConllReader:
             pred_field = p.fields.last[p_tokens]
             gold_ids = self._ids(g, gold_field, tokens, self.gold.name)
             pred_ids = self._ids(p, pred_field, p_tokens, self.pred.name if self.pred else "")
-            pred_line = p.first_line + p_tokens
+            pred_line = (p.first_line + p_tokens).astype(np.int64)
         elif self.single:
             gold_ids = self._ids(g, g.fields.last[tokens], tokens, self.gold.name)
             pred_ids = None
-            pred_line = g.first_line + tokens
         else:
             both = np.concatenate([g.fields.second_last[tokens], g.fields.last[tokens]])
             ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name)
             gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
-            pred_line = g.first_line + tokens
+        line = (g.first_line + tokens).astype(np.int64)
         # Sentence and document starts: a token starts a sentence when the content line before it
         # is not a token line, and a document when a -DOCSTART- line came since the last token.
-        sentence_start = np.ones(tokens.shape[0], dtype=np.bool_)
-        content = gr
-        pos = np.searchsorted(content, tokens)
-        prev_is_token = np.zeros(tokens.shape[0], dtype=np.bool_)
-        prev_is_token[pos > 0] = gk[pos[pos > 0] - 1] == TOKEN
-        sentence_start &= ~prev_is_token
-        docs = np.cumsum(gk == DOC)[pos]
+        is_token = gk == TOKEN
+        before = np.zeros(is_token.shape[0], dtype=np.bool_)
+        before[1:] = is_token[:-1]
+        sentence_start = ~before[is_token]
+        docs = np.cumsum(gk == DOC)
+        at_token = docs[is_token]
         document_start = np.empty(tokens.shape[0], dtype=np.bool_)
         if tokens.shape[0]:
-            document_start[0] = bool(docs[0] > 0) or self._after_doc
-            document_start[1:] = docs[1:] != docs[:-1]
-            self._after_doc = bool(np.any(gk[pos[-1] + 1 :] == DOC))
-        elif np.any(gk == DOC):
+            document_start[0] = bool(at_token[0] > 0) or self._after_doc
+            document_start[1:] = at_token[1:] != at_token[:-1]
+            self._after_doc = bool(docs[-1] > at_token[-1])
+        elif docs.shape[0] and docs[-1] > 0:
             self._after_doc = True
         return TagBlock(
             gold=gold_ids,
             pred=pred_ids,
             sentence_start=sentence_start,
             document_start=document_start,
-            line=(g.first_line + tokens).astype(np.int64),
-            pred_line=np.asarray(pred_line, dtype=np.int64),
+            line=line,
+            pred_line=pred_line if p is not None else line,
         )
 
     def _ids(self, lines: _Lines, fields: Int, rows: Int, name: str) -> npt.NDArray[np.int32]:
@@ -593,11 +655,15 @@ def iter_lists(
 ) -> Iterator[TagBlock]:
     """Turn Python lists of tag lists (one list per sentence) into one `TagBlock`."""
     if isinstance(gold, str) or (gold and isinstance(gold[0], str)):
-        raise InputError("<gold>", None, "expected a list of tag lists (one per sentence), got a flat sequence")
+        raise InputError(
+            "<gold>", None, "expected a list of tag lists (one per sentence), got a flat sequence"
+        )
     lengths = np.fromiter((len(s) for s in gold), dtype=np.int64, count=len(gold))
     if pred is not None:
         if isinstance(pred, str) or (pred and isinstance(pred[0], str)):
-            raise InputError("<pred>", None, "expected a list of tag lists (one per sentence), got a flat sequence")
+            raise InputError(
+                "<pred>", None, "expected a list of tag lists (one per sentence), got a flat sequence"
+            )
         if len(pred) != len(gold):
             raise InputError("<pred>", None, f"has {len(pred)} sentences, but the gold has {len(gold)}")
         p_lengths = np.fromiter((len(s) for s in pred), dtype=np.int64, count=len(pred))
@@ -605,7 +671,9 @@ def iter_lists(
         if bad.shape[0]:
             i = int(bad[0])
             raise InputError(
-                "<pred>", None, f"sentence {i} has {p_lengths[i]} tags, but the gold sentence has {lengths[i]}"
+                "<pred>",
+                None,
+                f"sentence {i} has {p_lengths[i]} tags, but the gold sentence has {lengths[i]}",
             )
     gold_ids = _list_ids(gold, vocab, "<gold>", lengths)
     pred_ids = _list_ids(pred, vocab, "<pred>", lengths) if pred is not None else None
@@ -629,7 +697,9 @@ def _list_ids(
     bad_type = next((t for t in flat if not isinstance(t, str)), None)
     if bad_type is not None:
         raise InputError(
-            name, None, f"expected tag strings, got {type(bad_type).__name__} {bad_type!r}; map ids to tags first"
+            name,
+            None,
+            f"expected tag strings, got {type(bad_type).__name__} {bad_type!r}; map ids to tags first",
         )
     values, inverse = np.unique(np.asarray(flat, dtype=object).astype(str), return_inverse=True)
     tags = values.tolist()
@@ -694,7 +764,9 @@ def read_conll(
         InputError: for a missing file, a malformed line or misaligned files.
     """
     vocab = TagVocab(outside=outside)
-    reader = iter_conll(gold, pred, vocab=vocab, comments=comments, encoding=encoding, check_tokens=check_tokens)
+    reader = iter_conll(
+        gold, pred, vocab=vocab, comments=comments, encoding=encoding, check_tokens=check_tokens
+    )
     blocks = tuple(reader)
     source = os.fspath(gold) + (f" + {os.fspath(pred)}" if pred is not None else "")
     return TaggedCorpus(blocks, vocab, source)

@@ -15,13 +15,20 @@ result always says how much repairing its numbers rest on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from .errors import Problem, SchemeError
 from .schemes import KIND_NAMES, OUT, Scheme
 from .vocab import TagVocab
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+    Ids = npt.NDArray[np.int32]
 
 __all__ = [
     "REPAIR_POLICIES",
@@ -34,9 +41,6 @@ __all__ = [
     "transition_counts",
 ]
 
-Int = npt.NDArray[np.int64]
-Bool = npt.NDArray[np.bool_]
-Ids = npt.NDArray[np.int32]
 
 REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 
@@ -79,25 +83,25 @@ def neighbours(ids: Ids, sentence_start: Bool) -> tuple[Ids, Ids]:
     return prev, nxt
 
 
-def decode_ids(ids: Ids, sentence_start: Bool, prev: Ids, continues: Bool, kinds: npt.NDArray[np.int8], types: Int) -> Chunks:
+def decode_ids(ids: Ids, prev: Ids, continues: Bool, kinds: npt.NDArray[np.int8], types: Int) -> Chunks:
     """Decode with the shared rule: every entity tag continues the open entity or begins one.
 
     Args:
         ids: tag ids of the tokens.
-        sentence_start: whether each token starts a sentence.
-        prev: the tag before each token (from `neighbours`).
+        prev: the tag before each token, the outside tag at sentence starts (from `neighbours`).
         continues: table (previous id, current id) -> whether the current tag continues.
         kinds: kind of each tag id.
         types: type id of each tag id.
     """
     inside = kinds[ids] != OUT
-    cont = continues[prev, ids]
-    starts = inside & ~cont
-    breaks = ~inside | starts | sentence_start
+    starts = inside & ~continues[prev, ids]  # prev is the outside tag at sentence starts
+    # A chunk ends after token i when the next token does not continue it.
+    last = np.ones_like(inside)
+    last[:-1] = starts[1:] | ~inside[1:]
+    last &= inside
     start = np.flatnonzero(starts)
-    stops = np.append(np.flatnonzero(breaks), ids.shape[0])
-    end = stops[np.searchsorted(stops, start, side="right")]
-    return Chunks(start.astype(np.int64), end.astype(np.int64), types[ids[start]])
+    end = np.flatnonzero(last) + 1
+    return Chunks(start, end, types[ids[start]])
 
 
 def chunk_validity(chunks: Chunks, ids: Ids, prev: Ids, nxt: Ids, bad_start: Bool, bad_end: Bool) -> Bool:
@@ -127,9 +131,7 @@ def invalid_positions(ids: Ids, sentence_start: Bool, prev: Ids, nxt: Ids, inval
     return entering, leaving
 
 
-def describe_transition(
-    vocab: TagVocab, scheme: Scheme, previous: int | None, current: int | None
-) -> str:
+def describe_transition(vocab: TagVocab, scheme: Scheme, previous: int | None, current: int | None) -> str:
     """Say in words why a transition is invalid; ``None`` stands for a sentence edge."""
     tags = vocab.tags
     before = "sentence start" if previous is None else repr(tags[previous])

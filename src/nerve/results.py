@@ -218,7 +218,9 @@ class RepairStats:
         kinds = dict(self.by_kind)
         for k, v in other.by_kind.items():
             kinds[k] = kinds.get(k, 0) + v
-        return RepairStats(self.policy, self.gold + other.gold, self.pred + other.pred, dict(sorted(kinds.items())))
+        return RepairStats(
+            self.policy, self.gold + other.gold, self.pred + other.pred, dict(sorted(kinds.items()))
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""

@@ -14,25 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from .errors import SchemeError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    BoolTable = npt.NDArray[np.bool_]
 
 __all__ = [
     "SCHEMES",
     "SUPPORTED_SCHEMES",
     "Scheme",
     "TagFormat",
+    "continuation_table",
     "encode_sequence",
     "get_scheme",
     "infer_scheme",
     "infer_tag_format",
 ]
 
-BoolTable = npt.NDArray[np.bool_]
 
 # Kinds of tags. Every letter of every scheme maps onto one of these.
 OUT, BEGIN, INSIDE, END, SINGLE = 0, 1, 2, 3, 4
@@ -94,14 +98,21 @@ class Scheme:
         kp = kinds[:, None]
         kc = kinds[None, :]
         same = (types[:, None] == types[None, :]) & (kp != OUT) & (kc != OUT)
-        opens = np.isin(kp, list(OPENS))
-        conts = np.isin(kc, list(CONTINUES))
-        cont = opens & conts & same
+        cont = continuation_table(kinds, types)
         starts = (kc != OUT) & ~cont
         ends = (kp != OUT) & ~cont
         ok_start = np.isin(kc, list(self.begins)) | (np.isin(kc, list(self.begins_after_same)) & same)
         ok_end = np.isin(kp, list(self.ends)) | (np.isin(kp, list(self.ends_before_same)) & same)
         return cont, starts & ~ok_start, ends & ~ok_end
+
+
+def continuation_table(kinds: npt.NDArray[np.int8], types: npt.NDArray[np.int64]) -> BoolTable:
+    """Table over (previous tag id, current tag id): does the current tag continue the entity?
+
+    The same for every scheme: a begin or inside followed by an inside or end of the same type.
+    """
+    same = types[:, None] == types[None, :]
+    return np.isin(kinds[:, None], list(OPENS)) & np.isin(kinds[None, :], list(CONTINUES)) & same
 
 
 def _scheme(
@@ -300,7 +311,9 @@ def infer_scheme(letters: Iterable[str], b_after_other: bool, e_before_other: bo
     raise SchemeError(msg)
 
 
-def encode_sequence(spans: Sequence[tuple[int, int, str]], length: int, scheme: Scheme) -> list[tuple[str, str]]:
+def encode_sequence(
+    spans: Sequence[tuple[int, int, str]], length: int, scheme: Scheme
+) -> list[tuple[str, str]]:
     """Tag ``length`` tokens with ``spans`` (sorted, non-overlapping, half-open) as ``(letter, type)``.
 
     Raises:

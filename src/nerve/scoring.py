@@ -69,7 +69,12 @@ class _Input:
         single: bool = False,
     ):
         self.gold, self.pred = gold, pred
-        self.comments, self.encoding, self.check_tokens, self.single = comments, encoding, check_tokens, single
+        self.comments, self.encoding, self.check_tokens, self.single = (
+            comments,
+            encoding,
+            check_tokens,
+            single,
+        )
         if isinstance(gold, TaggedCorpus):
             self.sources = (gold.source, gold.source)
         elif _is_path(gold):
@@ -117,7 +122,12 @@ def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
 
 
 def _vocab(scheme: Scheme | None, tag_format: TagFormat | None, outside: str) -> TagVocab:
-    if scheme is not None and scheme.name != "IO" and tag_format is not None and tag_format.position == "bare":
+    if (
+        scheme is not None
+        and scheme.name != "IO"
+        and tag_format is not None
+        and tag_format.position == "bare"
+    ):
         raise SchemeError(f"bare tags (no letter) can only be read with the IO scheme, not {scheme.name}")
     return TagVocab(tag_format, scheme, outside)
 
@@ -187,7 +197,9 @@ def score(
     else:
         known, inferred = fixed, fixed is None
     vocab = _vocab(known if not inferred or policy in ("discard", "error") else None, fmt, outside)
-    acc = ExactAccumulator(vocab, policy, known if policy in ("discard", "error") or not inferred else None, source.sources)
+    acc = ExactAccumulator(
+        vocab, policy, known if policy in ("discard", "error") or not inferred else None, source.sources
+    )
     for block in source.blocks(vocab):
         if block.pred is None:
             raise NerveError("scoring needs predicted tags: give a merged file or a prediction file")
@@ -196,7 +208,9 @@ def score(
     if policy == "error" and acc.problems:
         raise InvalidSequenceError(acc.problems, totals.scheme.name)
     if vocab.format is not None and vocab.format.position == "bare" and totals.scheme.name != "IO":
-        raise SchemeError(f"bare tags (no letter) can only be read with the IO scheme, not {totals.scheme.name}")
+        raise SchemeError(
+            f"bare tags (no letter) can only be read with the IO scheme, not {totals.scheme.name}"
+        )
     settings = Settings(
         scheme=totals.scheme.name,
         scheme_inferred=inferred,
@@ -251,7 +265,9 @@ def validate(
             prev, nxt = neighbours(ids, block.sentence_start)
             entering, leaving = invalid_positions(ids, block.sentence_start, prev, nxt, invalid)
             problems.extend(
-                problems_for(vocab, known, side, name, lines, ids, prev, block.sentence_start, entering, leaving)
+                problems_for(
+                    vocab, known, side, name, lines, ids, prev, block.sentence_start, entering, leaving
+                )
             )
     problems.sort(key=lambda p: (p.source, p.line, p.side))
     return known, problems
@@ -301,20 +317,35 @@ def decode(
     continues, bad_start, bad_end = fixed.transition_tables(kinds, types)
     prev, nxt = neighbours(block.gold, block.sentence_start)
     if policy == "error":
-        entering, leaving = invalid_positions(block.gold, block.sentence_start, prev, nxt, bad_start | bad_end)
+        entering, leaving = invalid_positions(
+            block.gold, block.sentence_start, prev, nxt, bad_start | bad_end
+        )
         if entering.shape[0] or leaving.shape[0]:
             problems = problems_for(
-                vocab, fixed, "tags", "<tags>", block.line, block.gold, prev, block.sentence_start, entering, leaving
+                vocab,
+                fixed,
+                "tags",
+                "<tags>",
+                block.line,
+                block.gold,
+                prev,
+                block.sentence_start,
+                entering,
+                leaving,
             )
             raise InvalidSequenceError(problems, fixed.name)
-    chunks = decode_ids(block.gold, block.sentence_start, prev, continues, kinds, types)
+    chunks = decode_ids(block.gold, prev, continues, kinds, types)
     if policy == "discard":
         chunks = chunks.select(chunk_validity(chunks, block.gold, prev, nxt, bad_start, bad_end))
     offsets = np.flatnonzero(block.sentence_start) if len(block) else np.zeros(0, dtype=np.int64)
     lengths = [len(s) for s in seqs]
     seq_starts = np.cumsum([0, *lengths])[:-1]
     nonempty = [i for i, n in enumerate(lengths) if n]
-    seq_of_token = np.repeat(np.asarray(nonempty, dtype=np.int64), [lengths[i] for i in nonempty]) if nonempty else offsets
+    seq_of_token = (
+        np.repeat(np.asarray(nonempty, dtype=np.int64), [lengths[i] for i in nonempty])
+        if nonempty
+        else offsets
+    )
     names = vocab.type_names
     out = []
     for s, e, t in zip(chunks.start.tolist(), chunks.end.tolist(), chunks.type.tolist()):
@@ -353,6 +384,7 @@ def encode(
             raise ValueError(f"Expected span sequence index below {len(lengths)}, but got {q}")
         per_seq[q].append(triple)
     out = [
-        [fmt.join(letter, typ) for letter, typ in encode_sequence(s, n, target)] for s, n in zip(per_seq, lengths)
+        [fmt.join(letter, typ) for letter, typ in encode_sequence(s, n, target)]
+        for s, n in zip(per_seq, lengths)
     ]
     return out[0] if isinstance(length, int) else out

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 __all__ = ["Span", "SpanArray"]
-
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, order=True)

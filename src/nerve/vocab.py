@@ -8,12 +8,16 @@ outside token at sentence boundaries.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from .errors import SchemeError
 from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
 
 __all__ = ["TagVocab"]
 
