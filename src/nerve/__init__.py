@@ -9,6 +9,7 @@
 from ._version import __version__
 from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
 from .readers import TaggedCorpus, read_conll
+from .renderers import render
 from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, TokenStats
 from .schemes import SUPPORTED_SCHEMES, TagFormat
 from .scoring import decode, encode, score, validate
@@ -36,6 +37,7 @@ __all__ = [
     "decode",
     "encode",
     "read_conll",
+    "render",
     "score",
     "validate",
 ]

@@ -1,4 +1,4 @@
-"""conlleval.pl (version 2004-01-26), reproduced byte for byte, with its chunk rules as arrays.
+r"""conlleval.pl (version 2004-01-26), reproduced byte for byte, with its chunk rules as arrays.
 
 Two things live here:
 
@@ -25,7 +25,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 import numpy as np
 
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
     Codes = npt.NDArray[np.int8]
+
+ArrayT = TypeVar("ArrayT", bound="np.ndarray[tuple[int], np.dtype[np.generic]]")
 
 __all__ = ["ConllevalOptions", "PerlChunker", "PerlCounts", "perl_letter", "run"]
 
@@ -86,6 +88,14 @@ def _add(a: Int, b: Int) -> Int:
     return out
 
 
+def _shift(values: ArrayT, first: int) -> ArrayT:
+    """The value before each position: ``first``, then ``values`` shifted by one."""
+    out = np.empty_like(values)
+    out[0] = first
+    out[1:] = values[:-1]
+    return out
+
+
 class PerlChunker:
     """conlleval.pl's chunk rules and correct-chunk counting, fed block by block.
 
@@ -103,12 +113,8 @@ class PerlChunker:
         n = gold_code.shape[0]
         if n == 0:
             return
-        lgc, lgt, lpc, lpt = (np.empty_like(a) for a in (gold_code, gold_type, pred_code, pred_type))
-        for arr, cur, first in zip(
-            (lgc, lgt, lpc, lpt), (gold_code, gold_type, pred_code, pred_type), self.last
-        ):
-            arr[0] = first
-            arr[1:] = cur[:-1]
+        lgc, lgt = _shift(gold_code, self.last[0]), _shift(gold_type, self.last[1])
+        lpc, lpt = _shift(pred_code, self.last[2]), _shift(pred_type, self.last[3])
         gold_end = END_OF_CHUNK[lgc, gold_code] | ((lgc != P_O) & (lgc != P_DOT) & (lgt != gold_type))
         pred_end = END_OF_CHUNK[lpc, pred_code] | ((lpc != P_O) & (lpc != P_DOT) & (lpt != pred_type))
         gold_start = START_OF_CHUNK[lgc, gold_code] | (
@@ -186,8 +192,10 @@ def _literal_delimiter(pattern: str) -> int | None:
 
 
 def _perl_split(regex: re.Pattern[bytes], line: bytes) -> list[bytes]:
-    """Perl's ``split(/regex/, line)``: no empty field from a zero-width match at the start, and
-    trailing empty fields removed."""
+    """Perl's ``split(/regex/, line)``.
+
+    A zero-width match at the start gives no empty field, and trailing empty fields are removed.
+    """
     fields: list[bytes] = []
     pos = 0
     for m in regex.finditer(line):
@@ -336,7 +344,7 @@ def evaluate(stream: BinaryIO, options: ConllevalOptions) -> tuple[int, int, Per
     tokens = correct_tags = 0
     line_base = 0
     for data in _chunks(stream):
-        parsed = _parse_literal(data, literal) if regex is None else _parse_regex(data, regex)
+        parsed = _parse_regex(data, regex) if regex is not None else _parse_literal(data, literal or 32)
         count = parsed.count
         n = count.shape[0]
         if expected < 0:
@@ -492,12 +500,11 @@ def run(args: Sequence[str], stdin: BinaryIO, stdout: BinaryIO, stderr: BinaryIO
             tokens, correct_tags, counts, types = evaluate(stdin, options)
         else:
             try:
-                stream = open(path, "rb")
+                with open(path, "rb") as stream:
+                    tokens, correct_tags, counts, types = evaluate(stream, options)
             except OSError as err:
-                stderr.write(f"nerve conlleval: {path}: cannot open: {err.strerror}\n".encode())
+                stderr.write(f"nerve conlleval: {path}: cannot read: {err.strerror}\n".encode())
                 return 2
-            with stream:
-                tokens, correct_tags, counts, types = evaluate(stream, options)
     except ConllevalExit as stop:
         target = stdout if stop.status == 0 else stderr
         text = stop.message if stop.message.endswith("\n") else stop.message + "\n"

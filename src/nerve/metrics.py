@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
+    Tables = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
 
 __all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable"]
 
@@ -85,7 +86,8 @@ def infer_from(vocab: TagVocab, tables: list[TransitionTable]) -> Scheme:
     seen = counts > 0
     b_after_other = bool(np.any(seen & (kinds[None, :] == BEGIN) & ~same))
     e_before_other = bool(np.any(seen & (kinds[:, None] == END) & ~same))
-    used = {letter for letter, n in zip(vocab.letters, seen.any(axis=0) | seen.any(axis=1)) if n}
+    in_use = np.flatnonzero(seen.any(axis=0) | seen.any(axis=1))
+    used = {vocab.letters[i] for i in in_use.tolist()}
     return infer_scheme(used, b_after_other, e_before_other)
 
 
@@ -128,7 +130,7 @@ class ExactAccumulator:
         self.documents = 0
         self.problems: list[Problem] = []
         self.perl = PerlChunker() if policy == "conlleval" else None
-        self._table_cache: tuple[int, tuple[npt.NDArray[np.bool_], ...]] | None = None
+        self._table_cache: tuple[int, Tables] | None = None
 
     def update(self, block: TagBlock) -> None:
         """Add the counts of one block."""
@@ -184,11 +186,12 @@ class ExactAccumulator:
         )
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
 
-    def _tables(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    def _tables(self) -> Tables:
         """Continuation and validity tables for the vocabulary as it is now (cached)."""
         size = len(self.vocab)
         if self._table_cache is None or self._table_cache[0] != size:
             kinds, types = self.vocab.kinds, self.vocab.types
+            tables: Tables
             if self.scheme is not None:
                 tables = self.scheme.transition_tables(kinds, types)
             else:
@@ -198,7 +201,8 @@ class ExactAccumulator:
         return self._table_cache[1]
 
     def _update_perl(self, block: TagBlock) -> None:
-        assert self.perl is not None and block.pred is not None
+        assert self.perl is not None
+        assert block.pred is not None
         vocab = self.vocab
         codes = np.asarray([perl_letter(letter.encode()) for letter in vocab.letters], dtype=np.int8)
         codes[0] = P_O

@@ -14,6 +14,7 @@ tokens; fields are separated by spaces or tabs; ``#`` lines are comments only wh
 from __future__ import annotations
 
 import codecs
+import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -546,11 +547,13 @@ class ConllReader:
             return  # only trailing blank lines differ
         i = int(content[0])
         src = self.gold if longer is g else self.pred
-        assert src is not None and other is not None
+        assert src is not None
+        assert other is not None
         raise InputError(
             src.name,
             longer.first_line + i,
-            f"{other.name} has ended but this file goes on: {longer.text(i)!r}; the files must align line by line",
+            f"{other.name} has ended but this file goes on: {longer.text(i)!r}; "
+            "the files must align line by line",
         )
 
     def _tags(self, g: _Lines, gr: Int, p: _Lines | None, pr: Int) -> TagBlock:
@@ -733,9 +736,9 @@ class TaggedCorpus:
             ids = b.pred if pred else b.gold
             if ids is None:
                 return []
-            starts = np.flatnonzero(b.sentence_start).tolist() + [len(b)]
+            starts = [*np.flatnonzero(b.sentence_start).tolist(), len(b)]
             names = [tags[i] for i in ids.tolist()]
-            out.extend(names[s:e] for s, e in zip(starts[:-1], starts[1:]))
+            out.extend(names[s:e] for s, e in itertools.pairwise(starts))
         return out
 
     @property

@@ -40,7 +40,7 @@ def _percent_cells(s: Score, with_fbeta: bool) -> list[str]:
     cells = [f"{100 * s.precision:.2f}", f"{100 * s.recall:.2f}", f"{100 * s.f1:.2f}"]
     if with_fbeta:
         cells.append(f"{100 * (s.fbeta or 0.0):.2f}")
-    return cells + [str(s.gold), str(s.predicted), str(s.tp)]
+    return [*cells, str(s.gold), str(s.predicted), str(s.tp)]
 
 
 def _header(result: Result) -> list[str]:
@@ -60,7 +60,7 @@ def render_table(result: Result) -> str:
 
     def line(cells: list[str]) -> str:
         first = cells[0].ljust(width[0])
-        rest = (c.rjust(w) for c, w in zip(cells[1:], width[1:]))
+        rest = (c.rjust(w) for c, w in zip(cells[1:], width[1:], strict=True))
         return "  ".join([first, *rest]).rstrip()
 
     n_types = len(result.per_type)

@@ -171,7 +171,7 @@ def repair_kinds(counts: Int, invalid: Bool, kinds: npt.NDArray[np.int8]) -> dic
     """Group invalid transition counts by the kinds of their tags, e.g. ``"O -> I": 12``."""
     out: dict[str, int] = {}
     rows, cols = np.nonzero(invalid & (counts > 0))
-    for p, c in zip(rows.tolist(), cols.tolist()):
+    for p, c in zip(rows.tolist(), cols.tolist(), strict=True):
         key = f"{KIND_NAMES[int(kinds[p])]} -> {KIND_NAMES[int(kinds[c])]}"
         out[key] = out.get(key, 0) + int(counts[p, c])
     return dict(sorted(out.items()))

@@ -134,7 +134,7 @@ class ExactScores:
             return _div(sum(values), n)
 
         def weighted(values: Iterable[float]) -> float:
-            return _div(sum(v * w for v, w in zip(values, support)), weight_sum)
+            return _div(sum(v * w for v, w in zip(values, support, strict=True)), weight_sum)
 
         beta_set = self.beta != 1
         macro = Score(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Union
+from typing import TypeAlias
 
 import numpy as np
 
@@ -30,9 +30,9 @@ from .vocab import TagVocab
 
 __all__ = ["decode", "encode", "score", "validate"]
 
-PathLike = Union[str, "os.PathLike[str]"]
-Tags = Sequence[Sequence[str]]
-Source = Union[PathLike, Tags, TaggedCorpus]
+PathLike: TypeAlias = "str | os.PathLike[str]"
+Tags: TypeAlias = Sequence[Sequence[str]]
+Source: TypeAlias = "PathLike | Tags | TaggedCorpus"
 
 
 def _is_path(x: object) -> bool:
@@ -191,15 +191,11 @@ def score(
     if fixed is None and fmt is not None and fmt.position == "bare":
         fixed = get_scheme("IO")
     source = _Input(gold, pred, comments, encoding, check_tokens)
+    inferred = fixed is None
     if fixed is None and policy in ("discard", "error"):
-        known = _infer(source, fmt, outside)
-        inferred = True
-    else:
-        known, inferred = fixed, fixed is None
-    vocab = _vocab(known if not inferred or policy in ("discard", "error") else None, fmt, outside)
-    acc = ExactAccumulator(
-        vocab, policy, known if policy in ("discard", "error") or not inferred else None, source.sources
-    )
+        fixed = _infer(source, fmt, outside)  # these policies need the scheme while decoding
+    vocab = _vocab(fixed, fmt, outside)
+    acc = ExactAccumulator(vocab, policy, fixed, source.sources)
     for block in source.blocks(vocab):
         if block.pred is None:
             raise NerveError("scoring needs predicted tags: give a merged file or a prediction file")
@@ -256,7 +252,7 @@ def validate(
     vocab = _vocab(known, fmt, outside)
     problems: list[Problem] = []
     for block in source.blocks(vocab):
-        continues, bad_start, bad_end = known.transition_tables(vocab.kinds, vocab.types)
+        _continues, bad_start, bad_end = known.transition_tables(vocab.kinds, vocab.types)
         invalid = bad_start | bad_end
         sides = [("gold", block.gold, block.line, source.sources[0])]
         if block.pred is not None:
@@ -306,7 +302,7 @@ def decode(
     if policy == "conlleval":
         raise SchemeError("decode() offers begin, discard and error; conlleval's rules only count chunks")
     nested = bool(tags) and not isinstance(tags[0], str)
-    seqs: Tags = tags if nested else [tags]  # type: ignore[list-item, assignment]
+    seqs: Tags = tags if nested else [tags]  # type: ignore[list-item]
     fmt = _parse_tag_format(tag_format, outside)
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
     if fixed is None:
@@ -348,7 +344,7 @@ def decode(
     )
     names = vocab.type_names
     out = []
-    for s, e, t in zip(chunks.start.tolist(), chunks.end.tolist(), chunks.type.tolist()):
+    for s, e, t in zip(chunks.start.tolist(), chunks.end.tolist(), chunks.type.tolist(), strict=True):
         q = int(seq_of_token[s])
         base = int(seq_starts[q])
         out.append(Span(q, s - base, e - base, names[t]))
@@ -385,6 +381,6 @@ def encode(
         per_seq[q].append(triple)
     out = [
         [fmt.join(letter, typ) for letter, typ in encode_sequence(s, n, target)]
-        for s, n in zip(per_seq, lengths)
+        for s, n in zip(per_seq, lengths, strict=True)
     ]
     return out[0] if isinstance(length, int) else out

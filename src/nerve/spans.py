@@ -75,9 +75,8 @@ class SpanArray:
         return int(self.start.shape[0])
 
     def __iter__(self) -> Iterator[Span]:
-        for q, s, e, k, ln in zip(
-            self.seq.tolist(), self.start.tolist(), self.end.tolist(), self.label.tolist(), self.line.tolist()
-        ):
+        columns = (self.seq, self.start, self.end, self.label, self.line)
+        for q, s, e, k, ln in zip(*(c.tolist() for c in columns), strict=True):
             yield Span(q, s, e, self.labels[k], self.source, ln if ln >= 0 else None)
 
     def to_list(self) -> list[Span]:

@@ -101,7 +101,10 @@ class TagVocab:
         fmt = self.format
         if fmt is None or fmt.split(tag) is None:
             spelled = fmt.describe() if fmt else "B-X"
-            return f"tag {tag!r} does not have the form {spelled} of the other tags (or the outside tag {self.outside!r})"
+            return (
+                f"tag {tag!r} does not have the form {spelled} of the other tags "
+                f"(or the outside tag {self.outside!r})"
+            )
         scheme = self.scheme
         assert scheme is not None
         allowed = ", ".join([self.outside, *(fmt.join(c, "X") for c in scheme.letters)])

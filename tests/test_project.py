@@ -1,0 +1,79 @@
+"""Project hygiene: the README's commands, the public API, lint and types."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nerve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def quickstart() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.*?)\n```", section, flags=re.S)
+
+
+def test_quickstart_has_exactly_two_commands() -> None:
+    commands = quickstart()
+    assert len(commands) == 2
+    assert all("\n" not in c for c in commands)
+    assert "nerve score examples/" in commands[0]
+    assert "[test]" in commands[1]
+    assert "pytest" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert quickstart()[1] in ci.splitlines()
+
+
+def test_example_in_readme_output_is_current() -> None:
+    """The README shows real output of the first quickstart command."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = text.split("$ nerve score examples/news.conll\n", 1)[1].split("```", 1)[0]
+    result = nerve.score(ROOT / "examples" / "news.conll")
+    assert shown == nerve.render(result, "table")
+
+
+def test_all_names_resolve() -> None:
+    for name in nerve.__all__:
+        assert hasattr(nerve, name), name
+    namespace: dict[str, object] = {}
+    exec("from nerve import *", namespace)
+    assert set(nerve.__all__) <= set(namespace)
+
+
+def test_console_script_runs() -> None:
+    exe = shutil.which("nerve")
+    assert exe is not None, "the nerve console script is not installed"
+    proc = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"nerve {nerve.__version__}"
+
+
+def _tool(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ruff", "check", "src", "tests", "bench"),
+        ("ruff", "format", "--check", "src", "tests", "bench"),
+        ("mypy",),
+    ],
+    ids=["ruff-check", "ruff-format", "mypy"],
+)
+def test_lint_and_types(args: tuple[str, ...]) -> None:
+    proc = _tool(*args)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
