@@ -83,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
         description="List every invalid transition with its file and line; exit 1 if there is any.",
     )
     _input_options(v)
+    v.add_argument(
+        "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
+    )
 
     sub.add_parser(
         "conlleval",
@@ -129,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             comments=ns.comments,
             encoding=ns.encoding,
             check_tokens=not ns.ignore_tokens,
+            merged=ns.merged,
         )
         for problem in problems:
             sys.stdout.write(f"{problem}\n")

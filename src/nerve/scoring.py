@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import TypeAlias
 
 import numpy as np
@@ -235,18 +234,20 @@ def validate(
     comments: bool = False,
     encoding: str = "utf-8",
     check_tokens: bool = True,
+    merged: bool = False,
 ) -> tuple[Scheme, list[Problem]]:
     """List every transition that ``scheme`` does not allow, with its file and line.
 
-    ``gold`` may be a single file (tag in the last column), a merged file (with ``pred=None``,
-    both tag columns are checked if it has two or more columns), or tag lists.
+    ``gold`` is a file whose last column is the tag (with ``merged=True``: a merged file, whose
+    last two columns are both checked), or tag lists; ``pred`` an aligned prediction file or tag
+    lists, checked too.
 
     Returns:
         The scheme checked against (inferred for ``auto``) and the problems, in line order.
     """
     fmt = _parse_tag_format(tag_format, outside)
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
-    single = pred is None and _is_path(gold) and _count_columns(gold) == 1  # type: ignore[arg-type]
+    single = pred is None and not merged
     source = _Input(gold, pred, comments, encoding, check_tokens, single=single)
     known = fixed or _infer(source, fmt, outside)
     vocab = _vocab(known, fmt, outside)
@@ -267,19 +268,6 @@ def validate(
             )
     problems.sort(key=lambda p: (p.source, p.line, p.side))
     return known, problems
-
-
-def _count_columns(path: PathLike) -> int:
-    """The number of columns of the first token line of a file (0 if none)."""
-    p = Path(path)
-    if not p.is_file():
-        return 0
-    with open(p, "rb") as f:
-        for raw in f:
-            fields = raw.split()
-            if fields and fields[0] != b"-DOCSTART-":
-                return len(fields)
-    return 0
 
 
 def decode(
