@@ -197,9 +197,10 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
     """Map the byte strings ``buf[starts[i]:ends[i]]`` to ids of their distinct values.
 
     Returns ``(ids, values)`` with ``values[ids[i]]`` equal to the i-th string. Each string is
-    read as 64-bit words at its byte offset; strings of up to 8 bytes are their own key, longer
-    ones are hashed. Keys are matched against the distinct keys of a sample, and every string is
-    compared with its representative, so a collision falls back to exact comparison.
+    read as 64-bit words at its byte offset. Strings of up to 7 bytes, with their length in the
+    top byte, are their own key; longer ones are hashed, and then every string is compared with
+    its representative so that a collision falls back to exact comparison. Keys are looked up
+    among the distinct keys of a sample, extended by those the sample missed.
     """
     n = starts.shape[0]
     if n == 0:
@@ -209,44 +210,39 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
     padded = np.zeros(buf.shape[0] + 8, dtype=np.uint8)
     padded[: buf.shape[0]] = buf
     words = np.ndarray(shape=(buf.shape[0] + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
-    top = buf.shape[0]
     parts = []
-    for offset in range(0, max(width, 1), 8):
-        at = starts + offset if offset else starts
-        if offset:
-            np.minimum(at, top, out=at)
-            w = words[at] & _MASKS[np.clip(lengths - offset, 0, 8)]
-        else:
-            w = words[at] & _MASKS[np.minimum(lengths, 8)]
-        parts.append(w)
-    if len(parts) == 1:
-        key = parts[0]
+    if width <= 7:
+        key = (words[starts] & _MASKS[lengths]) | (lengths.astype(np.uint64) << np.uint64(56))
     else:
+        for offset in range(0, width, 8):
+            at = np.minimum(starts + offset, buf.shape[0])
+            parts.append(words[at] & _MASKS[np.clip(lengths - offset, 0, 8)])
         key = lengths.astype(np.uint64)
         for w in parts:
             key = (key ^ w) * np.uint64(0x100000001B3)
-    distinct = np.unique(key[:: max(1, n // 256)])
+    step = max(1, n // 256)
+    distinct, first = np.unique(key[::step], return_index=True)
+    reps = first * step
     pos = _lookup(distinct, key)
-    missing = pos < 0
-    if missing.any():
-        distinct = np.union1d(distinct, key[missing])
+    missing = np.flatnonzero(pos < 0)
+    if missing.shape[0]:
+        extra, extra_first = np.unique(key[missing], return_index=True)
+        keys = np.concatenate([distinct, extra])
+        order = np.argsort(keys)
+        distinct, reps = keys[order], np.concatenate([reps, missing[extra_first]])[order]
         pos = _lookup(distinct, key)
-    sample = distinct
-    representative = np.empty(sample.shape[0], dtype=np.int64)
-    representative[pos] = np.arange(n)
-    rep = representative[pos]
-    same = lengths == lengths[rep]
-    if len(parts) > 1:
+    if parts:  # hashed keys: compare every string with its representative
+        rep = reps[pos]
+        same = lengths == lengths[rep]
         for w in parts:
             same &= w == w[rep]
-    if not same.all():  # NUL bytes or a hash collision: compare exactly
-        table: dict[bytes, int] = {}
-        ids = np.empty(n, dtype=np.intp)
-        for i in range(n):
-            ids[i] = table.setdefault(buf[starts[i] : ends[i]].tobytes(), len(table))
-        return ids, list(table)
-    values = [buf[starts[r] : ends[r]].tobytes() for r in representative.tolist()]
-    return pos, values
+        if not same.all():
+            table: dict[bytes, int] = {}
+            ids = np.empty(n, dtype=np.intp)
+            for i in range(n):
+                ids[i] = table.setdefault(buf[starts[i] : ends[i]].tobytes(), len(table))
+            return ids, list(table)
+    return pos, [buf[starts[r] : ends[r]].tobytes() for r in reps.tolist()]
 
 
 def _chunks(path: str | os.PathLike[str] | BinaryIO, encoding: str, size: int) -> Iterator[bytes]:
@@ -588,7 +584,7 @@ class ConllReader:
             pred_field = p.fields.last[p_tokens]
             gold_ids = self._ids(g, gold_field, tokens, self.gold.name)
             pred_ids = self._ids(p, pred_field, p_tokens, self.pred.name if self.pred else "")
-            pred_line = (p.first_line + p_tokens).astype(np.int64)
+            pred_line = p.first_line + p_tokens
         elif self.single:
             gold_ids = self._ids(g, g.fields.last[tokens], tokens, self.gold.name)
             pred_ids = None
@@ -596,7 +592,7 @@ class ConllReader:
             both = np.concatenate([g.fields.second_last[tokens], g.fields.last[tokens]])
             ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name)
             gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
-        line = (g.first_line + tokens).astype(np.int64)
+        line = g.first_line + tokens
         # Sentence and document starts: a token starts a sentence when the content line before it
         # is not a token line, and a document when a -DOCSTART- line came since the last token.
         is_token = gk == TOKEN

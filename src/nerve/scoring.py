@@ -321,21 +321,14 @@ def decode(
     chunks = decode_ids(block.gold, prev, continues, kinds, types)
     if policy == "discard":
         chunks = chunks.select(chunk_validity(chunks, block.gold, prev, nxt, bad_start, bad_end))
-    offsets = np.flatnonzero(block.sentence_start) if len(block) else np.zeros(0, dtype=np.int64)
-    lengths = [len(s) for s in seqs]
-    seq_starts = np.cumsum([0, *lengths])[:-1]
-    nonempty = [i for i, n in enumerate(lengths) if n]
-    seq_of_token = (
-        np.repeat(np.asarray(nonempty, dtype=np.int64), [lengths[i] for i in nonempty])
-        if nonempty
-        else offsets
-    )
+    lengths = np.asarray([len(s) for s in seqs], dtype=np.int64)
+    seq = np.repeat(np.arange(lengths.shape[0]), lengths)[chunks.start]
+    base = (np.cumsum(lengths) - lengths)[seq]
     names = vocab.type_names
     out = []
-    for s, e, t in zip(chunks.start.tolist(), chunks.end.tolist(), chunks.type.tolist(), strict=True):
-        q = int(seq_of_token[s])
-        base = int(seq_starts[q])
-        out.append(Span(q, s - base, e - base, names[t]))
+    columns = (seq, chunks.start - base, chunks.end - base, chunks.type)
+    for q, start, end, t in zip(*(c.tolist() for c in columns), strict=True):
+        out.append(Span(q, start, end, names[t]))
     return out
 
 

@@ -37,8 +37,8 @@ class Span:
     start: int
     end: int
     label: str
-    source: str | None = field(default=None, compare=False)
-    line: int | None = field(default=None, compare=False)
+    source: str | None = field(default=None, compare=False, repr=False)
+    line: int | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.start < self.end:
