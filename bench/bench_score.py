@@ -17,6 +17,7 @@ Markdown table and written as JSON to bench/out/.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import json
 import os
@@ -44,7 +45,9 @@ TARGET_RSS_BYTES = 150 * 10**6  # 150 MB
 FLAT_FACTOR = 1.25
 # Every tool runs as an installed package would: with its bytecode cached, after one untimed warm-up
 # run (which also brings the corpus into the page cache).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # "flat": peak RSS at the largest corpus is at most this times the RSS at the smallest
+ENV = {
+    k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"
+}  # "flat": peak RSS at the largest corpus is at most this times the RSS at the smallest
 
 # Reads a merged `token gold pred` file into lists of lists and prints seqeval's default-mode report.
 SEQEVAL_SCRIPT = """\
@@ -233,10 +236,8 @@ def run_tools(
             results[t.key].status, results[t.key].note = "unavailable", t.unavailable
     for t in tools:
         if results[t.key].status == "ok":
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 time_once(t, logs / f"warmup-{t.key}", timeout)
-            except subprocess.TimeoutExpired:
-                pass
     for rep in range(repeats):
         for t in tools:
             res = results[t.key]

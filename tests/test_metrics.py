@@ -114,7 +114,10 @@ def test_error_policy_lists_every_invalid_transition() -> None:
     with pytest.raises(nerve.InvalidSequenceError) as info:
         nerve.score(GOLD, [["I-PER", "I-PER", "O", "B-LOC", "I-LOC", "I-LOC"], PRED[1]], repair="error")
     problems = info.value.problems
-    assert [(p.side, p.previous, p.tag) for p in problems] == [("pred", None, "I-PER"), ("pred", "O", "I-PER")]
+    assert [(p.side, p.previous, p.tag) for p in problems] == [
+        ("pred", None, "I-PER"),
+        ("pred", "O", "I-PER"),
+    ]
 
 
 @pytest.mark.parametrize("output", ["table", "json", "markdown", "csv", "latex"])
@@ -129,7 +132,12 @@ def test_json_shape() -> None:
     assert set(d["tokens"]) == {"count", "accuracy"}
     assert set(d["exact"]) == {"micro", "macro", "weighted", "per_type"}
     keys = {"precision", "recall", "f1", "tp", "fp", "fn", "gold", "predicted"}
-    for m in [d["exact"]["micro"], d["exact"]["macro"], d["exact"]["weighted"], *d["exact"]["per_type"].values()]:
+    for m in [
+        d["exact"]["micro"],
+        d["exact"]["macro"],
+        d["exact"]["weighted"],
+        *d["exact"]["per_type"].values(),
+    ]:
         assert set(m) == keys
         assert 0.0 <= m["f1"] <= 1.0
     assert d["exact"]["per_type"]["PER"]["f1"] == 1.0
@@ -141,7 +149,15 @@ def test_csv_is_machine_readable() -> None:
 
     text = nerve.render(nerve.score(GOLD, PRED), "csv")
     rows = list(csv.DictReader(io.StringIO(text.split("\n", 1)[1])))
-    assert [r["type"] for r in rows] == ["LOC", "MISC", "ORG", "PER", "micro avg", "macro avg", "weighted avg"]
+    assert [r["type"] for r in rows] == [
+        "LOC",
+        "MISC",
+        "ORG",
+        "PER",
+        "micro avg",
+        "macro avg",
+        "weighted avg",
+    ]
     assert float(rows[-3]["f1"]) == pytest.approx(4 / 9)
 
 

@@ -26,7 +26,7 @@ from .repair import (
     transition_counts,
 )
 from .results import Counts, RepairStats, TokenStats
-from .schemes import BEGIN, END, OUT, Scheme, continuation_table, infer_scheme
+from .schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
 from .vocab import TagVocab
 
 if TYPE_CHECKING:
@@ -79,6 +79,8 @@ class TransitionTable:
 
 def infer_from(vocab: TagVocab, tables: list[TransitionTable]) -> Scheme:
     """Infer the scheme from the tags read and how they follow each other."""
+    if vocab.format is not None and vocab.format.position == "bare":
+        return SCHEMES["IO"]
     size = len(vocab)
     counts = sum((t.sized(size) for t in tables), np.zeros((size, size), dtype=np.int64))
     kinds, types = vocab.kinds, vocab.types

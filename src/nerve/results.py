@@ -229,11 +229,15 @@ class RepairStats:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything that changes the numbers; the signature is rendered from it."""
+    """Everything that changes the numbers; the signature is rendered from it.
+
+    ``tag_format`` is ``None`` when it was to be inferred but no entity tag was read; such a
+    result merges with one of any tag format (and, with an inferred scheme, of any scheme).
+    """
 
     scheme: str
     scheme_inferred: bool
-    tag_format: str
+    tag_format: str | None
     outside: str
     repair: str
     beta: float = 1.0
@@ -247,12 +251,23 @@ class Settings:
         repair = f"repair {self.repair}"
         if repairs is not None:
             repair += f" ({repairs} repair{'s' if repairs != 1 else ''})"
-        parts = [f"nerve {self.version}", scheme, f"tags {self.tag_format} {self.outside}", repair]
+        parts = [f"nerve {self.version}", scheme, f"tags {self.tag_format or 'B-X'} {self.outside}", repair]
         parts.append(f"match {self.match}")
         if self.beta != 1:
             parts.append(f"beta {self.beta:g}")
         parts.append(f"avg {self.average}")
         return " | ".join(parts)
+
+    def combine(self, other: Settings) -> Settings | None:
+        """The settings of two merged results, or ``None`` if their numbers are not comparable."""
+        if self == other:
+            return self
+        for vacuous, informative in ((self, other), (other, self)):
+            comparable = vacuous.scheme_inferred or vacuous.scheme == informative.scheme
+            filled = replace(vacuous, scheme=informative.scheme, tag_format=informative.tag_format)
+            if vacuous.tag_format is None and comparable and filled == informative:
+                return informative
+        return None
 
 
 @dataclass(frozen=True)
@@ -302,11 +317,13 @@ class Result:
 
     def merge(self, other: Result) -> Result:
         """Combine the results of two shards scored with the same settings."""
-        if other.settings != self.settings:
+        settings = self.settings.combine(other.settings)
+        if settings is None:
             msg = f"cannot merge results with different settings: {self.signature!r} vs {other.signature!r}"
             raise NerveError(msg)
         return replace(
             self,
+            settings=settings,
             tokens=self.tokens + other.tokens,
             exact=self.exact + other.exact,
             repairs=self.repairs + other.repairs,

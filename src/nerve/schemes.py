@@ -289,8 +289,8 @@ def infer_scheme(letters: Iterable[str], b_after_other: bool, e_before_other: bo
         e_before_other: some ``E`` ends an entity not right before one of its type (rules out IOE1).
 
     Raises:
-        SchemeError: when the letters mix incompatible schemes (``S`` with ``U``, ``B`` with an
-            ``E`` and no ``S``...).
+        SchemeError: when the letters mix incompatible schemes (``S`` with ``U``, ``M`` with
+            ``I``...).
     """
     used = set(letters) - {"O"}
     if not used:

@@ -120,17 +120,6 @@ def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
         )
 
 
-def _vocab(scheme: Scheme | None, tag_format: TagFormat | None, outside: str) -> TagVocab:
-    if (
-        scheme is not None
-        and scheme.name != "IO"
-        and tag_format is not None
-        and tag_format.position == "bare"
-    ):
-        raise SchemeError(f"bare tags (no letter) can only be read with the IO scheme, not {scheme.name}")
-    return TagVocab(tag_format, scheme, outside)
-
-
 def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme:
     """Read the input once to infer the scheme (needed before decoding by discard and error)."""
     vocab = TagVocab(tag_format, None, outside)
@@ -187,13 +176,11 @@ def score(
         raise NerveError(f"Expected beta > 0, but got {beta}")
     fmt = _parse_tag_format(tag_format, outside)
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
-    if fixed is None and fmt is not None and fmt.position == "bare":
-        fixed = get_scheme("IO")
     source = _Input(gold, pred, comments, encoding, check_tokens)
     inferred = fixed is None
     if fixed is None and policy in ("discard", "error"):
         fixed = _infer(source, fmt, outside)  # these policies need the scheme while decoding
-    vocab = _vocab(fixed, fmt, outside)
+    vocab = TagVocab(fmt, fixed, outside)
     acc = ExactAccumulator(vocab, policy, fixed, source.sources)
     for block in source.blocks(vocab):
         if block.pred is None:
@@ -202,14 +189,10 @@ def score(
     totals = acc.finish()
     if policy == "error" and acc.problems:
         raise InvalidSequenceError(acc.problems, totals.scheme.name)
-    if vocab.format is not None and vocab.format.position == "bare" and totals.scheme.name != "IO":
-        raise SchemeError(
-            f"bare tags (no letter) can only be read with the IO scheme, not {totals.scheme.name}"
-        )
     settings = Settings(
         scheme=totals.scheme.name,
         scheme_inferred=inferred,
-        tag_format=(vocab.format or TagFormat(outside=outside)).describe(),
+        tag_format=vocab.format.describe() if vocab.format is not None else None,
         outside=vocab.outside,
         repair=policy,
         beta=beta,
@@ -250,7 +233,7 @@ def validate(
     single = pred is None and not merged
     source = _Input(gold, pred, comments, encoding, check_tokens, single=single)
     known = fixed or _infer(source, fmt, outside)
-    vocab = _vocab(known, fmt, outside)
+    vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []
     for block in source.blocks(vocab):
         _continues, bad_start, bad_end = known.transition_tables(vocab.kinds, vocab.types)
@@ -295,7 +278,7 @@ def decode(
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
     if fixed is None:
         fixed = _infer(_Input(seqs, None, False, "utf-8", True), fmt, outside)
-    vocab = _vocab(fixed, fmt, outside)
+    vocab = TagVocab(fmt, fixed, outside)
     (block,) = list(iter_lists(seqs, None, vocab))
     kinds, types = vocab.kinds, vocab.types
     continues, bad_start, bad_end = fixed.transition_tables(kinds, types)

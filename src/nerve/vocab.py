@@ -32,6 +32,8 @@ class TagVocab:
     """
 
     def __init__(self, tag_format: TagFormat | None = None, scheme: Scheme | None = None, outside: str = "O"):
+        if scheme is not None and not _fits(tag_format, scheme):
+            raise SchemeError(f"bare tags (no letter) can only be read with the IO scheme, not {scheme.name}")
         self.format = tag_format
         self.scheme = scheme
         self.outside = tag_format.outside if tag_format else outside
@@ -76,7 +78,7 @@ class TagVocab:
     def _insert(self, tag: str) -> int:
         fmt = self.format
         parts = fmt.split(tag) if fmt is not None else None
-        if parts is None:
+        if parts is None or not _fits(fmt, self.scheme):
             return -1
         letter, typ = parts
         if letter != "O" and self.scheme is not None and letter not in self.scheme.letters:
@@ -99,6 +101,8 @@ class TagVocab:
     def explain(self, tag: str) -> str:
         """Say why ``tag`` was rejected, for an error message."""
         fmt = self.format
+        if fmt is not None and not _fits(fmt, self.scheme):
+            return f"tag {tag!r}: bare tags (no letter) can only be read with the IO scheme"
         if fmt is None or fmt.split(tag) is None:
             spelled = fmt.describe() if fmt else "B-X"
             return (
@@ -124,3 +128,8 @@ class TagVocab:
         if self._arrays is None:
             self._arrays = (np.asarray(self._kinds, dtype=np.int8), np.asarray(self._types, dtype=np.int64))
         return self._arrays
+
+
+def _fits(fmt: TagFormat | None, scheme: Scheme | None) -> bool:
+    """Bare tags (types without a letter) exist only in the IO scheme."""
+    return fmt is None or fmt.position != "bare" or scheme is None or scheme.name == "IO"
