@@ -44,7 +44,7 @@ class SchemeError(NerveError):
 
 @dataclass(frozen=True)
 class Problem:
-    """One invalid transition or unknown tag, found while validating a tag sequence.
+    """One invalid transition, found while validating a tag sequence.
 
     Attributes:
         source: the file (or input) the tag came from.

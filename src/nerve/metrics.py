@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .conlleval import P_O, PerlChunker, perl_letter
-from .errors import Problem
+from .errors import Problem, SchemeError
 from .matching import exact_match_types
 from .readers import TagBlock
 from .repair import (
@@ -187,6 +187,35 @@ class ExactAccumulator:
             (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), n_types
         )
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
+
+    def absorb(self, other: ExactAccumulator) -> None:
+        """Add the counts of an accumulator of the same settings that read other sentences.
+
+        Its vocabulary may number tags differently: ids are mapped through the tag strings.
+        """
+        if self.perl is not None:
+            raise ValueError("conlleval counting carries state from one sentence to the next")
+        ids = self.vocab.add(other.vocab.tags)
+        if (ids < 0).any():
+            raise SchemeError(self.vocab.explain(other.vocab.tags[int(np.argmin(ids))]))
+        size = len(self.vocab)
+        for mine, theirs in ((self.gold_table, other.gold_table), (self.pred_table, other.pred_table)):
+            grown = mine.sized(size)
+            k = theirs.counts.shape[0]
+            grown[np.ix_(ids[:k], ids[:k])] += theirs.counts
+            mine.counts = grown
+        index = {name: i for i, name in enumerate(self.vocab.type_names)}
+        types = np.asarray([index[name] for name in other.vocab.type_names], dtype=np.int64)
+        n = len(index)
+        for name in ("gold", "pred", "matched"):
+            mine_counts = _grow(getattr(self, name), n)
+            theirs_counts = getattr(other, name)
+            np.add.at(mine_counts, types[: theirs_counts.shape[0]], theirs_counts)
+            setattr(self, name, mine_counts)
+        self.tokens = self.tokens + other.tokens
+        self.sentences += other.sentences
+        self.documents += other.documents
+        self.problems.extend(other.problems)
 
     def _tables(self) -> Tables:
         """Continuation and validity tables for the vocabulary as it is now (cached)."""

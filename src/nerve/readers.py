@@ -16,10 +16,11 @@ from __future__ import annotations
 import codecs
 import itertools
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Union
 
 import numpy as np
 
@@ -245,8 +246,107 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
     return pos, [buf[starts[r] : ends[r]].tobytes() for r in reps.tolist()]
 
 
-def _chunks(path: str | os.PathLike[str] | BinaryIO, encoding: str, size: int) -> Iterator[bytes]:
+@dataclass(frozen=True)
+class FileRange:
+    """Bytes ``[start, stop)`` of a UTF-8 file, which begin after ``line`` whole lines."""
+
+    path: str
+    start: int
+    stop: int
+    line: int
+
+
+Readable = Union[str, "os.PathLike[str]", BinaryIO, FileRange]
+
+
+def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange, FileRange | None]] | None:
+    """Cut a merged file, or aligned gold and prediction files, into ranges of whole sentences.
+
+    The ranges can be read independently; ``None`` when no blank line is near a cut. Cuts
+    follow a blank line of the gold file, at the same line of the prediction file.
+    """
+    size = os.path.getsize(gold)
+    cuts_gold, lines = [0], [0]
+    with open(gold, "rb") as f:
+        for k in range(1, parts):
+            f.seek(max(size * k // parts, cuts_gold[-1]))
+            window = f.read(1 << 20)
+            after = _after_blank_line(window)
+            if after is None:
+                return None
+            cuts_gold.append(f.tell() - len(window) + after)
+        cuts_gold.append(size)
+        f.seek(0)
+        done = 0
+        for cut in cuts_gold[1:-1]:
+            lines.append(lines[-1] + f.read(cut - done).count(b"\n"))
+            done = cut
+    golds = [FileRange(gold, a, b, n) for a, b, n in zip(cuts_gold[:-1], cuts_gold[1:], lines, strict=True)]
+    if pred is None:
+        return [(g, None) for g in golds]
+    cuts_pred = [0]
+    with open(pred, "rb") as f:
+        seen = 0
+        for target in lines[1:]:
+            while True:
+                piece = f.read(1 << 20)
+                if not piece:
+                    return None
+                n = piece.count(b"\n")
+                if seen + n >= target:
+                    at = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)[target - seen - 1]
+                    cuts_pred.append(f.tell() - len(piece) + int(at) + 1)
+                    f.seek(cuts_pred[-1])
+                    seen = target
+                    break
+                seen += n
+        cuts_pred.append(os.path.getsize(pred))
+    preds = [FileRange(pred, a, b, n) for a, b, n in zip(cuts_pred[:-1], cuts_pred[1:], lines, strict=True)]
+    return list(zip(golds, preds, strict=True))
+
+
+def _after_blank_line(window: bytes) -> int | None:
+    """The offset just after the first suitable blank line of ``window``.
+
+    The line before it must lie wholly in the window and not be a ``-DOCSTART-`` line, so that
+    a document's start stays with its sentences.
+    """
+    for match in re.finditer(rb"\n\r?\n", window):
+        previous = window.rfind(b"\n", 0, match.start())
+        if previous >= 0 and not window.startswith(DOCSTART, previous + 1):
+            return match.end()
+    return None
+
+
+def first_token_columns(path: str) -> tuple[int, int] | None:
+    """The number of columns of the first token line of a file, and its line number.
+
+    ``None`` when no token line is in the first MiB.
+    """
+    with open(path, "rb") as f:
+        data = f.read(1 << 20)
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    data = data[: data.rfind(b"\n") + 1].replace(b"\r\n", b"\n")
+    if not data:
+        return None
+    lines = _classify(data, 1, comments=False)
+    tokens = np.flatnonzero(lines.kind == TOKEN)
+    if not tokens.shape[0]:
+        return None
+    return int(lines.fields.count[tokens[0]]), int(tokens[0]) + 1
+
+
+def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
     """Yield the file's content as UTF-8 bytes, in pieces of about ``size`` bytes."""
+    if isinstance(path, FileRange):
+        with open(path.path, "rb") as f:
+            f.seek(path.start)
+            left = path.stop - path.start
+            while left > 0 and (piece := f.read(min(size, left))):
+                left -= len(piece)
+                yield piece
+        return
     if not isinstance(path, (str, os.PathLike)):
         while piece := path.read(size):
             yield piece
@@ -261,13 +361,15 @@ def _chunks(path: str | os.PathLike[str] | BinaryIO, encoding: str, size: int) -
                 yield text.encode("utf-8")
 
 
-def _name(path: str | os.PathLike[str] | BinaryIO) -> str:
+def _name(path: Readable) -> str:
+    if isinstance(path, FileRange):
+        return path.path
     if isinstance(path, (str, os.PathLike)):
         return os.fspath(path)
     return str(getattr(path, "name", "<stdin>"))
 
 
-def _check_path(path: str | os.PathLike[str] | BinaryIO) -> None:
+def _check_path(path: Readable) -> None:
     if not isinstance(path, (str, os.PathLike)):
         return
     p = Path(path)
@@ -280,36 +382,44 @@ def _check_path(path: str | os.PathLike[str] | BinaryIO) -> None:
 class _LineSource:
     """Complete lines of one file as UTF-8 bytes, with CRLF and a leading BOM removed."""
 
-    def __init__(self, path: str | os.PathLike[str] | BinaryIO, encoding: str, size: int):
+    def __init__(self, path: Readable, encoding: str, size: int):
         _check_path(path)
         self.name = _name(path)
         self.encoding = encoding
         self._pieces = _chunks(path, encoding, size)
         self._carry = b""
-        self._first = True
+        self._at_start = not isinstance(path, FileRange) or path.start == 0
         self.done = False
-        self.line = 0  # lines handed out so far
+        self.line = path.line if isinstance(path, FileRange) else 0  # lines of the blocks made so far
+        self._returned = self.line  # lines returned by `more`
 
     def more(self) -> bytes:
-        """Return the next complete lines (possibly empty), reading at least one more piece."""
+        """Return the next complete lines (possibly none), reading one more piece."""
         try:
             piece = next(self._pieces)
         except StopIteration:
             self.done = True
-            rest, self._carry = self._carry, b""
-            if rest and not rest.endswith(b"\n"):
-                rest += b"\n"
-            return self._clean(rest)
-        except UnicodeDecodeError as err:
-            raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {err.reason}") from None
+            piece = b""
+        except UnicodeError as err:
+            reason = getattr(err, "reason", str(err))
+            raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {reason}") from None
         except OSError as err:
             raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
-        if self._first:
-            self._first = False
-            if piece.startswith(_BOM):
-                piece = piece[len(_BOM) :]
         data = self._carry + piece
-        cut = data.rfind(b"\n") + 1
+        if self._at_start:
+            if len(data) < len(_BOM) and not self.done:
+                self._carry = data
+                return b""
+            self._at_start = False
+            if data.startswith(_BOM):
+                data = data[len(_BOM) :]
+        if self.done:
+            cut = len(data)
+            if data and not data.endswith(b"\n"):
+                data += b"\n"
+                cut += 1
+        else:
+            cut = data.rfind(b"\n") + 1
         self._carry = data[cut:]
         return self._clean(data[:cut])
 
@@ -319,11 +429,12 @@ class _LineSource:
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as err:
-            line = self.line + data.count(b"\n", 0, err.start) + 1
+            line = self._returned + data.count(b"\n", 0, err.start) + 1
             column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-            hint = "; pass --encoding if the file uses another encoding" if self.encoding else ""
+            hint = "; pass --encoding if the file uses another encoding"
             detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
             raise InputError(self.name, line, detail) from None
+        self._returned += data.count(b"\n")
         return data
 
 
@@ -393,6 +504,11 @@ class _ColumnCheck:
         self.expected: int | None = None
         self.expected_line = 0
 
+    def preset(self, first: tuple[int, int] | None) -> None:
+        """Expect the column count of a token line read elsewhere: ``(count, line)``."""
+        if first is not None:
+            self.expected, self.expected_line = first
+
     def check(self, lines: _Lines, rows: Int) -> None:
         counts = lines.fields.count[rows]
         if counts.shape[0] == 0:
@@ -453,8 +569,8 @@ class ConllReader:
 
     def __init__(
         self,
-        gold: str | os.PathLike[str] | BinaryIO,
-        pred: str | os.PathLike[str] | BinaryIO | None,
+        gold: Readable,
+        pred: Readable | None,
         vocab: TagVocab,
         *,
         comments: bool = False,
@@ -476,7 +592,7 @@ class ConllReader:
             self.gold_columns = _ColumnCheck(self.gold.name, 1, "the tag")
         else:
             self.gold_columns = _ColumnCheck(self.gold.name, 2, "gold tag, predicted tag")
-        self._after_doc = True
+        self._after_doc = self.gold.line == 0  # a document starts at the start of the file
 
     @property
     def names(self) -> tuple[str, str]:
@@ -620,10 +736,11 @@ class ConllReader:
     def _ids(self, lines: _Lines, fields: Int, rows: Int, name: str) -> npt.NDArray[np.int32]:
         ids, values = intern(lines.buf, lines.fields.start[fields], lines.fields.end[fields])
         tags = [v.decode("utf-8") for v in values]
-        mapped, bad = self.vocab.add(tags)
-        if bad is not None:
-            where = int(np.flatnonzero(ids == bad)[0])
-            raise InputError(name, lines.first_line + int(rows[where]), self.vocab.explain(tags[bad]))
+        mapped = self.vocab.add(tags)
+        if (mapped < 0).any():  # report the first line with a tag that does not fit
+            bad = np.flatnonzero(mapped[ids] < 0)
+            where = int(bad[np.argmin(rows[bad])])
+            raise InputError(name, lines.first_line + int(rows[where]), self.vocab.explain(tags[ids[where]]))
         return mapped[ids]
 
 
@@ -702,9 +819,10 @@ def _list_ids(
         )
     values, inverse = np.unique(np.asarray(flat, dtype=object).astype(str), return_inverse=True)
     tags = values.tolist()
-    mapped, bad = vocab.add(tags)
-    if bad is not None:
-        where = int(np.flatnonzero(inverse == bad)[0])
+    mapped = vocab.add(tags)
+    if (mapped < 0).any():
+        where = int(np.flatnonzero(mapped[inverse.reshape(-1)] < 0)[0])
+        bad = int(inverse.reshape(-1)[where])
         sentence = int(np.searchsorted(np.cumsum(lengths), where, side="right"))
         offset = where - int((np.cumsum(lengths) - lengths)[sentence])
         raise InputError(name, None, f"sentence {sentence}, token {offset}: {vocab.explain(tags[bad])}")

@@ -49,13 +49,11 @@ class TagVocab:
     def __len__(self) -> int:
         return len(self.tags)
 
-    def add(self, tags: Sequence[str]) -> tuple[npt.NDArray[np.int32], int | None]:
+    def add(self, tags: Sequence[str]) -> npt.NDArray[np.int32]:
         """Return the ids of ``tags``, adding new ones.
 
-        Returns:
-            ``(ids, bad)``: the ids, and the position in ``tags`` of the first tag that does not
-            fit the tag format or the scheme (``None`` if all fit). Unfitting tags get id 0; the
-            caller reports them with their line.
+        A tag that does not fit the tag format or the scheme gets id -1; the caller reports it
+        with its line (`explain` says why).
         """
         if self.format is None:
             new = [t for t in tags if t not in self.index]
@@ -63,17 +61,11 @@ class TagVocab:
                 self.format = infer_tag_format(new, self.outside)
             except SchemeError:
                 self.format = TagFormat("prefix", "-", self.outside)
-        ids = np.zeros(len(tags), dtype=np.int32)
-        bad: int | None = None
+        ids = np.empty(len(tags), dtype=np.int32)
         for i, tag in enumerate(tags):
             known = self.index.get(tag)
-            if known is None:
-                known = self._insert(tag)
-            if known < 0:
-                bad = i if bad is None else bad
-                continue
-            ids[i] = known
-        return ids, bad
+            ids[i] = known if known is not None else self._insert(tag)
+        return ids
 
     def _insert(self, tag: str) -> int:
         fmt = self.format
