@@ -107,33 +107,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] == "conlleval":
         return conlleval.main(args[1:])
     ns = _parser().parse_args(args)
+    reading = {
+        "scheme": ns.scheme,
+        "tag_format": ns.tag_format,
+        "outside": ns.outside,
+        "comments": ns.comments,
+        "encoding": ns.encoding,
+        "check_tokens": not ns.ignore_tokens,
+    }
     try:
         if ns.command == "score":
-            result = score(
-                ns.file,
-                ns.pred_file,
-                scheme=ns.scheme,
-                repair=ns.repair,
-                tag_format=ns.tag_format,
-                outside=ns.outside,
-                beta=ns.beta,
-                comments=ns.comments,
-                encoding=ns.encoding,
-                check_tokens=not ns.ignore_tokens,
-            )
+            result = score(ns.file, ns.pred_file, repair=ns.repair, beta=ns.beta, **reading)
             sys.stdout.write(render(result, ns.output))
             return 0
-        scheme, problems = validate(
-            ns.file,
-            ns.pred_file,
-            scheme=ns.scheme,
-            tag_format=ns.tag_format,
-            outside=ns.outside,
-            comments=ns.comments,
-            encoding=ns.encoding,
-            check_tokens=not ns.ignore_tokens,
-            merged=ns.merged,
-        )
+        scheme, problems = validate(ns.file, ns.pred_file, merged=ns.merged, **reading)
         for problem in problems:
             sys.stdout.write(f"{problem}\n")
         n = len(problems)

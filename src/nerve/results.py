@@ -36,16 +36,12 @@ def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:
     return _div((1 + b2) * precision * recall, b2 * precision + recall)
 
 
-@dataclass(frozen=True)
-class Counts:
-    """True positives, false positives and false negatives; they add up across shards."""
+class _Totals:
+    """Gold and predicted totals of anything with ``tp``, ``fp`` and ``fn``."""
 
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    def __add__(self, other: Counts) -> Counts:
-        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+    tp: int
+    fp: int
+    fn: int
 
     @property
     def gold(self) -> int:
@@ -57,6 +53,18 @@ class Counts:
         """How many entities were predicted (tp + fp)."""
         return self.tp + self.fp
 
+
+@dataclass(frozen=True)
+class Counts(_Totals):
+    """True positives, false positives and false negatives; they add up across shards."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
     def score(self, beta: float = 1.0) -> Score:
         """Precision, recall and F-scores of these counts."""
         p = _div(self.tp, self.predicted)
@@ -65,7 +73,7 @@ class Counts:
 
 
 @dataclass(frozen=True)
-class Score:
+class Score(_Totals):
     """Precision, recall and F1 (fractions in 0..1) with the counts they come from.
 
     For the macro and weighted averages the counts are the corpus totals and the scores are
@@ -79,16 +87,6 @@ class Score:
     fp: int
     fn: int
     fbeta: float | None = None
-
-    @property
-    def gold(self) -> int:
-        """How many gold entities there are."""
-        return self.tp + self.fn
-
-    @property
-    def predicted(self) -> int:
-        """How many entities were predicted."""
-        return self.tp + self.fp
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: scores as fractions, counts as integers."""
