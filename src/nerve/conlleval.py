@@ -342,7 +342,6 @@ def evaluate(stream: BinaryIO, options: ConllevalOptions) -> tuple[int, int, Per
     chunker = PerlChunker()
     expected = -1  # conlleval.pl's $nbrOfFeatures + 1, fixed by the first line with fields
     tokens = correct_tags = 0
-    line_base = 0
     for data in _chunks(stream):
         parsed = _parse_regex(data, regex) if regex is not None else _parse_literal(data, literal or 32)
         count = parsed.count
@@ -377,7 +376,6 @@ def evaluate(stream: BinaryIO, options: ConllevalOptions) -> tuple[int, int, Per
         chunker.update(gc, gt, pc, pt)
         tokens += int(rows.shape[0])
         correct_tags += int(np.count_nonzero(gp[rows] == pp[rows]))
-        line_base += n
     return tokens, correct_tags, chunker.finish(), tags.types
 
 

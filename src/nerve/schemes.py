@@ -73,14 +73,6 @@ class Scheme:
     ends_before_same: frozenset[int]
     description: str
 
-    def valid_start(self, kind: int, same_type_before: bool) -> bool:
-        """Whether an entity may start with a tag of ``kind``."""
-        return kind in self.begins or (kind in self.begins_after_same and same_type_before)
-
-    def valid_end(self, kind: int, same_type_after: bool) -> bool:
-        """Whether an entity may end with a tag of ``kind``."""
-        return kind in self.ends or (kind in self.ends_before_same and same_type_after)
-
     def transition_tables(
         self, kinds: npt.NDArray[np.int8], types: npt.NDArray[np.int64]
     ) -> tuple[BoolTable, BoolTable, BoolTable]:
