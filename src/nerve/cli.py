@@ -74,6 +74,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
     s.add_argument(
+        "--metrics",
+        default="exact",
+        help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
+    )
+    s.add_argument("--min-iou", type=float, default=None, help="muc: overlap needs at least this IoU")
+    s.add_argument(
+        "--min-gold-share",
+        type=float,
+        default=None,
+        help="muc: overlap must cover this share of the gold entity",
+    )
+    s.add_argument(
         "--output", "-o", default="table", choices=list(RENDERERS), help="output format (default: table)"
     )
 
@@ -117,7 +129,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         if ns.command == "score":
-            result = score(ns.file, ns.pred_file, repair=ns.repair, beta=ns.beta, **reading)
+            result = score(
+                ns.file,
+                ns.pred_file,
+                repair=ns.repair,
+                beta=ns.beta,
+                metrics=ns.metrics,
+                min_iou=ns.min_iou,
+                min_gold_share=ns.min_gold_share,
+                **reading,
+            )
             sys.stdout.write(render(result, ns.output))
             return 0
         scheme, problems = validate(ns.file, ns.pred_file, merged=ns.merged, **reading)

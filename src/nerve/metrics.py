@@ -15,6 +15,8 @@ import numpy as np
 from .conlleval import P_O, PerlChunker, perl_letter
 from .errors import Problem, SchemeError
 from .matching import exact_match_types
+from .muc import FIELDS as MUC_FIELDS
+from .muc import MODES, MucResult, Overlap, _Side, count_outcomes, mode_scores
 from .readers import TagBlock
 from .repair import (
     chunk_validity,
@@ -103,6 +105,7 @@ class ExactTotals:
     scheme: Scheme
     sentences: int
     documents: int
+    muc: MucResult | None = None
 
 
 class ExactAccumulator:
@@ -115,9 +118,20 @@ class ExactAccumulator:
         sources: the gold and prediction file names, for problems found by ``error``.
     """
 
-    def __init__(self, vocab: TagVocab, policy: str, scheme: Scheme | None, sources: tuple[str, str]):
+    def __init__(
+        self,
+        vocab: TagVocab,
+        policy: str,
+        scheme: Scheme | None,
+        sources: tuple[str, str],
+        overlap: Overlap | None = None,
+    ):
         if policy in ("discard", "error") and scheme is None:
             raise ValueError(f"the {policy} policy needs the scheme before reading")
+        if overlap is not None and policy == "conlleval":
+            raise SchemeError("the muc metrics need entity spans; use --repair begin, discard or error")
+        self.overlap = overlap
+        self.muc: dict[str, dict[str, Int]] = {}
         self.vocab = vocab
         self.policy = policy
         self.scheme = scheme
@@ -187,6 +201,16 @@ class ExactAccumulator:
             (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), n_types
         )
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
+        if self.overlap is not None:
+            # Entities never cross sentences, so matching within a block is matching per document.
+            columns, _, _ = count_outcomes(
+                _Side.of(gold.start, gold.end, gold.type),
+                _Side.of(pred.start, pred.end, pred.type),
+                n_types,
+                self.overlap.min_iou,
+                self.overlap.min_gold_share,
+            )
+            _add_columns(self.muc, columns, np.arange(n_types))
 
     def absorb(self, other: ExactAccumulator) -> None:
         """Add the counts of an accumulator of the same settings that read other sentences.
@@ -212,6 +236,7 @@ class ExactAccumulator:
             theirs_counts = getattr(other, name)
             np.add.at(mine_counts, types[: theirs_counts.shape[0]], theirs_counts)
             setattr(self, name, mine_counts)
+        _add_columns(self.muc, other.muc, types)
         self.tokens = self.tokens + other.tokens
         self.sentences += other.sentences
         self.documents += other.documents
@@ -275,4 +300,21 @@ class ExactAccumulator:
             if g or p:
                 c = counts.get(name, Counts())
                 counts[name] = c + Counts(m, p - m, g - m)
-        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents)
+        muc = None
+        if self.overlap is not None:
+            empty = {f: np.zeros(0, dtype=np.int64) for f in MUC_FIELDS}
+            muc = MucResult(
+                {m: mode_scores(m, self.muc.get(m, empty), vocab.type_names) for m in MODES},
+                overlap=self.overlap,
+            )
+        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents, muc)
+
+
+def _add_columns(total: dict[str, dict[str, Int]], more: dict[str, dict[str, Int]], types: Int) -> None:
+    """Add MUC count arrays whose type ids map to ``types`` into ``total`` (in place)."""
+    for mode, columns in more.items():
+        mine = total.setdefault(mode, {})
+        for name, values in columns.items():
+            grown = _grow(mine.get(name, np.zeros(0, dtype=np.int64)), int(types.max(initial=-1)) + 1)
+            np.add.at(grown, types[: values.shape[0]], values)
+            mine[name] = grown

@@ -11,6 +11,7 @@ import io
 import json
 from collections.abc import Callable
 
+from .muc import MODES
 from .results import Result, Score
 
 __all__ = ["RENDERERS", "render"]
@@ -51,6 +52,33 @@ def _header(result: Result) -> list[str]:
     return [*head, "gold", "predicted", "correct"]
 
 
+def _muc_rows(result: Result) -> tuple[list[str], list[list[str]]]:
+    """The four MUC modes side by side: P, R, F1 of each, then POS and ACT."""
+    assert result.muc is not None
+    modes = result.muc.modes
+    head = ["muc", *(f"{m} {x}" for m in MODES for x in ("P", "R", "F1")), "pos", "act"]
+    names = ["overall", *modes["strict"].per_type]
+    body = []
+    for name in names:
+        cells = [_type_name(name) if name != "overall" else "overall"]
+        counts = [modes[m].overall if name == "overall" else modes[m].per_type[name] for m in MODES]
+        for c in counts:
+            cells += [f"{100 * c.precision:.2f}", f"{100 * c.recall:.2f}", f"{100 * c.f1:.2f}"]
+        cells += [str(counts[0].pos), str(counts[0].act)]
+        body.append(cells)
+    return head, body
+
+
+def _aligned(head: list[str], body: list[list[str]]) -> list[str]:
+    width = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+
+    def line(cells: list[str]) -> str:
+        rest = (c.rjust(w) for c, w in zip(cells[1:], width[1:], strict=True))
+        return "  ".join([cells[0].ljust(width[0]), *rest]).rstrip()
+
+    return [line(head), *(line(r) for r in body)]
+
+
 def render_table(result: Result) -> str:
     """A plain-text table for the terminal."""
     with_fbeta = result.settings.beta != 1
@@ -69,6 +97,8 @@ def render_table(result: Result) -> str:
     out.append("")
     out += [line(r) for r in body[n_types:]]
     out.append("")
+    if result.muc is not None:
+        out += [*_aligned(*_muc_rows(result)), ""]
     return "\n".join(out) + "\n" + _footer(result)
 
 
@@ -83,6 +113,14 @@ def render_markdown(result: Result) -> str:
         if name.endswith(" avg") and name[:-4] in _ROWS:
             cells[0] = f"**{cells[0]}**"
         out.append("| " + " | ".join(cells) + " |")
+    if result.muc is not None:
+        head, body = _muc_rows(result)
+        out += [
+            "",
+            "| " + " | ".join(head) + " |",
+            "|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|",
+        ]
+        out += ["| " + " | ".join([r[0].replace("|", "\\|"), *r[1:]]) + " |" for r in body]
     return "\n".join(out) + "\n\n" + _footer(result)
 
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .errors import NerveError
+
+if TYPE_CHECKING:
+    from .muc import MucResult
 
 __all__ = [
     "Counts",
@@ -287,6 +290,7 @@ class Result:
     repairs: RepairStats
     sentences: int = 0
     documents: int = 0
+    muc: MucResult | None = None
 
     @property
     def micro(self) -> Score:
@@ -327,15 +331,19 @@ class Result:
             repairs=self.repairs + other.repairs,
             sentences=self.sentences + other.sentences,
             documents=self.documents + other.documents,
+            muc=self.muc + other.muc if self.muc is not None and other.muc is not None else None,
         )
 
     __add__ = merge
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``nerve score --output json``."""
-        return {
+        d = {
             "signature": self.signature,
             "tokens": self.tokens.to_dict(),
             "exact": self.exact.to_dict(),
             "repairs": self.repairs.to_dict(),
         }
+        if self.muc is not None:
+            d["muc"] = self.muc.to_dict()
+        return d

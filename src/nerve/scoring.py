@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
 from .metrics import ExactAccumulator, TransitionTable, infer_from
+from .muc import Overlap
 from .readers import (
     ConllReader,
     FileRange,
@@ -145,6 +146,18 @@ def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme
     return infer_from(vocab, [gold, pred])
 
 
+METRIC_FAMILIES = ("exact", "muc")
+
+
+def _metric_families(metrics: str | Sequence[str]) -> tuple[str, ...]:
+    """Parse ``"exact,muc"`` (exact match is always computed: it is the headline)."""
+    names = [m.strip() for m in (metrics.split(",") if isinstance(metrics, str) else metrics) if m.strip()]
+    unknown = [m for m in names if m not in METRIC_FAMILIES]
+    if unknown:
+        raise NerveError(f"Expected metrics among {', '.join(METRIC_FAMILIES)}, but got {', '.join(unknown)}")
+    return tuple(dict.fromkeys(["exact", *names]))
+
+
 SHARD_BYTES = 8 << 20
 
 
@@ -175,12 +188,13 @@ def _score_shards(
     outside: str,
     check_tokens: bool,
     sources: tuple[str, str],
+    overlap: Overlap | None,
 ) -> ExactAccumulator:
     """Count each range in its own thread and add the counts up, in file order."""
     from concurrent.futures import ThreadPoolExecutor
 
     readers = [ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens) for g, p in parts]
-    accs = [ExactAccumulator(r.vocab, policy, scheme, sources) for r in readers]
+    accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap) for r in readers]
     # Every range checks column counts against the first token line of the file.
     gold_first, pred_first = parts[0]
     for r in readers:
@@ -215,6 +229,9 @@ def score(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     workers: int | None = None,
+    metrics: str | Sequence[str] = ("exact",),
+    min_iou: float | None = None,
+    min_gold_share: float | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched.
 
@@ -237,6 +254,12 @@ def score(
             for files of `SHARD_BYTES` or more on a machine with two or more cores. The counts
             are the same either way (``conlleval`` always reads in one thread: its state crosses
             sentences).
+        metrics: the metric families besides exact match: ``"muc"`` adds the MUC-5/SemEval-2013
+            modes (strict, exact, partial, type) with optimal one-to-one matching; a string
+            may list several, comma-separated.
+        min_iou: for ``muc``, also require this intersection over union for an overlap.
+        min_gold_share: for ``muc``, also require the overlap to cover this share of the gold
+            entity.
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -247,6 +270,8 @@ def score(
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
     policy = get_policy(repair)
+    families = _metric_families(metrics)
+    overlap = Overlap(min_iou, min_gold_share) if "muc" in families else None
     if beta <= 0:
         raise NerveError(f"Expected beta > 0, but got {beta}")
     fmt = _parse_tag_format(tag_format, outside)
@@ -257,9 +282,9 @@ def score(
         fixed = _infer(source, fmt, outside)  # these policies need the scheme while decoding
     parts = _shards(gold, pred, workers, comments, encoding) if policy != "conlleval" else None
     if parts:
-        acc = _score_shards(parts, policy, fixed, fmt, outside, check_tokens, source.sources)
+        acc = _score_shards(parts, policy, fixed, fmt, outside, check_tokens, source.sources, overlap)
     else:
-        acc = ExactAccumulator(TagVocab(fmt, fixed, outside), policy, fixed, source.sources)
+        acc = ExactAccumulator(TagVocab(fmt, fixed, outside), policy, fixed, source.sources, overlap)
         for block in source.blocks(acc.vocab):
             if block.pred is None:
                 raise NerveError("scoring needs predicted tags: give a merged file or a prediction file")
@@ -275,6 +300,7 @@ def score(
         outside=vocab.outside,
         repair=policy,
         beta=beta,
+        match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
     )
     return Result(
         settings=settings,
@@ -283,6 +309,7 @@ def score(
         repairs=totals.repairs,
         sentences=totals.sentences,
         documents=totals.documents,
+        muc=totals.muc,
     )
 
 

@@ -1,0 +1,418 @@
+"""Partial-match evaluation: the MUC-5 / SemEval-2013 modes strict, exact, partial and type.
+
+Gold and predicted entities of each document are paired by one optimal one-to-one assignment
+(`match_document`), the same for every mode. It prefers, lexicographically: pairs with the same
+span and type, then the same span, then overlap with the same type, then any overlap; ties go to
+the larger total overlap. Spans are sorted before matching, so the result does not depend on the
+order of the input lists. Each pair is then a COR, INC or PAR in each mode; unpaired gold
+entities are MIS and unpaired predictions SPU.
+
+Per-type rows come from the same pairs: gold-side counts (COR/INC/PAR/MIS) are kept under the
+gold entity's type and predicted-side counts (COR/INC/PAR/SPU) under the predicted entity's type,
+so the per-type POS and ACT add up to the totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .spans import Span
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+
+__all__ = [
+    "FIELDS",
+    "MODES",
+    "ModeScores",
+    "MucCounts",
+    "MucResult",
+    "Overlap",
+    "match_document",
+    "muc_score",
+]
+
+MODES = ("strict", "exact", "partial", "type")
+_HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
+
+SpanLike = Span | tuple[int, int, str]
+
+
+def _div(a: float, b: float) -> float:
+    return a / b if b else 0.0
+
+
+@dataclass(frozen=True)
+class MucCounts:
+    """Outcome counts of one mode, for all entities or for one type.
+
+    ``cor``, ``inc`` and ``par`` are counted on the gold side (they make up POS with ``mis``);
+    ``pred_cor``, ``pred_inc`` and ``pred_par`` on the predicted side (ACT with ``spu``). The two
+    sides are equal for the totals; for a type they differ when a pair joins two types.
+    """
+
+    mode: str
+    cor: int = 0
+    inc: int = 0
+    par: int = 0
+    mis: int = 0
+    spu: int = 0
+    pred_cor: int = 0
+    pred_inc: int = 0
+    pred_par: int = 0
+
+    def __add__(self, other: MucCounts) -> MucCounts:
+        if other.mode != self.mode:
+            raise ValueError(f"cannot add counts of modes {self.mode} and {other.mode}")
+        return MucCounts(
+            self.mode,
+            *(getattr(self, f) + getattr(other, f) for f in FIELDS),
+        )
+
+    @property
+    def pos(self) -> int:
+        """Gold entities: COR + INC + PAR + MIS."""
+        return self.cor + self.inc + self.par + self.mis
+
+    @property
+    def act(self) -> int:
+        """Predicted entities: COR + INC + PAR + SPU."""
+        return self.pred_cor + self.pred_inc + self.pred_par + self.spu
+
+    @property
+    def precision(self) -> float:
+        """(COR + w·PAR) / ACT, with w = ½ in partial and type modes and 0 otherwise."""
+        return _div(self.pred_cor + _HALF_CREDIT[self.mode] * self.pred_par, self.act)
+
+    @property
+    def recall(self) -> float:
+        """(COR + w·PAR) / POS."""
+        return _div(self.cor + _HALF_CREDIT[self.mode] * self.par, self.pos)
+
+    @property
+    def f1(self) -> float:
+        """The harmonic mean of precision and recall (0.0 when both are 0)."""
+        p, r = self.precision, self.recall
+        return _div(2 * p * r, p + r)
+
+    @property
+    def und(self) -> float:
+        """Undergeneration, MIS / POS."""
+        return _div(self.mis, self.pos)
+
+    @property
+    def ovg(self) -> float:
+        """Overgeneration, SPU / ACT."""
+        return _div(self.spu, self.act)
+
+    @property
+    def sub(self) -> float:
+        """Substitution, INC / (COR + INC)."""
+        return _div(self.inc, self.cor + self.inc)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``cor, inc, par, mis, spu, pos, act, precision, recall, f1``."""
+        return {
+            "cor": self.cor,
+            "inc": self.inc,
+            "par": self.par,
+            "mis": self.mis,
+            "spu": self.spu,
+            "pos": self.pos,
+            "act": self.act,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+        }
+
+
+FIELDS = ("cor", "inc", "par", "mis", "spu", "pred_cor", "pred_inc", "pred_par")
+
+
+@dataclass(frozen=True)
+class ModeScores:
+    """The counts of one mode: overall and per type."""
+
+    overall: MucCounts
+    per_type: Mapping[str, MucCounts]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"overall": C, "per_type": {TYPE: C}}``."""
+        return {
+            "overall": self.overall.to_dict(),
+            "per_type": {k: v.to_dict() for k, v in self.per_type.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """What counts as overlap besides sharing a position: a minimum IoU, a minimum gold share."""
+
+    min_iou: float | None = None
+    min_gold_share: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("min_iou", "min_gold_share"):
+            value = getattr(self, name)
+            if value is not None and not 0 < value <= 1:
+                raise ValueError(f"Expected {name} in (0, 1], but got {value}")
+
+    def describe(self) -> str:
+        """For the signature, e.g. ``overlap any`` or ``overlap iou>=0.5``."""
+        parts = []
+        if self.min_iou is not None:
+            parts.append(f"iou>={self.min_iou:g}")
+        if self.min_gold_share is not None:
+            parts.append(f"gold-share>={self.min_gold_share:g}")
+        return "overlap " + (",".join(parts) or "any")
+
+
+@dataclass(frozen=True)
+class MucResult:
+    """The four modes, and the pairs of the matching as (document, gold index, pred index)."""
+
+    modes: Mapping[str, ModeScores]
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)
+    overlap: Overlap = field(default_factory=Overlap)
+
+    def __add__(self, other: MucResult) -> MucResult:
+        modes = {}
+        for mode in MODES:
+            a, b = self.modes[mode], other.modes[mode]
+            rows = dict(a.per_type)
+            for name, c in b.per_type.items():
+                rows[name] = rows[name] + c if name in rows else c
+            modes[mode] = ModeScores(a.overall + b.overall, dict(sorted(rows.items())))
+        return MucResult(modes, [], self.overlap)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"strict": ..., "exact": ..., "partial": ..., "type": ...}``."""
+        return {mode: self.modes[mode].to_dict() for mode in MODES}
+
+
+@dataclass(frozen=True)
+class _Side:
+    """Spans of every document as parallel arrays, sorted by (document, start, end, type)."""
+
+    doc: Int
+    start: Int
+    end: Int
+    label: Int
+    index: Int  # the position in the caller's list of its document
+
+    @classmethod
+    def of(cls, start: Int, end: Int, label: Int) -> _Side:
+        """Spans of one document, already sorted by start."""
+        n = start.shape[0]
+        return cls(np.zeros(n, dtype=np.int64), start, end, label, np.arange(n))
+
+
+def _side(docs: Sequence[Iterable[SpanLike]], labels: dict[str, int]) -> _Side:
+    rows: list[tuple[int, int, int, int, int]] = []
+    for d, spans in enumerate(docs):
+        for i, span in enumerate(spans):
+            s, e, name = (span.start, span.end, span.label) if isinstance(span, Span) else span
+            if not 0 <= s < e:
+                raise ValueError(f"document {d}, span {i}: expected 0 <= start < end, but got ({s}, {e})")
+            rows.append((d, int(s), int(e), labels.setdefault(str(name), len(labels)), i))
+    arr = np.asarray(rows, dtype=np.int64).reshape(-1, 5)
+    order = np.lexsort((arr[:, 3], arr[:, 2], arr[:, 1], arr[:, 0]))
+    arr = arr[order]
+    return _Side(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
+
+
+def _candidates(gold: _Side, pred: _Side) -> tuple[Int, Int]:
+    """Every (gold row, pred row) pair of one document whose spans share a position."""
+    if not gold.doc.shape[0] or not pred.doc.shape[0]:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    width = int(max(gold.end.max(), pred.end.max())) + 1
+    p_start = pred.doc * width + pred.start
+    # Predictions start in order; a running maximum of their ends bounds which can reach a gold.
+    p_reach = np.maximum.accumulate(pred.doc * width + pred.end)
+    hi = np.searchsorted(p_start, gold.doc * width + gold.end, side="left")
+    lo = np.searchsorted(p_reach, gold.doc * width + gold.start, side="right")
+    lo = np.minimum(lo, hi)
+    n = hi - lo
+    g = np.repeat(np.arange(gold.doc.shape[0]), n)
+    p = np.repeat(lo, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n))
+    keep = (pred.doc[p] == gold.doc[g]) & (pred.start[p] < gold.end[g]) & (pred.end[p] > gold.start[g])
+    return g[keep], p[keep]
+
+
+def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
+    """Choose a maximum-weight set of edges that share no node; return which edges are chosen."""
+    from scipy.optimize import linear_sum_assignment
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    chosen = np.zeros(g.shape[0], dtype=np.bool_)
+    if not g.shape[0]:
+        return chosen
+    gold_nodes, g_local = np.unique(g, return_inverse=True)
+    pred_nodes, p_local = np.unique(p, return_inverse=True)
+    n_g = gold_nodes.shape[0]
+    g_deg = np.bincount(g_local)
+    p_deg = np.bincount(p_local)
+    alone = (g_deg[g_local] == 1) & (p_deg[p_local] == 1)
+    chosen[alone] = True
+    rest = np.flatnonzero(~alone)
+    if not rest.shape[0]:
+        return chosen
+    size = n_g + pred_nodes.shape[0]
+    graph = coo_matrix((np.ones(rest.shape[0]), (g_local[rest], n_g + p_local[rest])), shape=(size, size))
+    _, component = connected_components(graph, directed=False)
+    edge_component = component[g_local[rest]]
+    order = np.argsort(edge_component, kind="stable")
+    bounds = np.flatnonzero(np.diff(edge_component[order])) + 1
+    for group in np.split(rest[order], bounds):
+        rows, r_idx = np.unique(g_local[group], return_inverse=True)
+        cols, c_idx = np.unique(p_local[group], return_inverse=True)
+        matrix = np.zeros((rows.shape[0], cols.shape[0]))
+        matrix[r_idx, c_idx] = weight[group]
+        r, c = linear_sum_assignment(matrix, maximize=True)
+        picked = {(int(a), int(b)) for a, b in zip(r.tolist(), c.tolist(), strict=True) if matrix[a, b] > 0}
+        for k, edge in enumerate(group.tolist()):
+            if (int(r_idx[k]), int(c_idx[k])) in picked:
+                chosen[edge] = True
+    return chosen
+
+
+def _match(gold: _Side, pred: _Side, min_iou: float | None, min_gold_share: float | None) -> tuple[Int, Int]:
+    """The optimal pairs as (gold row, pred row)."""
+    g, p = _candidates(gold, pred)
+    overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
+    keep = np.ones(g.shape[0], dtype=np.bool_)
+    if min_iou is not None:
+        union = np.maximum(gold.end[g], pred.end[p]) - np.minimum(gold.start[g], pred.start[p])
+        keep &= overlap >= min_iou * union
+    if min_gold_share is not None:
+        keep &= overlap >= min_gold_share * (gold.end[g] - gold.start[g])
+    g, p, overlap = g[keep], p[keep], overlap[keep]
+    same_span = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
+    same_type = gold.label[g] == pred.label[p]
+    tier = np.where(same_span, np.where(same_type, 4, 3), np.where(same_type, 2, 1))
+    # Lexicographic weights: one pair of a tier outweighs any number of pairs of lower tiers
+    # (there are fewer than `base` edges), and all overlaps together weigh less than one pair.
+    base = float(g.shape[0] + 1)
+    weight = base**tier + overlap / (float(overlap.sum()) + 1.0)
+    chosen = _assign(g, p, weight)
+    return g[chosen], p[chosen]
+
+
+Columns = dict[str, "Int"]
+
+
+def count_outcomes(
+    g_side: _Side, p_side: _Side, n_types: int, min_iou: float | None, min_gold_share: float | None
+) -> tuple[dict[str, Columns], Int, Int]:
+    """Match and count: per mode, an array per count field indexed by type id; and the pairs.
+
+    The arrays add up across documents and blocks, so streamed input is counted exactly.
+    """
+    g, p = _match(g_side, p_side, min_iou, min_gold_share)
+    same_span = (g_side.start[g] == p_side.start[p]) & (g_side.end[g] == p_side.end[p])
+    same_type = g_side.label[g] == p_side.label[p]
+    matched_g = np.zeros(g_side.doc.shape[0], dtype=np.bool_)
+    matched_p = np.zeros(p_side.doc.shape[0], dtype=np.bool_)
+    matched_g[g] = True
+    matched_p[p] = True
+
+    def per_type(labels_of: Int, mask: Bool) -> Int:
+        return np.bincount(labels_of[mask], minlength=n_types).astype(np.int64)
+
+    mis = per_type(g_side.label, ~matched_g)
+    spu = per_type(p_side.label, ~matched_p)
+    gl, pl = g_side.label[g], p_side.label[p]
+    none = np.zeros_like(same_span)
+    outcomes = {
+        "strict": (same_span & same_type, none),
+        "exact": (same_span, none),
+        "partial": (same_span, ~same_span),
+        "type": (same_type, none),
+    }
+    columns = {}
+    for mode, (cor, par) in outcomes.items():
+        inc = ~cor & ~par
+        columns[mode] = {
+            "cor": per_type(gl, cor),
+            "inc": per_type(gl, inc),
+            "par": per_type(gl, par),
+            "mis": mis,
+            "spu": spu,
+            "pred_cor": per_type(pl, cor),
+            "pred_inc": per_type(pl, inc),
+            "pred_par": per_type(pl, par),
+        }
+    return columns, g, p
+
+
+def mode_scores(mode: str, columns: Columns, names: Sequence[str]) -> ModeScores:
+    """Turn count arrays indexed by type id into per-type and overall `MucCounts`."""
+
+    def at(field: str, i: int) -> int:
+        values = columns[field]
+        return int(values[i]) if i < values.shape[0] else 0
+
+    rows = {name: MucCounts(mode, *(at(f, i) for f in FIELDS)) for i, name in enumerate(names)}
+    rows = {name: c for name, c in sorted(rows.items()) if c.pos or c.act}
+    overall = MucCounts(mode, *(int(columns[f].sum()) for f in FIELDS))
+    return ModeScores(overall, rows)
+
+
+def match_document(
+    gold: Sequence[SpanLike],
+    pred: Sequence[SpanLike],
+    *,
+    min_iou: float | None = None,
+    min_gold_share: float | None = None,
+) -> list[tuple[int, int]]:
+    """The optimal one-to-one pairs of one document, as (gold index, pred index), sorted.
+
+    Spans overlap when they share a position (half-open: touching spans do not), and, if given,
+    when their intersection over union is at least ``min_iou`` and covers at least
+    ``min_gold_share`` of the gold span.
+    """
+    return [
+        (gi, pi)
+        for _, gi, pi in muc_score([gold], [pred], min_iou=min_iou, min_gold_share=min_gold_share).pairs
+    ]
+
+
+def muc_score(
+    gold: Sequence[Iterable[SpanLike]],
+    pred: Sequence[Iterable[SpanLike]],
+    *,
+    min_iou: float | None = None,
+    min_gold_share: float | None = None,
+) -> MucResult:
+    """Score documents of predicted spans against gold spans in the four SemEval-2013 modes.
+
+    Args:
+        gold: one sequence of spans per document: `Span` objects or ``(start, end, label)``
+            with half-open offsets (tokens or characters, the same for both sides).
+        pred: the predicted spans, one sequence per document, aligned with ``gold``.
+        min_iou: also require this intersection over union for an overlap.
+        min_gold_share: also require the overlap to cover this share of the gold span.
+    """
+    if len(gold) != len(pred):
+        raise ValueError(
+            f"Expected as many predicted documents as gold ones, but got {len(pred)} and {len(gold)}"
+        )
+    overlap = Overlap(min_iou, min_gold_share)
+    labels: dict[str, int] = {}
+    g_side, p_side = _side(gold, labels), _side(pred, labels)
+    columns, g, p = count_outcomes(g_side, p_side, len(labels), min_iou, min_gold_share)
+    names = sorted(labels, key=labels.__getitem__)
+    modes = {mode: mode_scores(mode, columns[mode], names) for mode in MODES}
+    pairs = sorted(
+        zip(g_side.doc[g].tolist(), g_side.index[g].tolist(), p_side.index[p].tolist(), strict=True)
+    )
+    return MucResult(modes, pairs, overlap)
