@@ -78,6 +78,16 @@ def _parser() -> argparse.ArgumentParser:
         default="exact",
         help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
     )
+    s.add_argument(
+        "--format",
+        dest="input_format",
+        default=None,
+        choices=["conll", "jsonl", "json", "nereval", "nervaluate"],
+        help="input format (default: sniffed from the file)",
+    )
+    s.add_argument(
+        "--offsets", default=None, choices=["char", "token"], help="json/jsonl: what span offsets count"
+    )
     s.add_argument("--min-iou", type=float, default=None, help="muc: overlap needs at least this IoU")
     s.add_argument(
         "--min-gold-share",
@@ -137,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 metrics=ns.metrics,
                 min_iou=ns.min_iou,
                 min_gold_share=ns.min_gold_share,
+                input_format=ns.input_format,
+                offsets=ns.offsets,
                 **reading,
             )
             sys.stdout.write(render(result, ns.output))

@@ -30,6 +30,8 @@ def _type_name(name: str) -> str:
 
 
 def _footer(result: Result) -> str:
+    if result.settings.source != "tags":
+        return f"documents: {result.documents}\n"
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")

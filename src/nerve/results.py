@@ -245,6 +245,7 @@ class Settings:
     match: str = "exact"
     average: str = "micro"
     version: str = __version__
+    source: str = "tags"
 
     def signature(self, repairs: int | None = None) -> str:
         """Render the signature, e.g. ``nerve 0.1.0 | scheme IOB2 (auto) | ... | avg micro``."""
@@ -252,7 +253,15 @@ class Settings:
         repair = f"repair {self.repair}"
         if repairs is not None:
             repair += f" ({repairs} repair{'s' if repairs != 1 else ''})"
-        parts = [f"nerve {self.version}", scheme, f"tags {self.tag_format or 'B-X'} {self.outside}", repair]
+        if self.source == "tags":
+            parts = [
+                f"nerve {self.version}",
+                scheme,
+                f"tags {self.tag_format or 'B-X'} {self.outside}",
+                repair,
+            ]
+        else:
+            parts = [f"nerve {self.version}", f"spans {self.source}"]
         parts.append(f"match {self.match}")
         if self.beta != 1:
             parts.append(f"beta {self.beta:g}")

@@ -8,13 +8,14 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
+from .matching import exact_match_types
 from .metrics import ExactAccumulator, TransitionTable, infer_from
-from .muc import Overlap
+from .muc import Overlap, muc_score
 from .readers import (
     ConllReader,
     FileRange,
@@ -32,12 +33,18 @@ from .repair import (
     neighbours,
     problems_for,
 )
-from .results import ExactScores, Result, Settings
+from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
 from .schemes import Scheme, TagFormat, encode_sequence, get_scheme
+from .span_readers import SPAN_FORMATS, read_spans, sniff_format
 from .spans import Span
 from .vocab import TagVocab
 
-__all__ = ["decode", "encode", "score", "validate"]
+__all__ = ["decode", "encode", "score", "score_spans", "validate"]
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
 
 PathLike: TypeAlias = "str | os.PathLike[str]"
 Tags: TypeAlias = Sequence[Sequence[str]]
@@ -146,6 +153,68 @@ def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme
     return infer_from(vocab, [gold, pred])
 
 
+def score_spans(
+    gold: Sequence[Sequence[tuple[int, int, str]]],
+    pred: Sequence[Sequence[tuple[int, int, str]]],
+    *,
+    beta: float = 1.0,
+    overlap: Overlap | None = None,
+    source: str = "lists",
+) -> Result:
+    """Score documents of spans ``(start, end, label)`` (half-open): exact match, and MUC.
+
+    Duplicated spans are matched at most once each.
+    """
+    if len(gold) != len(pred):
+        raise NerveError(
+            f"Expected as many predicted documents as gold ones, but got {len(pred)} and {len(gold)}"
+        )
+    labels: dict[str, int] = {}
+
+    def columns(docs: Sequence[Sequence[tuple[int, int, str]]]) -> tuple[Int, Int, Int, Int]:
+        rows = [
+            (d, s, e, labels.setdefault(t, len(labels))) for d, spans in enumerate(docs) for s, e, t in spans
+        ]
+        arr = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+        return arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
+
+    gd, gs, ge, gt = columns(gold)
+    pd, ps, pe, pt = columns(pred)
+    width = int(max(ge.max(initial=0), pe.max(initial=0))) + 1
+    n = len(labels)
+    hits = exact_match_types(
+        (gd * width + gs, gd * width + ge, gt), (pd * width + ps, pd * width + pe, pt), n
+    )
+    g_count = np.bincount(gt, minlength=n)
+    p_count = np.bincount(pt, minlength=n)
+    counts = {
+        name: Counts(int(hits[i]), int(p_count[i] - hits[i]), int(g_count[i] - hits[i]))
+        for name, i in labels.items()
+    }
+    muc = None
+    if overlap is not None:
+        muc = muc_score(gold, pred, min_iou=overlap.min_iou, min_gold_share=overlap.min_gold_share)
+    settings = Settings(
+        scheme="-",
+        scheme_inferred=False,
+        tag_format=None,
+        outside="-",
+        repair="none",
+        beta=beta,
+        match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
+        source=source,
+    )
+    return Result(
+        settings=settings,
+        tokens=TokenStats(),
+        exact=ExactScores(counts, beta),
+        repairs=RepairStats("none"),
+        sentences=0,
+        documents=len(gold),
+        muc=muc,
+    )
+
+
 METRIC_FAMILIES = ("exact", "muc")
 
 
@@ -232,6 +301,8 @@ def score(
     metrics: str | Sequence[str] = ("exact",),
     min_iou: float | None = None,
     min_gold_share: float | None = None,
+    input_format: str | None = None,
+    offsets: str | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched.
 
@@ -260,6 +331,9 @@ def score(
         min_iou: for ``muc``, also require this intersection over union for an overlap.
         min_gold_share: for ``muc``, also require the overlap to cover this share of the gold
             entity.
+        input_format: for files, ``"conll"`` or a span format of `nerve.span_readers`
+            (``jsonl``, ``json``, ``nereval``, ``nervaluate``); sniffed when ``None``.
+        offsets: for json/jsonl spans, ``"char"`` or ``"token"`` (see `nerve.span_readers`).
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -272,6 +346,20 @@ def score(
     policy = get_policy(repair)
     families = _metric_families(metrics)
     overlap = Overlap(min_iou, min_gold_share) if "muc" in families else None
+    if _is_path(gold):
+        kind = input_format or sniff_format(os.fspath(gold))  # type: ignore[arg-type]
+        if kind in SPAN_FORMATS:
+            g_docs, p_docs = read_spans(
+                os.fspath(gold),  # type: ignore[arg-type]
+                os.fspath(pred) if pred is not None else None,  # type: ignore[arg-type]
+                fmt=kind,
+                units=offsets,
+            )
+            return score_spans(g_docs, p_docs, beta=beta, overlap=overlap, source=kind)
+        if kind != "conll":
+            raise NerveError(
+                f"Expected an input format among conll, {', '.join(SPAN_FORMATS)}, but got {kind!r}"
+            )
     if beta <= 0:
         raise NerveError(f"Expected beta > 0, but got {beta}")
     fmt = _parse_tag_format(tag_format, outside)

@@ -1,0 +1,151 @@
+"""Span inputs: JSON/JSONL, nereval's and nervaluate's formats, sniffing, and their errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nerve
+from nerve.cli import main
+from nerve.span_readers import read_spans, sniff_format
+
+TEXT = "John Jones and Peter Peters came to York"
+GOLD = [
+    {"start": 0, "end": 10, "label": "PER", "text": "John Jones"},
+    {"start": 36, "end": 40, "label": "LOC"},
+]
+PRED = [{"start": 0, "end": 10, "label": "LOC"}, {"start": 36, "end": 40, "label": "LOC"}]
+
+
+def write(path: Path, obj: object, lines: bool = False) -> Path:
+    if lines:
+        assert isinstance(obj, list)
+        path.write_text("".join(json.dumps(o) + "\n" for o in obj), encoding="utf-8")
+    else:
+        path.write_text(json.dumps(obj), encoding="utf-8")
+    return path
+
+
+def test_jsonl_with_both_sides(tmp_path: Path) -> None:
+    path = write(tmp_path / "d.jsonl", [{"id": "a", "text": TEXT, "gold": GOLD, "pred": PRED}], lines=True)
+    gold, pred = read_spans(str(path))
+    assert gold == [[(0, 10, "PER"), (36, 40, "LOC")]]
+    assert pred == [[(0, 10, "LOC"), (36, 40, "LOC")]]
+    result = nerve.score(path, metrics="muc")
+    assert (result.micro.tp, result.micro.gold, result.micro.predicted) == (1, 2, 2)
+    assert result.muc is not None
+    assert result.muc.modes["exact"].overall.cor == 2
+    assert "spans jsonl" in result.signature
+
+
+def test_two_files_and_json_lists(tmp_path: Path) -> None:
+    g = write(tmp_path / "g.json", [{"text": TEXT, "spans": GOLD}])
+    p = write(tmp_path / "p.json", [{"text": TEXT, "entities": PRED}])
+    assert sniff_format(str(g)) == "json"
+    assert read_spans(str(g), str(p)) == (
+        [[(0, 10, "PER"), (36, 40, "LOC")]],
+        [[(0, 10, "LOC"), (36, 40, "LOC")]],
+    )
+
+
+def test_token_offsets(tmp_path: Path) -> None:
+    doc = {
+        "tokens": TEXT.split(),
+        "gold": [{"start": 0, "end": 2, "label": "PER", "text": "John Jones"}],
+        "pred": [],
+    }
+    path = write(tmp_path / "t.jsonl", [doc], lines=True)
+    assert read_spans(str(path)) == ([[(0, 2, "PER")]], [[]])
+    doc["gold"] = [{"start": 0, "end": 2, "label": "PER", "text": "John Smith"}]
+    write(path, [doc], lines=True)
+    with pytest.raises(nerve.InputError, match="not 'John Smith'"):
+        read_spans(str(path))
+
+
+def test_nereval_format(tmp_path: Path) -> None:
+    docs = [
+        {
+            "text": "CILINDRISCHE PLUG",
+            "true": [{"text": "CILINDRISCHE PLUG", "type": "Productname", "start": 0}],
+            "predicted": [
+                {"text": "CILINDRISCHE", "type": "Productname", "start": 0},
+                {"text": "PLUG", "type": "Productname", "start": 13},
+            ],
+        }
+    ]
+    path = write(tmp_path / "n.json", docs)
+    assert sniff_format(str(path)) == "nereval"
+    gold, pred = read_spans(str(path))
+    assert gold == [[(0, 17, "Productname")]]
+    assert pred == [[(0, 12, "Productname"), (13, 17, "Productname")]]
+
+
+def test_nervaluate_inclusive_ends(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "v.json",
+        {
+            "true": [[{"label": "PER", "start": 2, "end": 4}]],
+            "pred": [[{"label": "PER", "start": 2, "end": 4}]],
+        },
+    )
+    assert sniff_format(str(path)) == "nervaluate"
+    assert read_spans(str(path)) == ([[(2, 5, "PER")]], [[(2, 5, "PER")]])
+    single = write(tmp_path / "single.json", [[{"label": "PER", "start": 0, "end": 0}]])
+    assert read_spans(str(single), str(single)) == ([[(0, 1, "PER")]], [[(0, 1, "PER")]])
+
+
+@pytest.mark.parametrize(
+    ("span", "message"),
+    [
+        ({"start": 5, "end": 5, "label": "X"}, "expected 0 <= start < end"),
+        ({"start": 3, "end": 99, "label": "X"}, "beyond the text"),
+        ({"start": 0, "end": 4, "label": "X", "text": "Jane"}, "not 'Jane'"),
+        ({"start": 0, "end": 4, "label": "X", "type": "Y"}, "unknown key 'type'"),
+        ({"start": 0, "label": "X"}, 'missing "end"'),
+        ({"start": "0", "end": 4, "label": "X"}, "expected integer start"),
+    ],
+)
+def test_bad_spans_name_the_line_document_and_span(
+    tmp_path: Path, span: dict[str, object], message: str
+) -> None:
+    path = write(tmp_path / "bad.jsonl", [{"text": TEXT, "gold": [], "pred": []}] * 2, lines=True)
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        + json.dumps({"text": TEXT, "gold": [GOLD[1], span], "pred": []})
+        + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(nerve.InputError, match=message) as info:
+        read_spans(str(path))
+    assert info.value.line == 3
+    assert "document 2" in str(info.value)
+    assert "span 1" in str(info.value)
+
+
+def test_malformed_and_inconsistent_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"text": "a", "gold": []}\n{"text": \n', encoding="utf-8")
+    assert main(["score", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "line 2: malformed JSON" in err
+    mixed = write(tmp_path / "mixed.jsonl", [{"gold": [], "pred": []}, {"spans": []}], lines=True)
+    with pytest.raises(nerve.InputError, match="same sides"):
+        read_spans(str(mixed))
+    no_pred = write(tmp_path / "gold.jsonl", [{"spans": []}], lines=True)
+    with pytest.raises(nerve.InputError, match="no predictions"):
+        read_spans(str(no_pred))
+    two = write(tmp_path / "two.jsonl", [{"spans": []}, {"spans": []}], lines=True)
+    with pytest.raises(nerve.InputError, match="has 2 documents, but the gold has 1"):
+        read_spans(str(no_pred), str(two))
+
+
+def test_conll_is_still_sniffed(tmp_path: Path) -> None:
+    path = tmp_path / "x.conll"
+    path.write_text("a B-X B-X\n", encoding="utf-8")
+    assert sniff_format(str(path)) == "conll"
+    assert nerve.score(path).micro.tp == 1
+    with pytest.raises(nerve.NerveError):
+        nerve.score(path, input_format="xml")
