@@ -66,3 +66,35 @@ def test_shards_merge_muc_counts() -> None:
         [["B-PER", "I-PER", "O"], ["B-LOC", "O"]], [["B-PER", "O", "O"], ["B-LOC", "O"]], metrics="muc"
     )
     assert a.merge(b).to_dict()["muc"] == both.to_dict()["muc"]
+
+
+def test_document_average_of_the_example() -> None:
+    result = nerve.score(EXAMPLE, metrics="muc", document_average=True)
+    assert result.muc is not None
+    macro = result.muc.modes["strict"].document_macro
+    assert macro is not None
+    # Document 1: 3 of 5 gold and of 5 predicted entities right; document 2: 6 of 8 and of 8.
+    assert (macro.precision, macro.recall, macro.documents) == pytest.approx((0.675, 0.675, 2))
+    assert "document average" in result.signature
+
+
+def test_document_average_is_the_same_read_in_threads(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    path = tmp_path / "big.conll"
+    path.write_text(text * 40, encoding="utf-8")
+    one = nerve.score(path, metrics="muc", document_average=True, workers=1)
+    three = nerve.score(path, metrics="muc", document_average=True, workers=3)
+    assert one.to_dict() == three.to_dict()
+    assert one.muc is not None
+    assert one.muc.modes["strict"].document_macro is not None
+    assert one.muc.modes["strict"].document_macro.documents == 80
+
+
+def test_document_average_of_spans() -> None:
+    result = muc_score([[(0, 2, "PER")], [(0, 1, "X")], []], [[(0, 2, "PER")], [], []], document_average=True)
+    macro = result.modes["strict"].document_macro
+    assert macro is not None
+    assert (macro.precision, macro.recall, macro.f1, macro.documents) == (0.5, 0.5, 0.5, 2)
+    doubled = (result + result).modes["strict"].document_macro
+    assert doubled is not None
+    assert doubled.documents == 4

@@ -88,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--offsets", default=None, choices=["char", "token"], help="json/jsonl: what span offsets count"
     )
+    s.add_argument("--document-average", action="store_true", help="muc: also average P/R/F1 over documents")
     s.add_argument("--min-iou", type=float, default=None, help="muc: overlap needs at least this IoU")
     s.add_argument(
         "--min-gold-share",
@@ -148,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 min_iou=ns.min_iou,
                 min_gold_share=ns.min_gold_share,
                 input_format=ns.input_format,
+                document_average=ns.document_average,
                 offsets=ns.offsets,
                 **reading,
             )

@@ -16,7 +16,7 @@ from .conlleval import P_O, PerlChunker, perl_letter
 from .errors import Problem, SchemeError
 from .matching import exact_match_types
 from .muc import FIELDS as MUC_FIELDS
-from .muc import MODES, MucResult, Overlap, _Side, count_outcomes, mode_scores
+from .muc import MODES, MucOptions, MucResult, _Side, classify, mode_scores, tally
 from .readers import TagBlock
 from .repair import (
     chunk_validity,
@@ -124,7 +124,7 @@ class ExactAccumulator:
         policy: str,
         scheme: Scheme | None,
         sources: tuple[str, str],
-        overlap: Overlap | None = None,
+        overlap: MucOptions | None = None,
     ):
         if policy in ("discard", "error") and scheme is None:
             raise ValueError(f"the {policy} policy needs the scheme before reading")
@@ -132,6 +132,7 @@ class ExactAccumulator:
             raise SchemeError("the muc metrics need entity spans; use --repair begin, discard or error")
         self.overlap = overlap
         self.muc: dict[str, dict[str, Int]] = {}
+        self.muc_docs: dict[str, dict[str, Int]] = {}  # by document id, for the document average
         self.vocab = vocab
         self.policy = policy
         self.scheme = scheme
@@ -159,6 +160,7 @@ class ExactAccumulator:
         self.pred_table.add(block.pred, block.sentence_start, p_prev, size)
         self.tokens = self.tokens + TokenStats(len(block), int(np.count_nonzero(block.gold == block.pred)))
         self.sentences += int(np.count_nonzero(block.sentence_start))
+        doc_base = self.documents
         self.documents += int(np.count_nonzero(block.document_start))
         n_types = len(vocab.type_names)
         if self.perl is not None:
@@ -203,14 +205,19 @@ class ExactAccumulator:
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
         if self.overlap is not None:
             # Entities never cross sentences, so matching within a block is matching per document.
-            columns, _, _ = count_outcomes(
+            outcomes = classify(
                 _Side.of(gold.start, gold.end, gold.type),
                 _Side.of(pred.start, pred.end, pred.type),
-                n_types,
                 self.overlap.min_iou,
                 self.overlap.min_gold_share,
             )
-            _add_columns(self.muc, columns, np.arange(n_types))
+            _add_columns(self.muc, tally(outcomes, gold.type, pred.type, n_types), np.arange(n_types))
+            if self.overlap.document_average:
+                # Documents are numbered from 1; 0 is the one an earlier range of the file ended in.
+                doc = np.cumsum(block.document_start, dtype=np.int64)
+                size = int(doc[-1]) + 1 if doc.shape[0] else 1
+                per_doc = tally(outcomes, doc[gold.start], doc[pred.start], size)
+                _add_columns(self.muc_docs, per_doc, np.arange(size) + doc_base)
 
     def absorb(self, other: ExactAccumulator) -> None:
         """Add the counts of an accumulator of the same settings that read other sentences.
@@ -237,6 +244,9 @@ class ExactAccumulator:
             np.add.at(mine_counts, types[: theirs_counts.shape[0]], theirs_counts)
             setattr(self, name, mine_counts)
         _add_columns(self.muc, other.muc, types)
+        if other.muc_docs:
+            size = max(v.shape[0] for c in other.muc_docs.values() for v in c.values())
+            _add_columns(self.muc_docs, other.muc_docs, np.arange(size) + self.documents)
         self.tokens = self.tokens + other.tokens
         self.sentences += other.sentences
         self.documents += other.documents
@@ -303,18 +313,25 @@ class ExactAccumulator:
         muc = None
         if self.overlap is not None:
             empty = {f: np.zeros(0, dtype=np.int64) for f in MUC_FIELDS}
-            muc = MucResult(
-                {m: mode_scores(m, self.muc.get(m, empty), vocab.type_names) for m in MODES},
-                overlap=self.overlap,
-            )
+            per_document = None
+            if self.overlap.document_average:
+                per_document = {m: {f: self.muc_docs.get(m, empty)[f] for f in MUC_FIELDS} for m in MODES}
+            modes = {
+                m: mode_scores(
+                    m, self.muc.get(m, empty), vocab.type_names, per_document[m] if per_document else None
+                )
+                for m in MODES
+            }
+            muc = MucResult(modes, overlap=self.overlap, per_document=per_document)
         return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents, muc)
 
 
-def _add_columns(total: dict[str, dict[str, Int]], more: dict[str, dict[str, Int]], types: Int) -> None:
-    """Add MUC count arrays whose type ids map to ``types`` into ``total`` (in place)."""
+def _add_columns(total: dict[str, dict[str, Int]], more: dict[str, dict[str, Int]], ids: Int) -> None:
+    """Add MUC count arrays into ``total`` (in place), entry i of ``more`` at ``ids[i]``."""
     for mode, columns in more.items():
         mine = total.setdefault(mode, {})
         for name, values in columns.items():
-            grown = _grow(mine.get(name, np.zeros(0, dtype=np.int64)), int(types.max(initial=-1)) + 1)
-            np.add.at(grown, types[: values.shape[0]], values)
+            target = ids[: values.shape[0]]
+            grown = _grow(mine.get(name, np.zeros(0, dtype=np.int64)), int(target.max(initial=-1)) + 1)
+            np.add.at(grown, target, values)
             mine[name] = grown

@@ -33,13 +33,14 @@ __all__ = [
     "MODES",
     "ModeScores",
     "MucCounts",
+    "MucOptions",
     "MucResult",
-    "Overlap",
     "match_document",
     "muc_score",
 ]
 
 MODES = ("strict", "exact", "partial", "type")
+Columns = dict[str, "Int"]
 _HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
 
 SpanLike = Span | tuple[int, int, str]
@@ -137,26 +138,55 @@ FIELDS = ("cor", "inc", "par", "mis", "spu", "pred_cor", "pred_inc", "pred_par")
 
 
 @dataclass(frozen=True)
-class ModeScores:
-    """The counts of one mode: overall and per type."""
+class DocumentMacro:
+    """Precision, recall and F1 averaged over the documents that have entities."""
 
-    overall: MucCounts
-    per_type: Mapping[str, MucCounts]
+    precision: float
+    recall: float
+    f1: float
+    documents: int
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"overall": C, "per_type": {TYPE: C}}``."""
+        """The JSON form."""
         return {
-            "overall": self.overall.to_dict(),
-            "per_type": {k: v.to_dict() for k, v in self.per_type.items()},
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "documents": self.documents,
         }
 
 
 @dataclass(frozen=True)
-class Overlap:
-    """What counts as overlap besides sharing a position: a minimum IoU, a minimum gold share."""
+class ModeScores:
+    """The counts of one mode: overall and per type; the document-macro average if asked for."""
+
+    overall: MucCounts
+    per_type: Mapping[str, MucCounts]
+    document_macro: DocumentMacro | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"overall": C, "per_type": {TYPE: C}}``, and ``"document_macro"`` if computed."""
+        d = {
+            "overall": self.overall.to_dict(),
+            "per_type": {k: v.to_dict() for k, v in self.per_type.items()},
+        }
+        if self.document_macro is not None:
+            d["document_macro"] = self.document_macro.to_dict()
+        return d
+
+
+@dataclass(frozen=True)
+class MucOptions:
+    """How the MUC modes are computed.
+
+    Overlap means sharing a position, and also reaching ``min_iou`` and covering
+    ``min_gold_share`` of the gold span when those are set; ``document_average`` adds the
+    average over documents to the micro totals.
+    """
 
     min_iou: float | None = None
     min_gold_share: float | None = None
+    document_average: bool = False
 
     def __post_init__(self) -> None:
         for name in ("min_iou", "min_gold_share"):
@@ -171,7 +201,8 @@ class Overlap:
             parts.append(f"iou>={self.min_iou:g}")
         if self.min_gold_share is not None:
             parts.append(f"gold-share>={self.min_gold_share:g}")
-        return "overlap " + (",".join(parts) or "any")
+        text = "overlap " + (",".join(parts) or "any")
+        return text + (", document average" if self.document_average else "")
 
 
 @dataclass(frozen=True)
@@ -180,17 +211,25 @@ class MucResult:
 
     modes: Mapping[str, ModeScores]
     pairs: list[tuple[int, int, int]] = field(default_factory=list)
-    overlap: Overlap = field(default_factory=Overlap)
+    overlap: MucOptions = field(default_factory=MucOptions)
+    per_document: Mapping[str, Columns] | None = field(default=None, repr=False, compare=False)
 
     def __add__(self, other: MucResult) -> MucResult:
+        per_document = None
+        if self.per_document is not None and other.per_document is not None:
+            per_document = {
+                m: {f: np.concatenate([self.per_document[m][f], other.per_document[m][f]]) for f in FIELDS}
+                for m in MODES
+            }
         modes = {}
         for mode in MODES:
             a, b = self.modes[mode], other.modes[mode]
             rows = dict(a.per_type)
             for name, c in b.per_type.items():
                 rows[name] = rows[name] + c if name in rows else c
-            modes[mode] = ModeScores(a.overall + b.overall, dict(sorted(rows.items())))
-        return MucResult(modes, [], self.overlap)
+            macro = document_macro(mode, per_document[mode]) if per_document is not None else None
+            modes[mode] = ModeScores(a.overall + b.overall, dict(sorted(rows.items())), macro)
+        return MucResult(modes, [], self.overlap, per_document)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"strict": ..., "exact": ..., "partial": ..., "type": ...}``."""
@@ -307,7 +346,62 @@ def _match(gold: _Side, pred: _Side, min_iou: float | None, min_gold_share: floa
     return g[chosen], p[chosen]
 
 
-Columns = dict[str, "Int"]
+@dataclass(frozen=True)
+class Outcomes:
+    """The pairs of a matching, and which of them are COR and PAR in each mode."""
+
+    gold: Int  # matched gold rows
+    pred: Int  # matched pred rows
+    unmatched_gold: Bool
+    unmatched_pred: Bool
+    cor_par: dict[str, tuple[Bool, Bool]]
+
+
+def classify(g_side: _Side, p_side: _Side, min_iou: float | None, min_gold_share: float | None) -> Outcomes:
+    """Match the two sides and classify every pair in every mode."""
+    g, p = _match(g_side, p_side, min_iou, min_gold_share)
+    same_span = (g_side.start[g] == p_side.start[p]) & (g_side.end[g] == p_side.end[p])
+    same_type = g_side.label[g] == p_side.label[p]
+    unmatched_g = np.ones(g_side.doc.shape[0], dtype=np.bool_)
+    unmatched_p = np.ones(p_side.doc.shape[0], dtype=np.bool_)
+    unmatched_g[g] = False
+    unmatched_p[p] = False
+    none = np.zeros_like(same_span)
+    cor_par = {
+        "strict": (same_span & same_type, none),
+        "exact": (same_span, none),
+        "partial": (same_span, ~same_span),
+        "type": (same_type, none),
+    }
+    return Outcomes(g, p, unmatched_g, unmatched_p, cor_par)
+
+
+def tally(outcomes: Outcomes, gold_key: Int, pred_key: Int, size: int) -> dict[str, Columns]:
+    """Count outcomes per mode, grouped by a key of each row (a type id, a document id...).
+
+    Gold-side counts go by the gold row's key, predicted-side counts by the predicted row's.
+    """
+
+    def count(keys: Int, mask: Bool) -> Int:
+        return np.bincount(keys[mask], minlength=size).astype(np.int64)
+
+    mis = count(gold_key, outcomes.unmatched_gold)
+    spu = count(pred_key, outcomes.unmatched_pred)
+    gk, pk = gold_key[outcomes.gold], pred_key[outcomes.pred]
+    columns = {}
+    for mode, (cor, par) in outcomes.cor_par.items():
+        inc = ~cor & ~par
+        columns[mode] = {
+            "cor": count(gk, cor),
+            "inc": count(gk, inc),
+            "par": count(gk, par),
+            "mis": mis,
+            "spu": spu,
+            "pred_cor": count(pk, cor),
+            "pred_inc": count(pk, inc),
+            "pred_par": count(pk, par),
+        }
+    return columns
 
 
 def count_outcomes(
@@ -317,45 +411,35 @@ def count_outcomes(
 
     The arrays add up across documents and blocks, so streamed input is counted exactly.
     """
-    g, p = _match(g_side, p_side, min_iou, min_gold_share)
-    same_span = (g_side.start[g] == p_side.start[p]) & (g_side.end[g] == p_side.end[p])
-    same_type = g_side.label[g] == p_side.label[p]
-    matched_g = np.zeros(g_side.doc.shape[0], dtype=np.bool_)
-    matched_p = np.zeros(p_side.doc.shape[0], dtype=np.bool_)
-    matched_g[g] = True
-    matched_p[p] = True
-
-    def per_type(labels_of: Int, mask: Bool) -> Int:
-        return np.bincount(labels_of[mask], minlength=n_types).astype(np.int64)
-
-    mis = per_type(g_side.label, ~matched_g)
-    spu = per_type(p_side.label, ~matched_p)
-    gl, pl = g_side.label[g], p_side.label[p]
-    none = np.zeros_like(same_span)
-    outcomes = {
-        "strict": (same_span & same_type, none),
-        "exact": (same_span, none),
-        "partial": (same_span, ~same_span),
-        "type": (same_type, none),
-    }
-    columns = {}
-    for mode, (cor, par) in outcomes.items():
-        inc = ~cor & ~par
-        columns[mode] = {
-            "cor": per_type(gl, cor),
-            "inc": per_type(gl, inc),
-            "par": per_type(gl, par),
-            "mis": mis,
-            "spu": spu,
-            "pred_cor": per_type(pl, cor),
-            "pred_inc": per_type(pl, inc),
-            "pred_par": per_type(pl, par),
-        }
-    return columns, g, p
+    outcomes = classify(g_side, p_side, min_iou, min_gold_share)
+    return tally(outcomes, g_side.label, p_side.label, n_types), outcomes.gold, outcomes.pred
 
 
-def mode_scores(mode: str, columns: Columns, names: Sequence[str]) -> ModeScores:
-    """Turn count arrays indexed by type id into per-type and overall `MucCounts`."""
+def document_macro(mode: str, columns: Columns) -> DocumentMacro:
+    """Average precision, recall and F1 over documents (arrays indexed by document id).
+
+    Documents with neither gold nor predicted entities are left out: they have nothing to score.
+    """
+    n = max(v.shape[0] for v in columns.values())
+    full = {f: np.pad(v, (0, n - v.shape[0])) for f, v in columns.items()}
+    scores = [MucCounts(mode, *(int(full[f][d]) for f in FIELDS)) for d in range(n)]
+    scored = [c for c in scores if c.pos or c.act]
+    k = len(scored)
+    return DocumentMacro(
+        _div(sum(c.precision for c in scored), k),
+        _div(sum(c.recall for c in scored), k),
+        _div(sum(c.f1 for c in scored), k),
+        k,
+    )
+
+
+def mode_scores(
+    mode: str, columns: Columns, names: Sequence[str], per_document: Columns | None = None
+) -> ModeScores:
+    """Turn count arrays indexed by type id into per-type and overall `MucCounts`.
+
+    With counts indexed by document id, the document-macro average is computed too.
+    """
 
     def at(field: str, i: int) -> int:
         values = columns[field]
@@ -364,7 +448,8 @@ def mode_scores(mode: str, columns: Columns, names: Sequence[str]) -> ModeScores
     rows = {name: MucCounts(mode, *(at(f, i) for f in FIELDS)) for i, name in enumerate(names)}
     rows = {name: c for name, c in sorted(rows.items()) if c.pos or c.act}
     overall = MucCounts(mode, *(int(columns[f].sum()) for f in FIELDS))
-    return ModeScores(overall, rows)
+    macro = document_macro(mode, per_document) if per_document is not None else None
+    return ModeScores(overall, rows, macro)
 
 
 def match_document(
@@ -392,6 +477,7 @@ def muc_score(
     *,
     min_iou: float | None = None,
     min_gold_share: float | None = None,
+    document_average: bool = False,
 ) -> MucResult:
     """Score documents of predicted spans against gold spans in the four SemEval-2013 modes.
 
@@ -401,18 +487,26 @@ def muc_score(
         pred: the predicted spans, one sequence per document, aligned with ``gold``.
         min_iou: also require this intersection over union for an overlap.
         min_gold_share: also require the overlap to cover this share of the gold span.
+        document_average: also average precision, recall and F1 over documents
+            (`ModeScores.document_macro`; documents without entities are left out).
     """
     if len(gold) != len(pred):
         raise ValueError(
             f"Expected as many predicted documents as gold ones, but got {len(pred)} and {len(gold)}"
         )
-    overlap = Overlap(min_iou, min_gold_share)
+    overlap = MucOptions(min_iou, min_gold_share, document_average)
     labels: dict[str, int] = {}
     g_side, p_side = _side(gold, labels), _side(pred, labels)
-    columns, g, p = count_outcomes(g_side, p_side, len(labels), min_iou, min_gold_share)
+    outcomes = classify(g_side, p_side, min_iou, min_gold_share)
+    columns = tally(outcomes, g_side.label, p_side.label, len(labels))
+    per_document = tally(outcomes, g_side.doc, p_side.doc, len(gold)) if document_average else None
+    g, p = outcomes.gold, outcomes.pred
     names = sorted(labels, key=labels.__getitem__)
-    modes = {mode: mode_scores(mode, columns[mode], names) for mode in MODES}
+    modes = {
+        mode: mode_scores(mode, columns[mode], names, per_document[mode] if per_document else None)
+        for mode in MODES
+    }
     pairs = sorted(
         zip(g_side.doc[g].tolist(), g_side.index[g].tolist(), p_side.index[p].tolist(), strict=True)
     )
-    return MucResult(modes, pairs, overlap)
+    return MucResult(modes, pairs, overlap, per_document)

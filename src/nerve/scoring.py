@@ -15,7 +15,7 @@ import numpy as np
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
 from .matching import exact_match_types
 from .metrics import ExactAccumulator, TransitionTable, infer_from
-from .muc import Overlap, muc_score
+from .muc import MucOptions, muc_score
 from .readers import (
     ConllReader,
     FileRange,
@@ -158,7 +158,7 @@ def score_spans(
     pred: Sequence[Sequence[tuple[int, int, str]]],
     *,
     beta: float = 1.0,
-    overlap: Overlap | None = None,
+    overlap: MucOptions | None = None,
     source: str = "lists",
 ) -> Result:
     """Score documents of spans ``(start, end, label)`` (half-open): exact match, and MUC.
@@ -193,7 +193,13 @@ def score_spans(
     }
     muc = None
     if overlap is not None:
-        muc = muc_score(gold, pred, min_iou=overlap.min_iou, min_gold_share=overlap.min_gold_share)
+        muc = muc_score(
+            gold,
+            pred,
+            min_iou=overlap.min_iou,
+            min_gold_share=overlap.min_gold_share,
+            document_average=overlap.document_average,
+        )
     settings = Settings(
         scheme="-",
         scheme_inferred=False,
@@ -257,7 +263,7 @@ def _score_shards(
     outside: str,
     check_tokens: bool,
     sources: tuple[str, str],
-    overlap: Overlap | None,
+    overlap: MucOptions | None,
 ) -> ExactAccumulator:
     """Count each range in its own thread and add the counts up, in file order."""
     from concurrent.futures import ThreadPoolExecutor
@@ -303,6 +309,7 @@ def score(
     min_gold_share: float | None = None,
     input_format: str | None = None,
     offsets: str | None = None,
+    document_average: bool = False,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched.
 
@@ -334,6 +341,8 @@ def score(
         input_format: for files, ``"conll"`` or a span format of `nerve.span_readers`
             (``jsonl``, ``json``, ``nereval``, ``nervaluate``); sniffed when ``None``.
         offsets: for json/jsonl spans, ``"char"`` or ``"token"`` (see `nerve.span_readers`).
+        document_average: for ``muc``, also average precision, recall and F1 over documents
+            (``-DOCSTART-`` documents, span-file documents); micro totals stay the headline.
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -345,7 +354,7 @@ def score(
     """
     policy = get_policy(repair)
     families = _metric_families(metrics)
-    overlap = Overlap(min_iou, min_gold_share) if "muc" in families else None
+    overlap = MucOptions(min_iou, min_gold_share, document_average) if "muc" in families else None
     if _is_path(gold):
         kind = input_format or sniff_format(os.fspath(gold))  # type: ignore[arg-type]
         if kind in SPAN_FORMATS:
