@@ -36,6 +36,7 @@ __all__ = [
     "MucOptions",
     "MucResult",
     "match_document",
+    "muc_columns",
     "muc_score",
 ]
 
@@ -262,9 +263,48 @@ def _side(docs: Sequence[Iterable[SpanLike]], labels: dict[str, int]) -> _Side:
                 raise ValueError(f"document {d}, span {i}: expected 0 <= start < end, but got ({s}, {e})")
             rows.append((d, int(s), int(e), labels.setdefault(str(name), len(labels)), i))
     arr = np.asarray(rows, dtype=np.int64).reshape(-1, 5)
-    order = np.lexsort((arr[:, 3], arr[:, 2], arr[:, 1], arr[:, 0]))
-    arr = arr[order]
-    return _Side(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
+    return _sorted_side(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
+
+
+def _sorted_side(doc: Int, start: Int, end: Int, label: Int, index: Int) -> _Side:
+    order = np.lexsort((label, end, start, doc))
+    return _Side(doc[order], start[order], end[order], label[order], index[order])
+
+
+def muc_columns(
+    gold: tuple[Int, Int, Int, Int],
+    pred: tuple[Int, Int, Int, Int],
+    names: Sequence[str],
+    n_docs: int,
+    options: MucOptions,
+) -> MucResult:
+    """`muc_score` for spans already in arrays.
+
+    Each side is ``(doc, start, end, label id)``, label ids indexing ``names``; pairs are
+    reported by position in these arrays.
+    """
+
+    def side(cols: tuple[Int, Int, Int, Int]) -> _Side:
+        doc = cols[0]
+        return _sorted_side(*cols, np.arange(doc.shape[0], dtype=np.int64))
+
+    g_side, p_side = side(gold), side(pred)
+    outcomes = classify(g_side, p_side, options.min_iou, options.min_gold_share)
+    columns = tally(outcomes, g_side.label, p_side.label, len(names))
+    per_document = tally(outcomes, g_side.doc, p_side.doc, n_docs) if options.document_average else None
+    modes = {
+        mode: mode_scores(mode, columns[mode], names, per_document[mode] if per_document else None)
+        for mode in MODES
+    }
+    pairs = sorted(
+        zip(
+            g_side.doc[outcomes.gold].tolist(),
+            g_side.index[outcomes.gold].tolist(),
+            p_side.index[outcomes.pred].tolist(),
+            strict=True,
+        )
+    )
+    return MucResult(modes, pairs, options, per_document)
 
 
 def _candidates(gold: _Side, pred: _Side) -> tuple[Int, Int]:
@@ -286,38 +326,99 @@ def _candidates(gold: _Side, pred: _Side) -> tuple[Int, Int]:
     return g[keep], p[keep]
 
 
-def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
-    """Choose a maximum-weight set of edges that share no node; return which edges are chosen."""
-    from scipy.optimize import linear_sum_assignment
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
+def _components(a: Int, b: Int, size: int) -> Int:
+    """The connected component (its smallest node) of each edge ``a[i] - b[i]`` of a graph."""
+    label = np.arange(size)
+    while True:
+        low = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, a, low)
+        np.minimum.at(new, b, low)
+        new = new[new]  # jump to the representative's representative
+        if np.array_equal(new, label):
+            return label[a]
+        label = new
 
+
+def _hungarian(weight: npt.NDArray[np.float64]) -> list[tuple[int, int]]:
+    """A maximum-weight assignment of a small dense matrix (rows <= columns).
+
+    The shortest-augmenting-path Hungarian method with potentials, O(rows² · columns).
+    """
+    n, m = weight.shape
+    cost = (weight.max(initial=0.0) - weight).tolist()
+    inf = float("inf")
+    u = [0.0] * (n + 1)
+    v = [0.0] * (m + 1)
+    owner = [0] * (m + 1)  # the row assigned to each column, 1-based; 0 = none
+    way = [0] * (m + 1)
+    for row in range(1, n + 1):
+        owner[0] = row
+        col = 0
+        least = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[col] = True
+            r, delta, nxt = owner[col], inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    reduced = cost[r - 1][j - 1] - u[r] - v[j]
+                    if reduced < least[j]:
+                        least[j], way[j] = reduced, col
+                    if least[j] < delta:
+                        delta, nxt = least[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            col = nxt
+            if owner[col] == 0:
+                break
+        while col:
+            prev = way[col]
+            owner[col] = owner[prev]
+            col = prev
+    return [(owner[j] - 1, j - 1) for j in range(1, m + 1) if owner[j]]
+
+
+def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
+    """Choose a maximum-weight set of edges that share no node; return which edges are chosen.
+
+    Most edges join a gold and a predicted span that overlap nothing else: they are chosen
+    outright. The rest are solved one connected component at a time.
+    """
     chosen = np.zeros(g.shape[0], dtype=np.bool_)
     if not g.shape[0]:
         return chosen
     gold_nodes, g_local = np.unique(g, return_inverse=True)
     pred_nodes, p_local = np.unique(p, return_inverse=True)
     n_g = gold_nodes.shape[0]
-    g_deg = np.bincount(g_local)
-    p_deg = np.bincount(p_local)
-    alone = (g_deg[g_local] == 1) & (p_deg[p_local] == 1)
+    alone = (np.bincount(g_local)[g_local] == 1) & (np.bincount(p_local)[p_local] == 1)
     chosen[alone] = True
     rest = np.flatnonzero(~alone)
     if not rest.shape[0]:
         return chosen
-    size = n_g + pred_nodes.shape[0]
-    graph = coo_matrix((np.ones(rest.shape[0]), (g_local[rest], n_g + p_local[rest])), shape=(size, size))
-    _, component = connected_components(graph, directed=False)
-    edge_component = component[g_local[rest]]
-    order = np.argsort(edge_component, kind="stable")
-    bounds = np.flatnonzero(np.diff(edge_component[order])) + 1
+    component = _components(g_local[rest], n_g + p_local[rest], n_g + pred_nodes.shape[0])
+    order = np.argsort(component, kind="stable")
+    bounds = np.flatnonzero(np.diff(component[order])) + 1
     for group in np.split(rest[order], bounds):
         rows, r_idx = np.unique(g_local[group], return_inverse=True)
         cols, c_idx = np.unique(p_local[group], return_inverse=True)
         matrix = np.zeros((rows.shape[0], cols.shape[0]))
         matrix[r_idx, c_idx] = weight[group]
-        r, c = linear_sum_assignment(matrix, maximize=True)
-        picked = {(int(a), int(b)) for a, b in zip(r.tolist(), c.tolist(), strict=True) if matrix[a, b] > 0}
+        transposed = matrix.shape[0] > matrix.shape[1]
+        dense = matrix.T if transposed else matrix
+        if dense.shape[0] <= 32:
+            pairs = _hungarian(dense)
+        else:
+            from scipy.optimize import linear_sum_assignment
+
+            r, c = linear_sum_assignment(dense, maximize=True)
+            pairs = list(zip(r.tolist(), c.tolist(), strict=True))
+        picked = {(b, a) if transposed else (a, b) for a, b in pairs}
+        picked = {(a, b) for a, b in picked if matrix[a, b] > 0}
         for k, edge in enumerate(group.tolist()):
             if (int(r_idx[k]), int(c_idx[k])) in picked:
                 chosen[edge] = True

@@ -15,7 +15,7 @@ import numpy as np
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
 from .matching import exact_match_types
 from .metrics import ExactAccumulator, TransitionTable, infer_from
-from .muc import MucOptions, muc_score
+from .muc import MucOptions, muc_columns
 from .readers import (
     ConllReader,
     FileRange,
@@ -35,7 +35,7 @@ from .repair import (
 )
 from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
 from .schemes import Scheme, TagFormat, encode_sequence, get_scheme
-from .span_readers import SPAN_FORMATS, read_spans, sniff_format
+from .span_readers import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
 from .spans import Span
 from .vocab import TagVocab
 
@@ -154,8 +154,8 @@ def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme
 
 
 def score_spans(
-    gold: Sequence[Sequence[tuple[int, int, str]]],
-    pred: Sequence[Sequence[tuple[int, int, str]]],
+    gold: Sequence[Sequence[tuple[int, int, str]]] | SpanColumns,
+    pred: Sequence[Sequence[tuple[int, int, str]]] | SpanColumns,
     *,
     beta: float = 1.0,
     overlap: MucOptions | None = None,
@@ -165,41 +165,32 @@ def score_spans(
 
     Duplicated spans are matched at most once each.
     """
-    if len(gold) != len(pred):
+    g = gold if isinstance(gold, SpanColumns) else SpanColumns.from_documents(list(map(list, gold)))
+    p = pred if isinstance(pred, SpanColumns) else SpanColumns.from_documents(list(map(list, pred)))
+    if g.n_docs != p.n_docs:
         raise NerveError(
-            f"Expected as many predicted documents as gold ones, but got {len(pred)} and {len(gold)}"
+            f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
         )
     labels: dict[str, int] = {}
-
-    def columns(docs: Sequence[Sequence[tuple[int, int, str]]]) -> tuple[Int, Int, Int, Int]:
-        rows = [
-            (d, s, e, labels.setdefault(t, len(labels))) for d, spans in enumerate(docs) for s, e, t in spans
-        ]
-        arr = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
-        return arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
-
-    gd, gs, ge, gt = columns(gold)
-    pd, ps, pe, pt = columns(pred)
-    width = int(max(ge.max(initial=0), pe.max(initial=0))) + 1
-    n = len(labels)
+    gt = np.asarray([labels.setdefault(t, len(labels)) for t in g.label], dtype=np.int64)
+    pt = np.asarray([labels.setdefault(t, len(labels)) for t in p.label], dtype=np.int64)
+    names = list(labels)
+    width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
+    n = len(names)
     hits = exact_match_types(
-        (gd * width + gs, gd * width + ge, gt), (pd * width + ps, pd * width + pe, pt), n
+        (g.doc * width + g.start, g.doc * width + g.end, gt),
+        (p.doc * width + p.start, p.doc * width + p.end, pt),
+        n,
     )
     g_count = np.bincount(gt, minlength=n)
     p_count = np.bincount(pt, minlength=n)
     counts = {
         name: Counts(int(hits[i]), int(p_count[i] - hits[i]), int(g_count[i] - hits[i]))
-        for name, i in labels.items()
+        for i, name in enumerate(names)
     }
     muc = None
     if overlap is not None:
-        muc = muc_score(
-            gold,
-            pred,
-            min_iou=overlap.min_iou,
-            min_gold_share=overlap.min_gold_share,
-            document_average=overlap.document_average,
-        )
+        muc = muc_columns((g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap)
     settings = Settings(
         scheme="-",
         scheme_inferred=False,
@@ -216,7 +207,7 @@ def score_spans(
         exact=ExactScores(counts, beta),
         repairs=RepairStats("none"),
         sentences=0,
-        documents=len(gold),
+        documents=g.n_docs,
         muc=muc,
     )
 
@@ -358,7 +349,7 @@ def score(
     if _is_path(gold):
         kind = input_format or sniff_format(os.fspath(gold))  # type: ignore[arg-type]
         if kind in SPAN_FORMATS:
-            g_docs, p_docs = read_spans(
+            g_docs, p_docs = read_span_columns(
                 os.fspath(gold),  # type: ignore[arg-type]
                 os.fspath(pred) if pred is not None else None,  # type: ignore[arg-type]
                 fmt=kind,

@@ -20,19 +20,93 @@ Formats (``--format``):
 
 from __future__ import annotations
 
+import gc
 import json
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .errors import InputError
 
-__all__ = ["SPAN_FORMATS", "Documents", "read_spans", "sniff_format"]
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = ["SPAN_FORMATS", "Documents", "SpanColumns", "read_span_columns", "read_spans", "sniff_format"]
 
 Documents = list[list[tuple[int, int, str]]]
 SPAN_FORMATS = ("jsonl", "json", "nereval", "nervaluate")
 _DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
 _SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
+
+
+@dataclass(frozen=True)
+class SpanColumns:
+    """The spans of many documents as parallel arrays (labels as strings), in document order."""
+
+    doc: Int
+    start: Int
+    end: Int
+    label: list[str]
+    n_docs: int
+
+    @classmethod
+    def from_documents(cls, docs: Documents) -> SpanColumns:
+        """Columns of checked documents of ``(start, end, label)``."""
+        lengths = [len(d) for d in docs]
+        flat = [span for d in docs for span in d]
+        return cls(
+            np.repeat(np.arange(len(docs), dtype=np.int64), lengths),
+            np.asarray([s for s, _, _ in flat], dtype=np.int64),
+            np.asarray([e for _, e, _ in flat], dtype=np.int64),
+            [t for _, _, t in flat],
+            len(docs),
+        )
+
+    def documents(self) -> Documents:
+        """Back to one list of ``(start, end, label)`` per document."""
+        out: Documents = [[] for _ in range(self.n_docs)]
+        for d, s, e, t in zip(
+            self.doc.tolist(), self.start.tolist(), self.end.tolist(), self.label, strict=True
+        ):
+            out[d].append((s, e, t))
+        return out
+
+
+def _fast_columns(
+    docs: Any, required: Sequence[str], allowed: set[str], end_offset: int = 0, lengths: Int | None = None
+) -> SpanColumns | None:
+    """Columns of lists of span objects, if every check passes on the whole at once.
+
+    Otherwise ``None``: the caller reads them one by one, to say exactly what is wrong.
+
+    Checks: lists of objects with the required keys and no others, integer offsets, string
+    labels, ``0 <= start < end``, and ``end`` within ``lengths`` of its document when given.
+    """
+    if type(docs) is not list or any(type(d) is not list for d in docs):
+        return None
+    flat = [e for d in docs for e in d]
+    if any(type(e) is not dict for e in flat) or any(e.keys() - allowed for e in flat):
+        return None
+    try:
+        starts, ends, labels = ([e[k] for e in flat] for k in required)
+    except KeyError:
+        return None
+    if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
+        return None
+    doc = np.repeat(np.arange(len(docs), dtype=np.int64), [len(d) for d in docs])
+    start = np.asarray(starts, dtype=np.int64)
+    end = np.asarray(ends, dtype=np.int64) + end_offset
+    if not ((start >= 0) & (start < end)).all():
+        return None
+    if lengths is not None and not (end <= lengths[doc]).all():
+        return None
+    return SpanColumns(doc, start, end, labels, len(docs))
 
 
 def _loads() -> Callable[[bytes], Any]:
@@ -48,6 +122,22 @@ def _parse(path: str, data: bytes, where: str) -> Any:
         return _loads()(data)
     except ValueError as err:
         raise InputError(path, None, f"{where}: malformed JSON: {err}") from None
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while parsing.
+
+    Parsing creates millions of small objects and no cycles; collections triggered by those
+    allocations would cost more than the parse itself.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _read(path: str) -> bytes:
@@ -155,7 +245,57 @@ def _document(
     return _spans(check, obj[key], key), None
 
 
-def _documents(path: str, fmt: str, units: str | None) -> tuple[Documents, Documents | None]:
+def _documents_fast(
+    objects: list[tuple[int | None, Any]], units: str | None
+) -> tuple[SpanColumns, SpanColumns | None] | None:
+    """Columns of JSON/JSONL documents when all of them pass the checks at once."""
+    docs = [o for _, o in objects]
+    if any(type(o) is not dict or o.keys() - _DOC_KEYS for o in docs):
+        return None
+    two = "gold" in docs[0] or "pred" in docs[0] if docs else True
+    keys = ("gold", "pred") if two else ("spans", "entities")
+    if two and not all("gold" in o and "pred" in o for o in docs):
+        return None
+    if not two and not all(("spans" in o) != ("entities" in o) for o in docs):
+        return None
+    sides = []
+    for key in keys[: 2 if two else 1]:
+        lists = [o[key] if key in o or two else o[keys[1]] for o in docs]
+        lengths = _doc_lengths(docs, units)
+        columns = _fast_columns(lists, ("start", "end", "label"), _SPAN_KEYS, lengths=lengths)
+        if columns is None or not _texts_match(docs, lists, units):
+            return None
+        sides.append(columns)
+    return sides[0], sides[1] if two else None
+
+
+def _doc_lengths(docs: list[dict[str, Any]], units: str | None) -> Int | None:
+    """How far offsets may reach in each document (a huge number where nothing says)."""
+    out = np.full(len(docs), np.iinfo(np.int64).max, dtype=np.int64)
+    for i, o in enumerate(docs):
+        unit = units or ("token" if "tokens" in o and "text" not in o else "char")
+        bound = o.get("text") if unit == "char" else o.get("tokens")
+        if bound is not None:
+            out[i] = len(bound)
+    return out
+
+
+def _texts_match(docs: list[dict[str, Any]], lists: list[Any], units: str | None) -> bool:
+    """Whether every span that gives its ``text`` covers exactly that text."""
+    for o, spans in zip(docs, lists, strict=True):
+        unit = units or ("token" if "tokens" in o and "text" not in o else "char")
+        for e in spans:
+            if "text" not in e:
+                continue
+            if unit == "char":
+                if o.get("text") is not None and o["text"][e["start"] : e["end"]] != e["text"]:
+                    return False
+            elif o.get("tokens") is not None and " ".join(o["tokens"][e["start"] : e["end"]]) != e["text"]:
+                return False
+    return True
+
+
+def _documents(path: str, fmt: str, units: str | None) -> tuple[SpanColumns, SpanColumns | None]:
     data = _read(path)
     objects: list[tuple[int | None, Any]]
     if fmt == "jsonl":
@@ -168,6 +308,9 @@ def _documents(path: str, fmt: str, units: str | None) -> tuple[Documents, Docum
         if not isinstance(parsed, list):
             raise InputError(path, None, f"expected a JSON list of documents, got {type(parsed).__name__}")
         objects = [(None, o) for o in parsed]
+    fast = _documents_fast(objects, units)
+    if fast is not None:
+        return fast
     gold: Documents = []
     pred: Documents = []
     has_pred = None
@@ -182,10 +325,10 @@ def _documents(path: str, fmt: str, units: str | None) -> tuple[Documents, Docum
         gold.append(g)
         if p is not None:
             pred.append(p)
-    return gold, pred if has_pred else None
+    return SpanColumns.from_documents(gold), SpanColumns.from_documents(pred) if has_pred else None
 
 
-def _nereval(path: str) -> tuple[Documents, Documents]:
+def _nereval(path: str) -> tuple[SpanColumns, SpanColumns]:
     parsed = _parse(path, _read(path), "the file")
     if not isinstance(parsed, list):
         raise InputError(path, None, "expected a JSON list of {text, true, predicted} objects")
@@ -210,7 +353,14 @@ def _nereval(path: str) -> tuple[Documents, Documents]:
             sides.append(spans)
         gold.append(sides[0])
         pred.append(sides[1])
-    return gold, pred
+    return SpanColumns.from_documents(gold), SpanColumns.from_documents(pred)
+
+
+def _nervaluate_columns(path: str, docs: Any, side: str) -> SpanColumns:
+    fast = _fast_columns(docs, ("start", "end", "label"), {"start", "end", "label"}, end_offset=1)
+    if fast is not None and all(len(e) == 3 for d in docs for e in d):
+        return fast
+    return SpanColumns.from_documents(_nervaluate_docs(path, docs, side))
 
 
 def _nervaluate_docs(path: str, docs: Any, side: str) -> Documents:
@@ -231,18 +381,31 @@ def _nervaluate_docs(path: str, docs: Any, side: str) -> Documents:
     return out
 
 
-def _nervaluate(path: str) -> tuple[Documents, Documents | None]:
+def _nervaluate(path: str) -> tuple[SpanColumns, SpanColumns | None]:
     parsed = _parse(path, _read(path), "the file")
     if isinstance(parsed, dict):
         if set(parsed) != {"true", "pred"}:
             raise InputError(path, None, 'expected {"true": [...], "pred": [...]}')
-        return _nervaluate_docs(path, parsed["true"], "true"), _nervaluate_docs(path, parsed["pred"], "pred")
-    return _nervaluate_docs(path, parsed, "documents"), None
+        return _nervaluate_columns(path, parsed["true"], "true"), _nervaluate_columns(
+            path, parsed["pred"], "pred"
+        )
+    return _nervaluate_columns(path, parsed, "documents"), None
 
 
 def read_spans(
     gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
 ) -> tuple[Documents, Documents]:
+    """Read gold and predicted spans as lists of ``(start, end, label)`` per document.
+
+    See `read_span_columns` for the arguments.
+    """
+    g, p = read_span_columns(gold, pred, fmt=fmt, units=units)
+    return g.documents(), p.documents()
+
+
+def read_span_columns(
+    gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
+) -> tuple[SpanColumns, SpanColumns]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
     Args:
@@ -258,7 +421,11 @@ def read_spans(
     if units not in (None, "char", "token"):
         raise InputError(gold, None, f"expected offsets 'char' or 'token', got {units!r}")
 
-    def one(path: str) -> tuple[Documents, Documents | None]:
+    def one(path: str) -> tuple[SpanColumns, SpanColumns | None]:
+        with _no_gc():
+            return read_one(path)
+
+    def read_one(path: str) -> tuple[SpanColumns, SpanColumns | None]:
         if fmt == "nereval":
             return _nereval(path)
         if fmt == "nervaluate":
@@ -275,6 +442,6 @@ def read_spans(
         p = p2
     if p is None:
         raise InputError(gold, None, "holds no predictions; give a prediction file too")
-    if len(p) != len(g):
-        raise InputError(pred or gold, None, f"has {len(p)} documents, but the gold has {len(g)}")
+    if p.n_docs != g.n_docs:
+        raise InputError(pred or gold, None, f"has {p.n_docs} documents, but the gold has {g.n_docs}")
     return g, p
