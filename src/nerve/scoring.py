@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
@@ -171,10 +172,10 @@ def score_spans(
         raise NerveError(
             f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
         )
-    labels: dict[str, int] = {}
-    gt = np.asarray([labels.setdefault(t, len(labels)) for t in g.label], dtype=np.int64)
-    pt = np.asarray([labels.setdefault(t, len(labels)) for t in p.label], dtype=np.int64)
-    names = list(labels)
+    names = list(dict.fromkeys(chain(g.label, p.label)))
+    index = {name: i for i, name in enumerate(names)}
+    gt = np.fromiter(map(index.__getitem__, g.label), dtype=np.int64, count=len(g.label))
+    pt = np.fromiter(map(index.__getitem__, p.label), dtype=np.int64, count=len(p.label))
     width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
     n = len(names)
     hits = exact_match_types(

@@ -26,6 +26,8 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -88,18 +90,18 @@ def _fast_columns(
     Checks: lists of objects with the required keys and no others, integer offsets, string
     labels, ``0 <= start < end``, and ``end`` within ``lengths`` of its document when given.
     """
-    if type(docs) is not list or any(type(d) is not list for d in docs):
+    if type(docs) is not list or not set(map(type, docs)) <= {list}:
         return None
-    flat = [e for d in docs for e in d]
-    if any(type(e) is not dict for e in flat) or any(e.keys() - allowed for e in flat):
+    flat = list(chain.from_iterable(docs))
+    if not set(map(type, flat)) <= {dict} or not set(chain.from_iterable(flat)) <= allowed:
         return None
     try:
-        starts, ends, labels = ([e[k] for e in flat] for k in required)
+        starts, ends, labels = (list(map(itemgetter(k), flat)) for k in required)
     except KeyError:
         return None
     if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
         return None
-    doc = np.repeat(np.arange(len(docs), dtype=np.int64), [len(d) for d in docs])
+    doc = np.repeat(np.arange(len(docs), dtype=np.int64), list(map(len, docs)))
     start = np.asarray(starts, dtype=np.int64)
     end = np.asarray(ends, dtype=np.int64) + end_offset
     if not ((start >= 0) & (start < end)).all():
@@ -358,7 +360,7 @@ def _nereval(path: str) -> tuple[SpanColumns, SpanColumns]:
 
 def _nervaluate_columns(path: str, docs: Any, side: str) -> SpanColumns:
     fast = _fast_columns(docs, ("start", "end", "label"), {"start", "end", "label"}, end_offset=1)
-    if fast is not None and all(len(e) == 3 for d in docs for e in d):
+    if fast is not None:
         return fast
     return SpanColumns.from_documents(_nervaluate_docs(path, docs, side))
 
