@@ -403,11 +403,18 @@ def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
     component = _components(g_local[rest], n_g + p_local[rest], n_g + pred_nodes.shape[0])
     order = np.argsort(component, kind="stable")
     bounds = np.flatnonzero(np.diff(component[order])) + 1
-    for group in np.split(rest[order], bounds):
-        rows, r_idx = np.unique(g_local[group], return_inverse=True)
-        cols, c_idx = np.unique(p_local[group], return_inverse=True)
-        matrix = np.zeros((rows.shape[0], cols.shape[0]))
-        matrix[r_idx, c_idx] = weight[group]
+    edges = rest[order]
+    g_of, p_of, w_of = g_local[edges].tolist(), p_local[edges].tolist(), weight[edges].tolist()
+    start = 0
+    for stop in [*bounds.tolist(), edges.shape[0]]:
+        # Components are small: plain Python is faster here than numpy calls.
+        rows = sorted(set(g_of[start:stop]))
+        cols = sorted(set(p_of[start:stop]))
+        r_at = {r: i for i, r in enumerate(rows)}
+        c_at = {c: i for i, c in enumerate(cols)}
+        matrix = np.zeros((len(rows), len(cols)))
+        for k in range(start, stop):
+            matrix[r_at[g_of[k]], c_at[p_of[k]]] = w_of[k]
         transposed = matrix.shape[0] > matrix.shape[1]
         dense = matrix.T if transposed else matrix
         if dense.shape[0] <= 32:
@@ -418,10 +425,11 @@ def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
             r, c = linear_sum_assignment(dense, maximize=True)
             pairs = list(zip(r.tolist(), c.tolist(), strict=True))
         picked = {(b, a) if transposed else (a, b) for a, b in pairs}
-        picked = {(a, b) for a, b in picked if matrix[a, b] > 0}
-        for k, edge in enumerate(group.tolist()):
-            if (int(r_idx[k]), int(c_idx[k])) in picked:
-                chosen[edge] = True
+        for k in range(start, stop):
+            a, b = r_at[g_of[k]], c_at[p_of[k]]
+            if (a, b) in picked and matrix[a, b] > 0:
+                chosen[edges[k]] = True
+        start = stop
     return chosen
 
 

@@ -261,9 +261,9 @@ def _documents_fast(
     if not two and not all(("spans" in o) != ("entities" in o) for o in docs):
         return None
     sides = []
+    lengths = _doc_lengths(docs, units)
     for key in keys[: 2 if two else 1]:
         lists = [o[key] if key in o or two else o[keys[1]] for o in docs]
-        lengths = _doc_lengths(docs, units)
         columns = _fast_columns(lists, ("start", "end", "label"), _SPAN_KEYS, lengths=lengths)
         if columns is None or not _texts_match(docs, lists, units):
             return None
@@ -301,10 +301,14 @@ def _documents(path: str, fmt: str, units: str | None) -> tuple[SpanColumns, Spa
     data = _read(path)
     objects: list[tuple[int | None, Any]]
     if fmt == "jsonl":
-        objects = []
-        for n, raw in enumerate(data.split(b"\n"), start=1):
-            if raw.strip():
-                objects.append((n, _parse(path, raw, f"line {n}")))
+        lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
+        try:  # one parse of all lines as a JSON list; line by line only to locate an error
+            parsed_lines = _loads()(b"[" + b",".join(raw for _, raw in lines) + b"]")
+        except ValueError:
+            parsed_lines = [_parse(path, raw, f"line {n}") for n, raw in lines]
+        if len(parsed_lines) != len(lines):  # a line held several values
+            parsed_lines = [_parse(path, raw, f"line {n}") for n, raw in lines]
+        objects = [(n, obj) for (n, _), obj in zip(lines, parsed_lines, strict=True)]
     else:
         parsed = _parse(path, data, "the file")
         if not isinstance(parsed, list):
