@@ -1,0 +1,294 @@
+"""A drop-in for nereval 0.2.5, with a one-to-one matching.
+
+Replace ``import nereval`` with ``from nerve.compat import nereval``: `Entity`, `evaluate`,
+`evaluate_json`, `count_correct` and the helpers keep nereval's names, arguments and results.
+
+nereval scores two slots per entity: TEXT (the same text at the same start) and TYPE (the same
+type, and the texts overlap). COR is the number of slots filled, ACT twice the number of
+predictions, POS twice the number of gold entities; precision = COR/ACT, recall = COR/POS and
+the result is their F1, micro-averaged over all texts.
+
+What differs is the pairing. nereval lets each gold entity take the *first* prediction in list
+order that fills one of its slots, and a prediction can serve any number of gold entities: one
+prediction over three gold entities fills three TYPE slots for an ACT of 2 (precision 1.5), and
+listing a worse prediction first loses the TEXT slot of a better one. Here every prediction
+serves at most one gold entity and every gold entity at most one prediction, and the pairs are
+those that fill the most slots in total (an optimal assignment by scipy's
+``linear_sum_assignment`` on each group of overlapping entities), so precision and recall never
+exceed 1 and the order of the lists does not matter. Among pairings that fill as many slots,
+the one with the most TEXT slots is taken, so `count_correct`'s split is unique too.
+
+Where each gold entity has at most one candidate, nereval's result is unchanged; its README
+examples come out the same (F1 0.33). In the README's "Note on Symmetry", Example 2 counts
+Correct Type 3 in nereval but 2 here: nereval fills two TYPE slots with the one prediction
+"CILINDRISCHE PLUG".
+"""
+
+from __future__ import annotations
+
+import sys
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from ..errors import InputError
+from ..span_readers import read_spans
+
+__all__ = [
+    "Entity",
+    "EntityLike",
+    "correct_text",
+    "correct_type",
+    "count_correct",
+    "evaluate",
+    "evaluate_json",
+    "f1",
+    "has_overlap",
+    "main",
+    "precision",
+    "precision_recall_f1",
+    "recall",
+    "sign_test",
+]
+
+
+class Entity(NamedTuple):
+    """An entity: its ``text``, its ``type`` and the character offset of its ``start``.
+
+    The end is ``start + len(text)``. The fields are those of ``nereval.Entity``, and an
+    entity equals a ``nereval.Entity`` with the same values.
+    """
+
+    text: str
+    type: str
+    start: int
+
+
+class EntityLike(Protocol):
+    """Anything with ``text``, ``type`` and ``start``, such as ``nereval.Entity`` itself."""
+
+    @property
+    def text(self) -> str: ...  # noqa: D102
+
+    @property
+    def type(self) -> str: ...  # noqa: D102
+
+    @property
+    def start(self) -> int: ...  # noqa: D102
+
+
+# An entity for the matcher: (start, end, type, text); text None when only offsets are known.
+_Item = tuple[int, int, str, str | None]
+
+
+def has_overlap(x: EntityLike, y: EntityLike) -> bool:
+    """Whether the texts of two entities share a character (symmetric)."""
+    return x.start < y.start + len(y.text) and y.start < x.start + len(x.text)
+
+
+def correct_text(x: EntityLike, y: EntityLike) -> bool:
+    """The TEXT slot: the same text at the same start, whatever the types."""
+    return x.text == y.text and x.start == y.start
+
+
+def correct_type(x: EntityLike, y: EntityLike) -> bool:
+    """The TYPE slot: the same type, and the texts overlap."""
+    return x.type == y.type and has_overlap(x, y)
+
+
+def _items(entities: Sequence[EntityLike]) -> list[_Item]:
+    return [(e.start, e.start + len(e.text), e.type, e.text) for e in entities]
+
+
+def _edges(true: list[_Item], pred: list[_Item]) -> list[tuple[int, int, int, int]]:
+    """Every (gold, pred, text slot, type slot) pair that fills at least one slot."""
+    order = sorted(range(len(pred)), key=lambda j: pred[j][0])
+    starts = [pred[j][0] for j in order]
+    reach = []  # running maximum of the ends, in order of start
+    top: int | None = None
+    for j in order:
+        top = pred[j][1] if top is None else max(top, pred[j][1])
+        reach.append(top)
+    empty: dict[tuple[int, str | None], list[int]] = {}
+    for j, (s, e, _, t) in enumerate(pred):
+        if s == e:
+            empty.setdefault((s, t), []).append(j)
+    edges: list[tuple[int, int, int, int]] = []
+    for i, (s, e, typ, text) in enumerate(true):
+        if s == e:  # the same empty text at the same start: not an overlap, but the same text
+            edges.extend((i, j, 1, 0) for j in empty.get((s, text), []))
+        for k in range(bisect_right(reach, s), bisect_left(starts, e)):
+            ps, pe, ptyp, ptext = pred[order[k]]
+            if pe > s:
+                text_slot = int(ps == s and pe == e and ptext == text)
+                type_slot = int(ptyp == typ)
+                if text_slot or type_slot:
+                    edges.append((i, order[k], text_slot, type_slot))
+    return edges
+
+
+def _count(true: list[_Item], pred: list[_Item]) -> tuple[int, int]:
+    """(TEXT slots, TYPE slots) filled by the best one-to-one pairing of one text."""
+    edges = _edges(true, pred)
+    # Union-find over gold nodes i and pred nodes len(true) + j, to solve each group alone.
+    parent = list(range(len(true) + len(pred)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for i, j, _, _ in edges:
+        parent[find(i)] = find(len(true) + j)
+    groups: dict[int, list[tuple[int, int, int, int]]] = {}
+    for edge in edges:
+        groups.setdefault(find(edge[0]), []).append(edge)
+    count_text = count_type = 0
+    big = len(edges) + 1  # one more filled slot outweighs any number of TEXT-slot preferences
+    for group in groups.values():
+        if len(group) == 1:
+            chosen = group
+        else:
+            from scipy.optimize import linear_sum_assignment
+
+            rows = sorted({e[0] for e in group})
+            cols = sorted({e[1] for e in group})
+            r_at = {r: k for k, r in enumerate(rows)}
+            c_at = {c: k for k, c in enumerate(cols)}
+            weight = np.zeros((len(rows), len(cols)))
+            by_cell: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+            for edge in group:
+                i, j, t, ty = edge
+                weight[r_at[i], c_at[j]] = (t + ty) * big + t
+                by_cell[r_at[i], c_at[j]] = edge
+            r, c = linear_sum_assignment(weight, maximize=True)
+            chosen = [by_cell[cell] for cell in zip(r.tolist(), c.tolist(), strict=True) if cell in by_cell]
+        for _, _, t, ty in chosen:
+            count_text += t
+            count_type += ty
+    return count_text, count_type
+
+
+def count_correct(true: Sequence[EntityLike], pred: Sequence[EntityLike]) -> tuple[int, int]:
+    """Count the TEXT and TYPE slots filled in one text, pairing entities one to one.
+
+    Args:
+        true: the gold entities of the text.
+        pred: the predicted entities of the text.
+
+    Returns:
+        ``(count_text, count_type)``: the pairs with the same text at the same start, and the
+        pairs with the same type and overlapping texts, under the pairing that fills the most
+        slots (and, among those, the most TEXT slots).
+    """
+    return _count(_items(true), _items(pred))
+
+
+def precision(correct: int, actual: int) -> float:
+    """COR / ACT, 0 when ACT is 0."""
+    if actual == 0:
+        return 0
+    return correct / actual
+
+
+def recall(correct: int, possible: int) -> float:
+    """COR / POS, 0 when POS is 0."""
+    if possible == 0:
+        return 0
+    return correct / possible
+
+
+def f1(p: float, r: float) -> float:
+    """The harmonic mean of ``p`` and ``r``, 0 when both are 0."""
+    if p + r == 0:
+        return 0
+    return 2 * (p * r) / (p + r)
+
+
+def _totals(y_true: Sequence[list[_Item]], y_pred: Sequence[list[_Item]]) -> tuple[float, float, float]:
+    if len(y_true) != len(y_pred):
+        raise ValueError("Bad input shape: y_true and y_pred should have the same length.")
+    correct = actual = possible = 0
+    for x, y in zip(y_true, y_pred, strict=True):
+        correct += sum(_count(x, y))
+        possible += len(x) * 2
+        actual += len(y) * 2
+    p, r = precision(correct, actual), recall(correct, possible)
+    return p, r, f1(p, r)
+
+
+def precision_recall_f1(
+    y_true: Sequence[Sequence[EntityLike]], y_pred: Sequence[Sequence[EntityLike]]
+) -> tuple[float, float, float]:
+    """Micro precision, recall and F1 over all texts (`evaluate` returns only the F1)."""
+    return _totals([_items(x) for x in y_true], [_items(y) for y in y_pred])
+
+
+def evaluate(y_true: Sequence[Sequence[EntityLike]], y_pred: Sequence[Sequence[EntityLike]]) -> float:
+    """Micro F1 over a dataset, one list of entities per text on each side.
+
+    >>> from nerve.compat.nereval import Entity, evaluate
+    >>> evaluate([[Entity("a", "b", 0), Entity("b", "b", 2)]], [[Entity("b", "b", 2)]])
+    0.6666666666666666
+
+    Raises:
+        ValueError: ``y_true`` and ``y_pred`` differ in length.
+    """
+    return precision_recall_f1(y_true, y_pred)[2]
+
+
+def sign_test(
+    truth: Sequence[Sequence[EntityLike]],
+    model_a: Sequence[Sequence[EntityLike]],
+    model_b: Sequence[Sequence[EntityLike]],
+) -> tuple[int, int]:
+    """Compare two models text by text, as nereval does.
+
+    Returns:
+        ``(better, worse)``: the number of texts where ``model_b`` scores a higher F1 than
+        ``model_a``, and the number where it scores lower.
+    """
+    better = worse = 0
+    for true, a, b in zip(truth, model_a, model_b, strict=False):
+        score_a = evaluate([true], [a])
+        score_b = evaluate([true], [b])
+        if score_a - score_b > 0:
+            worse += 1
+        elif score_a - score_b < 0:
+            better += 1
+    return better, worse
+
+
+def evaluate_json(file_name: str) -> float:
+    """Micro F1 of nereval's JSON file: ``[{"text", "true": [...], "predicted": [...]}]``.
+
+    Entities are ``{"text", "type", "start"}``. The file is read by nerve's ``nereval`` reader,
+    which checks each entity against the text (`nerve.InputError` names the text and entity).
+    """
+    gold, pred = read_spans(file_name, fmt="nereval")
+    return _totals(
+        [[(s, e, t, None) for s, e, t in doc] for doc in gold],
+        [[(s, e, t, None) for s, e, t in doc] for doc in pred],
+    )[2]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m nerve.compat.nereval input.json``: print ``F1-score: 0.67`` as nereval does."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1 or args[0].startswith("-"):
+        sys.stderr.write("usage: python -m nerve.compat.nereval FILE.json\n")
+        return 2
+    try:
+        score = evaluate_json(args[0])
+    except InputError as err:
+        sys.stderr.write(f"{err}\n")
+        return 2
+    sys.stdout.write(f"F1-score: {score:.2f}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
