@@ -1,0 +1,448 @@
+"""End-to-end timing of ``nerve score --metrics muc`` against nervaluate 1.2.1 and eval4ner 0.1.0.
+
+The 1M-token corpus of bench_score.py is converted to span files (one document per sentence) by
+gen_spans.py, and every tool reads its own file from disk in its own process, so interpreter start-up,
+imports, JSON parsing, scoring and printing are all included. The timing method is bench_score.py's: one
+untimed warm-up run per command, then ``--repeats`` runs round robin under ``/usr/bin/time -v``; the median
+wall time and the largest peak RSS are reported. Only the wait differs: it blocks instead of polling (see
+``time_once``), so sub-second runs are not rounded up by up to 50 ms.
+
+Usage::
+
+    python bench/bench_muc.py                       # 1M tokens, 3 runs each
+    python bench/bench_muc.py --tokens 100000 --repeats 5
+
+Corpus and span files are generated into bench/out/ when missing. Results are printed as Markdown and
+written as JSON to bench/out/bench-muc-<tokens>.json; the stdout of the last run of every command is kept
+in bench/out/logs/muc-<row>-<tokens>.stdout and used for the count check (nerve's overall counts next
+to nervaluate's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_score as bs
+from gen_spans import output_paths
+
+TARGET = 10.0  # nerve at least this many times faster than each peer
+TYPES = ["PER", "LOC", "ORG", "MISC"]
+MODES = ("strict", "exact", "partial", "type")
+NERVALUATE_MODE = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
+COUNTS = {"cor": "correct", "inc": "incorrect", "par": "partial", "mis": "missed", "spu": "spurious"}
+
+# nervaluate 1.2.1: stdlib json, the dict loader, evaluate(), and the overall results printed as JSON.
+NERVALUATE_SCRIPT = f"""\
+import json, sys
+from dataclasses import asdict
+from nervaluate import Evaluator
+with open(sys.argv[1], encoding="utf-8") as f:
+    data = json.load(f)
+results = Evaluator(data["true"], data["pred"], tags={TYPES!r}, loader="dict").evaluate()
+print(json.dumps({{mode: asdict(r) for mode, r in results["overall"].items()}}))
+"""
+
+# eval4ner 0.1.0: evaluate_all(predictions, golden_labels, texts, verbose=False) takes lists of
+# (type, surface) tuples (it calls list.remove with a tuple, so JSON lists must become tuples). It prints
+# its per-sentence averaged scores itself; the returned dict is printed as JSON on the last line.
+EVAL4NER_SCRIPT = """\
+import json, sys
+from eval4ner import muc
+with open(sys.argv[1], encoding="utf-8") as f:
+    docs = json.load(f)
+preds = [[tuple(e) for e in d["pred"]] for d in docs]
+golds = [[tuple(e) for e in d["gold"]] for d in docs]
+texts = [d["text"] for d in docs]
+print(json.dumps(muc.evaluate_all(preds, golds, texts)))
+"""
+
+NERVE_ROWS = ("nerve", "nerve-jsonl")  # "nerve" reads the nervaluate JSON: the primary row
+PEERS = ("nervaluate", "eval4ner")
+ALL_TOOLS = [*NERVE_ROWS, *PEERS]
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def span_files(tokens: int, seed: int, regenerate: bool) -> dict[str, Path]:
+    corpus = bs.corpus_for(tokens, seed)
+    prefix = bs.OUT / f"spans-{tokens}-seed{seed}"
+    paths = output_paths(prefix)
+    stale = [p for p in paths.values() if not p.exists() or p.stat().st_mtime < corpus.stat().st_mtime]
+    if regenerate or stale:
+        print(f"writing {bs.rel(prefix)}.* from {bs.rel(corpus)} ...", file=sys.stderr)
+        cmd = [sys.executable, str(bs.BENCH / "gen_spans.py"), str(corpus), str(prefix)]
+        subprocess.run(cmd, check=True)
+    return paths
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def nerve_row(key: str, path: Path, fmt_args: list[str], what: str) -> bs.Tool:
+    tool = bs.nerve_tool(path)
+    argv = [tool.argv[0], "score", str(path), *fmt_args, "--metrics", "muc", "--output", "json"]
+    label = f"nerve score --metrics muc ({what})"
+    return bs.Tool(key, label, argv, unavailable=tool.unavailable)
+
+
+def script_row(key: str, package: str, script: str, path: Path, what: str) -> bs.Tool:
+    version = bs.package_version(package)
+    label = f"{package} {version or '?'} {what}"
+    reason = None if version else f"{package} is not installed"
+    return bs.Tool(key, label, [sys.executable, "-c", script, str(path)], unavailable=reason)
+
+
+def make_tools(paths: dict[str, Path], keys: list[str]) -> list[bs.Tool]:
+    makers = {
+        "nerve": lambda: nerve_row(
+            "nerve", paths["nervaluate"], ["--format", "nervaluate"], "nervaluate JSON"
+        ),
+        "nerve-jsonl": lambda: nerve_row("nerve-jsonl", paths["jsonl"], [], "JSONL"),
+        "nervaluate": lambda: script_row(
+            "nervaluate", "nervaluate", NERVALUATE_SCRIPT, paths["nervaluate"], "Evaluator(loader='dict')"
+        ),
+        "eval4ner": lambda: script_row(
+            "eval4ner", "eval4ner", EVAL4NER_SCRIPT, paths["eval4ner"], "muc.evaluate_all"
+        ),
+    }
+    return [makers[k]() for k in keys]
+
+
+def shown_command(tool: bs.Tool) -> str:
+    argv = list(tool.argv)
+    for i, arg in enumerate(argv):
+        if arg == NERVALUATE_SCRIPT:
+            argv[i] = "<nervaluate script>"
+        elif arg == EVAL4NER_SCRIPT:
+            argv[i] = "<eval4ner script>"
+    return bs.display(argv, None)
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def time_once(tool: bs.Tool, log_prefix: Path, timeout: float) -> tuple[float, int, int]:
+    """Run once; return (wall seconds, peak RSS KiB, exit status), as bench_score.time_once does.
+
+    bench_score.time_once calls ``subprocess.run(..., timeout=...)``, which waits by polling with sleeps
+    that grow to 50 ms: a run's measured wall time is rounded up to the next poll, by up to 50 ms (about
+    9 % of a 0.55 s run, nothing for a 6 s one). Here the wait blocks, and a timer kills the process
+    group when the timeout passes.
+    """
+    with (
+        tempfile.NamedTemporaryFile("r", suffix=".time") as report,
+        Path(f"{log_prefix}.stdout").open("wb") as out,
+        Path(f"{log_prefix}.stderr").open("wb") as err,
+    ):
+        expired = threading.Event()
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [bs.GNU_TIME, "-v", "-o", report.name, *tool.argv],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=bs.ENV,
+            start_new_session=True,  # its own process group, so that a timeout kills the tool too
+        )
+
+        def kill() -> None:
+            expired.set()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            status = proc.wait()
+        finally:
+            timer.cancel()
+        wall = time.perf_counter() - t0
+        if expired.is_set():
+            raise subprocess.TimeoutExpired(tool.argv, timeout)
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", Path(report.name).read_text())
+    return wall, int(match.group(1)) if match else 0, status
+
+
+def log_prefix(key: str, tokens: int, warmup: bool = False) -> Path:
+    logs = bs.OUT / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    return logs / (f"muc-warmup-{key}" if warmup else f"muc-{key}-{tokens}")
+
+
+def run_tools(
+    tools: list[bs.Tool], inputs: dict[str, Path], tokens: int, repeats: int, timeout: float
+) -> list[bs.Result]:
+    """bench_score.run_tools with the timing above: one warm-up, then ``repeats`` runs round robin."""
+    results = {
+        t.key: bs.Result(t.key, t.label, shown_command(t), bs.rel(inputs[t.key]), tokens) for t in tools
+    }
+    for t in tools:
+        if t.unavailable:
+            results[t.key].status, results[t.key].note = "unavailable", t.unavailable
+    for t in tools:
+        if results[t.key].status == "ok":
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                time_once(t, log_prefix(t.key, tokens, warmup=True), timeout)
+    for rep in range(repeats):
+        for t in tools:
+            res = results[t.key]
+            if res.status != "ok":
+                continue
+            print(f"  [{rep + 1}/{repeats}] {res.label} ...", end=" ", file=sys.stderr, flush=True)
+            try:
+                wall, rss, status = time_once(t, log_prefix(t.key, tokens), timeout)
+            except subprocess.TimeoutExpired:
+                res.status, res.note = "failed", f"timed out after {timeout:g} s"
+                print("timeout", file=sys.stderr)
+                continue
+            print(f"{wall:.3f} s, {rss / 1024:.1f} MiB", file=sys.stderr)
+            if status != 0:
+                res.status, res.note = "failed", bs.failure_note(log_prefix(t.key, tokens), status)
+                continue
+            res.walls_s.append(round(wall, 4))
+            res.peak_rss_kib.append(rss)
+    for res in results.values():
+        if res.status == "ok" and res.walls_s:
+            res.median_wall_s = statistics.median(res.walls_s)
+            res.peak_rss_mib = round(max(res.peak_rss_kib) / 1024, 1)
+    return list(results.values())
+
+
+# --------------------------------------------------------------------------- results
+
+
+def ratios(results: list[bs.Result]) -> dict[str, dict[str, float | None]]:
+    """ratio[peer][nerve row] = peer median / nerve-row median."""
+    medians = {r.key: r.median_wall_s for r in results}
+    table: dict[str, dict[str, float | None]] = {}
+    for r in results:
+        table[r.key] = {}
+        for n in NERVE_ROWS:
+            peer, base = r.median_wall_s, medians.get(n)
+            table[r.key][n] = round(peer / base, 2) if peer and base else None
+    return table
+
+
+def speed_table(results: list[bs.Result], ratio: dict[str, dict[str, float | None]]) -> str:
+    present = [n for n in NERVE_ROWS if any(r.key == n for r in results)]
+    head = " | ".join(f"ratio vs {n}" for n in present)
+    rows = [
+        f"| row | command | input | median wall s | peak RSS MiB | {head} |",
+        "|---|---|---|---:|---:|" + "---:|" * len(present),
+    ]
+    for r in results:
+        if r.status != "ok":
+            rows.append(f"| {r.key} | {r.label} | {r.corpus} | {r.status} | n/a |" + " n/a |" * len(present))
+            continue
+        cells = " | ".join(bs.fmt(ratio[r.key][n], ".2f") for n in present)
+        rows.append(
+            f"| {r.key} | {r.label} | {r.corpus} | {r.median_wall_s:.3f} | {r.peak_rss_mib:.1f} | {cells} |"
+        )
+    return "\n".join(rows)
+
+
+def targets(results: list[bs.Result], ratio: dict[str, dict[str, float | None]]) -> list[dict[str, object]]:
+    by_key = {r.key: r for r in results}
+    out = []
+    for n in NERVE_ROWS:
+        if n not in by_key:
+            continue
+        for peer in PEERS:
+            if peer not in by_key:
+                continue
+            value = ratio[peer][n]
+            out.append(
+                {
+                    "target": f"{n} >= {TARGET:g}x faster than {by_key[peer].label}",
+                    "primary": n == "nerve",
+                    "measured": None if value is None else f"{value:.2f}x",
+                    "result": bs.verdict(None if value is None else value >= TARGET),
+                }
+            )
+    return out
+
+
+def stdout_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object a run printed: its whole stdout, or else its last line (eval4ner prints first)."""
+    if not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace").strip()
+    for candidate in (text, text.splitlines()[-1] if text else ""):
+        try:
+            parsed = json.loads(candidate)
+        except json.JSONDecodeError:
+            continue
+        return parsed if isinstance(parsed, dict) else None
+    return None
+
+
+def count_check(results: list[bs.Result], tokens: int) -> dict[str, Any]:
+    """nerve's overall MUC counts next to nervaluate's, from the stdout of the last timed run of each."""
+    ok = {r.key for r in results if r.status == "ok" and r.walls_s}
+    printed = {k: stdout_json(Path(f"{log_prefix(k, tokens)}.stdout")) for k in ALL_TOOLS if k in ok}
+    muc = {k: v.get("muc") for k in NERVE_ROWS if (v := printed.get(k))}
+    out: dict[str, Any] = {}
+    if len(muc) == 2:
+        out["nerve_json_equals_jsonl"] = muc["nerve"] == muc["nerve-jsonl"]
+    nerve_muc = next((m for m in muc.values() if isinstance(m, dict)), None)
+    nv = printed.get("nervaluate")
+    modes = []
+    for mode in MODES:
+        ours = nerve_muc[mode]["overall"] if nerve_muc else None
+        theirs = nv.get(NERVALUATE_MODE[mode]) if nv else None
+        row: dict[str, Any] = {"mode": mode}
+        row["nerve"] = {k: ours[k] for k in (*COUNTS, "f1")} if ours else None
+        row["nervaluate"] = {k: theirs[v] for k, v in {**COUNTS, "f1": "f1"}.items()} if theirs else None
+        if ours and theirs:
+            row["differing_counts"] = [k for k in COUNTS if ours[k] != theirs[COUNTS[k]]]
+            row["abs_diff_sum"] = sum(abs(ours[k] - theirs[COUNTS[k]]) for k in COUNTS)
+        modes.append(row)
+    out["modes"] = modes
+    if printed.get("eval4ner"):
+        out["eval4ner_sentence_means"] = printed["eval4ner"]
+    return out
+
+
+def check_table(check: dict[str, Any]) -> str:
+    head = "COR / INC / PAR / MIS / SPU"
+    rows = [
+        f"| mode | nerve {head} | nervaluate {head} | differing counts | nerve F1 | nervaluate F1 |",
+        "|---|---|---|---|---:|---:|",
+    ]
+
+    def counts(c: dict[str, Any] | None) -> str:
+        return " / ".join(str(c[k]) for k in COUNTS) if c else "n/a"
+
+    def f1(c: dict[str, Any] | None) -> str:
+        return f"{c['f1']:.4f}" if c else "n/a"
+
+    for row in check["modes"]:
+        if "differing_counts" in row:
+            diff = ", ".join(row["differing_counts"]) or "none"
+            if row["differing_counts"]:
+                diff += f" (sum of |differences| {row['abs_diff_sum']})"
+        else:
+            diff = "n/a"
+        rows.append(
+            f"| {row['mode']} | {counts(row['nerve'])} | {counts(row['nervaluate'])} | {diff} "
+            f"| {f1(row['nerve'])} | {f1(row['nervaluate'])} |"
+        )
+    lines = ["\n".join(rows), ""]
+    if "nerve_json_equals_jsonl" in check:
+        same = "identical" if check["nerve_json_equals_jsonl"] else "DIFFERENT"
+        lines.append(f"- nerve's `muc` output from the nervaluate JSON and from the JSONL: {same}.")
+    e4n = check.get("eval4ner_sentence_means")
+    if isinstance(e4n, dict):
+        parts = [f"{m} {e4n[m]['f1_score']:.4f}" for m in MODES if isinstance(e4n.get(m), dict)]
+        lines.append(
+            "- eval4ner prints no counts, only means over sentences of per-sentence scores (a sentence "
+            f"with neither gold nor predicted entities scores 1): F1 {', '.join(parts)}."
+        )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Time nerve score --metrics muc end to end against nervaluate and eval4ner.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--tokens", type=int, default=1_000_000, help="corpus size (gen_corpus.py --tokens)")
+    parser.add_argument("--seed", type=int, default=1, help="gen_corpus.py seed")
+    parser.add_argument(
+        "--repeats", "-r", type=int, default=3, help="runs per command; the median is reported"
+    )
+    parser.add_argument(
+        "--tools",
+        type=lambda s: s.split(","),
+        default=ALL_TOOLS,
+        help=f"comma-separated subset of {','.join(ALL_TOOLS)}",
+    )
+    parser.add_argument("--regenerate", action="store_true", help="rewrite the span files")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
+    parser.add_argument(
+        "--check", action="store_true", help="exit with status 1 unless the primary targets pass"
+    )
+    args = parser.parse_args(argv)
+    unknown = set(args.tools) - set(ALL_TOOLS)
+    if unknown:
+        parser.error(f"unknown --tools: {', '.join(sorted(unknown))}")
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    if not Path(bs.GNU_TIME).exists():
+        parser.error(f"{bs.GNU_TIME} (GNU time) is required to measure peak RSS")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    paths = span_files(args.tokens, args.seed, args.regenerate)
+    keys = [k for k in ALL_TOOLS if k in args.tools]
+    tools = make_tools(paths, keys)
+    fmt = {"nerve": "nervaluate", "nerve-jsonl": "jsonl", "nervaluate": "nervaluate", "eval4ner": "eval4ner"}
+    inputs = {k: paths[fmt[k]] for k in keys}
+    print(f"timing MUC scorers on {args.tokens} tokens, {args.repeats} runs each", file=sys.stderr)
+    results = run_tools(tools, inputs, args.tokens, args.repeats, args.timeout)
+    ratio = ratios(results)
+    for res in results:  # Result.ratio: against the primary row, as in bench_score
+        res.ratio = ratio[res.key].get("nerve")
+    tgt = targets(results, ratio)
+    check = count_check(results, args.tokens)
+
+    print(f"## nerve score --metrics muc vs peers: {args.tokens} tokens, median of {args.repeats} runs\n")
+    print(speed_table(results, ratio))
+    print("\nTargets (primary: nerve reading the nervaluate JSON that nervaluate reads):")
+    for t in tgt:
+        star = " (primary)" if t["primary"] else ""
+        print(f"- {t['result']}: {t['target']}{star} (measured: {t['measured'] or 'n/a'})")
+    print("\nCommands:")
+    for r in results:
+        runs = f"runs: {', '.join(f'{w:.3f}' for w in r.walls_s)} s" if r.walls_s else r.note
+        print(f"- {r.key}: `{r.command}` ({runs})")
+    print("\n### Overall counts: nerve (optimal matching) vs nervaluate 1.2.1 (greedy, in list order)\n")
+    print(check_table(check))
+
+    payload = {
+        "mode": "muc",
+        "tokens": args.tokens,
+        "seed": args.seed,
+        "repeats": args.repeats,
+        "machine": {
+            **bs.machine(),
+            "nervaluate": bs.package_version("nervaluate"),
+            "eval4ner": bs.package_version("eval4ner"),
+        },
+        "results": [asdict(r) for r in results],
+        "ratios": ratio,
+        "targets": tgt,
+        "count_check": check,
+    }
+    path = bs.write_json(f"bench-muc-{args.tokens}.json", payload)
+    print(f"\nJSON: {bs.rel(path)}", file=sys.stderr)
+    primary = [t for t in tgt if t["primary"]]
+    if args.check and (not primary or any(t["result"] != "PASS" for t in primary)):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
