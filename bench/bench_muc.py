@@ -4,8 +4,7 @@ The 1M-token corpus of bench_score.py is converted to span files (one document p
 gen_spans.py, and every tool reads its own file from disk in its own process, so interpreter start-up,
 imports, JSON parsing, scoring and printing are all included. The timing method is bench_score.py's: one
 untimed warm-up run per command, then ``--repeats`` runs round robin under ``/usr/bin/time -v``; the median
-wall time and the largest peak RSS are reported. Only the wait differs: it blocks instead of polling (see
-``time_once``), so sub-second runs are not rounded up by up to 50 ms.
+wall time and the largest peak RSS are reported.
 
 Usage::
 
@@ -23,15 +22,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
-import re
-import signal
 import statistics
 import subprocess
 import sys
-import tempfile
-import threading
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -138,48 +131,6 @@ def shown_command(tool: bs.Tool) -> str:
 # --------------------------------------------------------------------------- timing
 
 
-def time_once(tool: bs.Tool, log_prefix: Path, timeout: float) -> tuple[float, int, int]:
-    """Run once; return (wall seconds, peak RSS KiB, exit status), as bench_score.time_once does.
-
-    bench_score.time_once calls ``subprocess.run(..., timeout=...)``, which waits by polling with sleeps
-    that grow to 50 ms: a run's measured wall time is rounded up to the next poll, by up to 50 ms (about
-    9 % of a 0.55 s run, nothing for a 6 s one). Here the wait blocks, and a timer kills the process
-    group when the timeout passes.
-    """
-    with (
-        tempfile.NamedTemporaryFile("r", suffix=".time") as report,
-        Path(f"{log_prefix}.stdout").open("wb") as out,
-        Path(f"{log_prefix}.stderr").open("wb") as err,
-    ):
-        expired = threading.Event()
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(
-            [bs.GNU_TIME, "-v", "-o", report.name, *tool.argv],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            env=bs.ENV,
-            start_new_session=True,  # its own process group, so that a timeout kills the tool too
-        )
-
-        def kill() -> None:
-            expired.set()
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-
-        timer = threading.Timer(timeout, kill)
-        timer.start()
-        try:
-            status = proc.wait()
-        finally:
-            timer.cancel()
-        wall = time.perf_counter() - t0
-        if expired.is_set():
-            raise subprocess.TimeoutExpired(tool.argv, timeout)
-        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", Path(report.name).read_text())
-    return wall, int(match.group(1)) if match else 0, status
-
-
 def log_prefix(key: str, tokens: int, warmup: bool = False) -> Path:
     logs = bs.OUT / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -199,7 +150,7 @@ def run_tools(
     for t in tools:
         if results[t.key].status == "ok":
             with contextlib.suppress(subprocess.TimeoutExpired):
-                time_once(t, log_prefix(t.key, tokens, warmup=True), timeout)
+                bs.time_once(t, log_prefix(t.key, tokens, warmup=True), timeout)
     for rep in range(repeats):
         for t in tools:
             res = results[t.key]
@@ -207,7 +158,7 @@ def run_tools(
                 continue
             print(f"  [{rep + 1}/{repeats}] {res.label} ...", end=" ", file=sys.stderr, flush=True)
             try:
-                wall, rss, status = time_once(t, log_prefix(t.key, tokens), timeout)
+                wall, rss, status = bs.time_once(t, log_prefix(t.key, tokens), timeout)
             except subprocess.TimeoutExpired:
                 res.status, res.note = "failed", f"timed out after {timeout:g} s"
                 print("timeout", file=sys.stderr)
