@@ -89,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
         "--offsets", default=None, choices=["char", "token"], help="json/jsonl: what span offsets count"
     )
     s.add_argument("--document-average", action="store_true", help="muc: also average P/R/F1 over documents")
+    s.add_argument(
+        "--matching",
+        default="optimal",
+        choices=["optimal", "greedy"],
+        help="muc: optimal one-to-one matching (default), or greedy to reproduce nervaluate 1.2.1",
+    )
     s.add_argument("--min-iou", type=float, default=None, help="muc: overlap needs at least this IoU")
     s.add_argument(
         "--min-gold-share",
@@ -150,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 min_gold_share=ns.min_gold_share,
                 input_format=ns.input_format,
                 document_average=ns.document_average,
+                matching=ns.matching,
                 offsets=ns.offsets,
                 **reading,
             )

@@ -16,7 +16,7 @@ from .conlleval import P_O, PerlChunker, perl_letter
 from .errors import Problem, SchemeError
 from .matching import exact_match_types
 from .muc import FIELDS as MUC_FIELDS
-from .muc import MODES, MucOptions, MucResult, _Side, classify, mode_scores, tally
+from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
 from .readers import TagBlock
 from .repair import (
     chunk_validity,
@@ -131,7 +131,8 @@ class ExactAccumulator:
         if overlap is not None and policy == "conlleval":
             raise SchemeError("the muc metrics need entity spans; use --repair begin, discard or error")
         self.overlap = overlap
-        self.muc: dict[str, dict[str, Int]] = {}
+        self.muc: dict[str, dict[str, Int]] = {}  # by type id
+        self.muc_total: dict[str, dict[str, Int]] = {}  # one entry: greedy types need not add up
         self.muc_docs: dict[str, dict[str, Int]] = {}  # by document id, for the document average
         self.vocab = vocab
         self.policy = policy
@@ -205,19 +206,23 @@ class ExactAccumulator:
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
         if self.overlap is not None:
             # Entities never cross sentences, so matching within a block is matching per document.
-            outcomes = classify(
-                _Side.of(gold.start, gold.end, gold.type),
-                _Side.of(pred.start, pred.end, pred.type),
-                self.overlap.min_iou,
-                self.overlap.min_gold_share,
-            )
-            _add_columns(self.muc, tally(outcomes, gold.type, pred.type, n_types), np.arange(n_types))
+            docs = None
             if self.overlap.document_average:
                 # Documents are numbered from 1; 0 is the one an earlier range of the file ended in.
                 doc = np.cumsum(block.document_start, dtype=np.int64)
                 size = int(doc[-1]) + 1 if doc.shape[0] else 1
-                per_doc = tally(outcomes, doc[gold.start], doc[pred.start], size)
-                _add_columns(self.muc_docs, per_doc, np.arange(size) + doc_base)
+                docs = (doc[gold.start], doc[pred.start], size)
+            tallies = count_all(
+                _Side.of(gold.start, gold.end, gold.type),
+                _Side.of(pred.start, pred.end, pred.type),
+                n_types,
+                self.overlap,
+                docs,
+            )
+            _add_columns(self.muc, tallies.by_type, np.arange(n_types))
+            _add_columns(self.muc_total, tallies.total, np.zeros(1, dtype=np.int64))
+            if tallies.by_document is not None:
+                _add_columns(self.muc_docs, tallies.by_document, np.arange(size) + doc_base)
 
     def absorb(self, other: ExactAccumulator) -> None:
         """Add the counts of an accumulator of the same settings that read other sentences.
@@ -244,6 +249,7 @@ class ExactAccumulator:
             np.add.at(mine_counts, types[: theirs_counts.shape[0]], theirs_counts)
             setattr(self, name, mine_counts)
         _add_columns(self.muc, other.muc, types)
+        _add_columns(self.muc_total, other.muc_total, np.zeros(1, dtype=np.int64))
         if other.muc_docs:
             size = max(v.shape[0] for c in other.muc_docs.values() for v in c.values())
             _add_columns(self.muc_docs, other.muc_docs, np.arange(size) + self.documents)
@@ -318,7 +324,11 @@ class ExactAccumulator:
                 per_document = {m: {f: self.muc_docs.get(m, empty)[f] for f in MUC_FIELDS} for m in MODES}
             modes = {
                 m: mode_scores(
-                    m, self.muc.get(m, empty), vocab.type_names, per_document[m] if per_document else None
+                    m,
+                    self.muc.get(m, empty),
+                    vocab.type_names,
+                    per_document[m] if per_document else None,
+                    self.muc_total.get(m, empty),
                 )
                 for m in MODES
             }

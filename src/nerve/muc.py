@@ -41,6 +41,8 @@ __all__ = [
 ]
 
 MODES = ("strict", "exact", "partial", "type")
+MATCHINGS = ("optimal", "greedy")
+GREEDY_GOLD_SHARE = 0.01  # nervaluate's default min_overlap_percentage, 1 %
 Columns = dict[str, "Int"]
 _HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
 
@@ -188,27 +190,42 @@ class MucOptions:
     min_iou: float | None = None
     min_gold_share: float | None = None
     document_average: bool = False
+    matching: str = "optimal"
 
     def __post_init__(self) -> None:
         for name in ("min_iou", "min_gold_share"):
             value = getattr(self, name)
             if value is not None and not 0 < value <= 1:
                 raise ValueError(f"Expected {name} in (0, 1], but got {value}")
+        if self.matching not in MATCHINGS:
+            raise ValueError(f"Expected matching among {', '.join(MATCHINGS)}, but got {self.matching!r}")
+
+    @property
+    def gold_share(self) -> float | None:
+        """The minimum share of the gold span; greedy matching defaults to nervaluate's 1 %."""
+        if self.min_gold_share is None and self.matching == "greedy":
+            return GREEDY_GOLD_SHARE
+        return self.min_gold_share
 
     def describe(self) -> str:
-        """For the signature, e.g. ``overlap any`` or ``overlap iou>=0.5``."""
+        """For the signature, e.g. ``overlap any`` or ``greedy, overlap gold-share>=0.01``."""
         parts = []
         if self.min_iou is not None:
             parts.append(f"iou>={self.min_iou:g}")
-        if self.min_gold_share is not None:
-            parts.append(f"gold-share>={self.min_gold_share:g}")
+        if self.gold_share is not None:
+            parts.append(f"gold-share>={self.gold_share:g}")
         text = "overlap " + (",".join(parts) or "any")
+        if self.matching == "greedy":
+            text = "greedy as nervaluate 1.2.1, " + text
         return text + (", document average" if self.document_average else "")
 
 
 @dataclass(frozen=True)
 class MucResult:
-    """The four modes, and the pairs of the matching as (document, gold index, pred index)."""
+    """The four modes, and the pairs of the matching as (document, gold index, pred index).
+
+    ``pairs`` is empty with greedy matching, where every mode pairs differently.
+    """
 
     modes: Mapping[str, ModeScores]
     pairs: list[tuple[int, int, int]] = field(default_factory=list)
@@ -280,8 +297,8 @@ def muc_columns(
 ) -> MucResult:
     """`muc_score` for spans already in arrays.
 
-    Each side is ``(doc, start, end, label id)``, label ids indexing ``names``; pairs are
-    reported by position in these arrays.
+    Each side is ``(doc, start, end, label id)``, label ids indexing ``names``, in list order
+    (which only greedy matching looks at); pairs are reported by position in these arrays.
     """
 
     def side(cols: tuple[Int, Int, Int, Int]) -> _Side:
@@ -289,22 +306,8 @@ def muc_columns(
         return _sorted_side(*cols, np.arange(doc.shape[0], dtype=np.int64))
 
     g_side, p_side = side(gold), side(pred)
-    outcomes = classify(g_side, p_side, options.min_iou, options.min_gold_share)
-    columns = tally(outcomes, g_side.label, p_side.label, len(names))
-    per_document = tally(outcomes, g_side.doc, p_side.doc, n_docs) if options.document_average else None
-    modes = {
-        mode: mode_scores(mode, columns[mode], names, per_document[mode] if per_document else None)
-        for mode in MODES
-    }
-    pairs = sorted(
-        zip(
-            g_side.doc[outcomes.gold].tolist(),
-            g_side.index[outcomes.gold].tolist(),
-            p_side.index[outcomes.pred].tolist(),
-            strict=True,
-        )
-    )
-    return MucResult(modes, pairs, options, per_document)
+    docs = (g_side.doc, p_side.doc, n_docs) if options.document_average else None
+    return _result(count_all(g_side, p_side, len(names), options, docs), g_side, p_side, names, options)
 
 
 def _candidates(gold: _Side, pred: _Side) -> tuple[Int, Int]:
@@ -433,17 +436,27 @@ def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
     return chosen
 
 
-def _match(gold: _Side, pred: _Side, min_iou: float | None, min_gold_share: float | None) -> tuple[Int, Int]:
-    """The optimal pairs as (gold row, pred row)."""
+def _edges(gold: _Side, pred: _Side, options: MucOptions) -> tuple[Int, Int, Int]:
+    """The overlapping (gold row, pred row) pairs that pass the options' thresholds, and overlaps."""
     g, p = _candidates(gold, pred)
     overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
     keep = np.ones(g.shape[0], dtype=np.bool_)
-    if min_iou is not None:
+    if options.min_iou is not None:
         union = np.maximum(gold.end[g], pred.end[p]) - np.minimum(gold.start[g], pred.start[p])
-        keep &= overlap >= min_iou * union
-    if min_gold_share is not None:
-        keep &= overlap >= min_gold_share * (gold.end[g] - gold.start[g])
-    g, p, overlap = g[keep], p[keep], overlap[keep]
+        keep &= overlap >= options.min_iou * union
+    share = options.gold_share
+    if share is not None:
+        length = gold.end[g] - gold.start[g]
+        if options.matching == "greedy":
+            # nervaluate's own test, in percent and floating point, so borderline cases agree.
+            keep &= (overlap / length) * 100.0 >= round(share * 100.0, 9)
+        else:
+            keep &= overlap >= share * length
+    return g[keep], p[keep], overlap[keep]
+
+
+def _optimal(gold: _Side, pred: _Side, g: Int, p: Int, overlap: Int) -> Bool:
+    """Which edges the optimal one-to-one matching chooses."""
     same_span = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
     same_type = gold.label[g] == pred.label[p]
     tier = np.where(same_span, np.where(same_type, 4, 3), np.where(same_type, 2, 1))
@@ -451,24 +464,104 @@ def _match(gold: _Side, pred: _Side, min_iou: float | None, min_gold_share: floa
     # (there are fewer than `base` edges), and all overlaps together weigh less than one pair.
     base = float(g.shape[0] + 1)
     weight = base**tier + overlap / (float(overlap.sum()) + 1.0)
-    chosen = _assign(g, p, weight)
-    return g[chosen], p[chosen]
+    return _assign(g, p, weight)
+
+
+def _greedy(gold: _Side, pred: _Side, g: Int, p: Int) -> dict[str, Bool]:
+    """Which edges nervaluate 1.2.1 pairs in each mode.
+
+    Predictions are taken in list order; each takes one gold that no earlier prediction took:
+    in strict, exact and partial the first in list order with the same span (and type, in
+    strict), else the first it overlaps; in type the same-typed one with the closest boundaries,
+    else the first of another type. An edge alone in its component is taken in every mode;
+    the rest are walked component by component.
+    """
+    chosen = {mode: np.zeros(g.shape[0], dtype=np.bool_) for mode in MODES}
+    if not g.shape[0]:
+        return chosen
+    alone = (np.bincount(g)[g] == 1) & (np.bincount(p)[p] == 1)
+    rest = np.flatnonzero(~alone)
+    for mode in MODES:
+        chosen[mode][alone] = True
+    if not rest.shape[0]:
+        return chosen
+    gold_nodes, g_local = np.unique(g[rest], return_inverse=True)
+    pred_nodes, p_local = np.unique(p[rest], return_inverse=True)
+    n_g = gold_nodes.shape[0]
+    component = _components(g_local, n_g + p_local, n_g + pred_nodes.shape[0])
+    gr, pr = g[rest], p[rest]
+    # Within a component: predictions in list order, and each one's golds in list order.
+    order = np.lexsort((gold.index[gr], gold.doc[gr], pred.index[pr], pred.doc[pr], component))
+    edges = rest[order]
+    ge, pe = g[edges], p[edges]
+    same_span = ((gold.start[ge] == pred.start[pe]) & (gold.end[ge] == pred.end[pe])).tolist()
+    same_type = (gold.label[ge] == pred.label[pe]).tolist()
+    distance = (np.abs(gold.start[ge] - pred.start[pe]) + np.abs(gold.end[ge] - pred.end[pe])).tolist()
+    g_of, p_of = ge.tolist(), pe.tolist()
+    exact = {
+        "strict": [s and t for s, t in zip(same_span, same_type, strict=True)],
+        "exact": same_span,
+        "partial": same_span,
+    }
+    cuts = [*(np.flatnonzero(np.diff(component[order])) + 1).tolist(), len(g_of)]
+    for mode in MODES:
+        picked: list[int] = []
+        start = 0
+        for stop in cuts:
+            # Plain Python: components are small, and this is nervaluate's loop restricted to one.
+            taken: set[int] = set()
+            k = start
+            while k < stop:
+                j = k
+                while j < stop and p_of[j] == p_of[k]:
+                    j += 1
+                choice = -1
+                if mode == "type":
+                    best, other = -1, -1
+                    for e in range(k, j):
+                        if g_of[e] in taken:
+                            continue
+                        if same_type[e]:
+                            if best < 0 or distance[e] < distance[best]:
+                                best = e
+                        elif other < 0:
+                            other = e
+                    choice = best if best >= 0 else other
+                else:
+                    first = -1
+                    hit = exact[mode]
+                    for e in range(k, j):
+                        if g_of[e] in taken:
+                            continue
+                        if hit[e]:
+                            choice = e
+                            break
+                        if first < 0:
+                            first = e
+                    if choice < 0:
+                        choice = first
+                if choice >= 0:
+                    taken.add(g_of[choice])
+                    picked.append(choice)
+                k = j
+            start = stop
+        chosen[mode][edges[picked]] = True
+    return chosen
 
 
 @dataclass(frozen=True)
 class Outcomes:
-    """The pairs of a matching, and which of them are COR and PAR in each mode."""
+    """The pairs of one mode's matching, and which of them are COR and which PAR."""
 
     gold: Int  # matched gold rows
     pred: Int  # matched pred rows
     unmatched_gold: Bool
     unmatched_pred: Bool
-    cor_par: dict[str, tuple[Bool, Bool]]
+    cor: Bool
+    par: Bool
 
 
-def classify(g_side: _Side, p_side: _Side, min_iou: float | None, min_gold_share: float | None) -> Outcomes:
-    """Match the two sides and classify every pair in every mode."""
-    g, p = _match(g_side, p_side, min_iou, min_gold_share)
+def _outcomes(g_side: _Side, p_side: _Side, g: Int, p: Int, mode: str) -> Outcomes:
     same_span = (g_side.start[g] == p_side.start[p]) & (g_side.end[g] == p_side.end[p])
     same_type = g_side.label[g] == p_side.label[p]
     unmatched_g = np.ones(g_side.doc.shape[0], dtype=np.bool_)
@@ -476,16 +569,36 @@ def classify(g_side: _Side, p_side: _Side, min_iou: float | None, min_gold_share
     unmatched_g[g] = False
     unmatched_p[p] = False
     none = np.zeros_like(same_span)
-    cor_par = {
+    cor, par = {
         "strict": (same_span & same_type, none),
         "exact": (same_span, none),
         "partial": (same_span, ~same_span),
         "type": (same_type, none),
-    }
-    return Outcomes(g, p, unmatched_g, unmatched_p, cor_par)
+    }[mode]
+    return Outcomes(g, p, unmatched_g, unmatched_p, cor, par)
 
 
-def tally(outcomes: Outcomes, gold_key: Int, pred_key: Int, size: int) -> dict[str, Columns]:
+def classify(
+    g_side: _Side, p_side: _Side, options: MucOptions, *, by_type: bool = False
+) -> dict[str, Outcomes]:
+    """Match the two sides and classify every pair, for each mode.
+
+    With ``by_type`` and greedy matching, each type is matched on its own, as nervaluate computes
+    its per-type rows; optimal matching has one matching for the totals and the types alike.
+    """
+    g, p, overlap = _edges(g_side, p_side, options)
+    if options.matching == "greedy":
+        if by_type:
+            same = g_side.label[g] == p_side.label[p]
+            g, p = g[same], p[same]
+        chosen = _greedy(g_side, p_side, g, p)
+        return {mode: _outcomes(g_side, p_side, g[c], p[c], mode) for mode, c in chosen.items()}
+    picked = _optimal(g_side, p_side, g, p, overlap)
+    g, p = g[picked], p[picked]
+    return {mode: _outcomes(g_side, p_side, g, p, mode) for mode in MODES}
+
+
+def tally(outcomes: Mapping[str, Outcomes], gold_key: Int, pred_key: Int, size: int) -> dict[str, Columns]:
     """Count outcomes per mode, grouped by a key of each row (a type id, a document id...).
 
     Gold-side counts go by the gold row's key, predicted-side counts by the predicted row's.
@@ -494,34 +607,48 @@ def tally(outcomes: Outcomes, gold_key: Int, pred_key: Int, size: int) -> dict[s
     def count(keys: Int, mask: Bool) -> Int:
         return np.bincount(keys[mask], minlength=size).astype(np.int64)
 
-    mis = count(gold_key, outcomes.unmatched_gold)
-    spu = count(pred_key, outcomes.unmatched_pred)
-    gk, pk = gold_key[outcomes.gold], pred_key[outcomes.pred]
     columns = {}
-    for mode, (cor, par) in outcomes.cor_par.items():
-        inc = ~cor & ~par
+    for mode, o in outcomes.items():
+        gk, pk = gold_key[o.gold], pred_key[o.pred]
+        inc = ~o.cor & ~o.par
         columns[mode] = {
-            "cor": count(gk, cor),
+            "cor": count(gk, o.cor),
             "inc": count(gk, inc),
-            "par": count(gk, par),
-            "mis": mis,
-            "spu": spu,
-            "pred_cor": count(pk, cor),
+            "par": count(gk, o.par),
+            "mis": count(gold_key, o.unmatched_gold),
+            "spu": count(pred_key, o.unmatched_pred),
+            "pred_cor": count(pk, o.cor),
             "pred_inc": count(pk, inc),
-            "pred_par": count(pk, par),
+            "pred_par": count(pk, o.par),
         }
     return columns
 
 
-def count_outcomes(
-    g_side: _Side, p_side: _Side, n_types: int, min_iou: float | None, min_gold_share: float | None
-) -> tuple[dict[str, Columns], Int, Int]:
-    """Match and count: per mode, an array per count field indexed by type id; and the pairs.
+@dataclass(frozen=True)
+class Tallies:
+    """Count arrays per mode: by type id, in total (one entry), and by document if asked for."""
+
+    by_type: dict[str, Columns]
+    total: dict[str, Columns]
+    by_document: dict[str, Columns] | None
+    outcomes: dict[str, Outcomes]
+
+
+def count_all(
+    g_side: _Side, p_side: _Side, n_types: int, options: MucOptions, docs: tuple[Int, Int, int] | None = None
+) -> Tallies:
+    """Match and count, by type and in total; by document too when ``docs`` gives each row's.
 
     The arrays add up across documents and blocks, so streamed input is counted exactly.
     """
-    outcomes = classify(g_side, p_side, min_iou, min_gold_share)
-    return tally(outcomes, g_side.label, p_side.label, n_types), outcomes.gold, outcomes.pred
+    outcomes = classify(g_side, p_side, options)
+    typed = classify(g_side, p_side, options, by_type=True) if options.matching == "greedy" else outcomes
+    by_type = tally(typed, g_side.label, p_side.label, n_types)
+    zeros_g = np.zeros(g_side.doc.shape[0], dtype=np.int64)
+    zeros_p = np.zeros(p_side.doc.shape[0], dtype=np.int64)
+    total = tally(outcomes, zeros_g, zeros_p, 1)
+    by_document = tally(outcomes, docs[0], docs[1], docs[2]) if docs is not None else None
+    return Tallies(by_type, total, by_document, outcomes)
 
 
 def document_macro(mode: str, columns: Columns) -> DocumentMacro:
@@ -543,10 +670,15 @@ def document_macro(mode: str, columns: Columns) -> DocumentMacro:
 
 
 def mode_scores(
-    mode: str, columns: Columns, names: Sequence[str], per_document: Columns | None = None
+    mode: str,
+    columns: Columns,
+    names: Sequence[str],
+    per_document: Columns | None = None,
+    total: Columns | None = None,
 ) -> ModeScores:
     """Turn count arrays indexed by type id into per-type and overall `MucCounts`.
 
+    The overall counts are ``total`` (one entry per field) when given, else the sum of the types.
     With counts indexed by document id, the document-macro average is computed too.
     """
 
@@ -556,9 +688,33 @@ def mode_scores(
 
     rows = {name: MucCounts(mode, *(at(f, i) for f in FIELDS)) for i, name in enumerate(names)}
     rows = {name: c for name, c in sorted(rows.items()) if c.pos or c.act}
-    overall = MucCounts(mode, *(int(columns[f].sum()) for f in FIELDS))
+    overall = MucCounts(mode, *(int((total or columns)[f].sum()) for f in FIELDS))
     macro = document_macro(mode, per_document) if per_document is not None else None
     return ModeScores(overall, rows, macro)
+
+
+def _result(
+    tallies: Tallies, g_side: _Side, p_side: _Side, names: Sequence[str], options: MucOptions
+) -> MucResult:
+    by_doc = tallies.by_document
+    modes = {
+        mode: mode_scores(
+            mode, tallies.by_type[mode], names, by_doc[mode] if by_doc else None, tallies.total[mode]
+        )
+        for mode in MODES
+    }
+    pairs = []
+    if options.matching == "optimal":
+        o = tallies.outcomes["strict"]
+        pairs = sorted(
+            zip(
+                g_side.doc[o.gold].tolist(),
+                g_side.index[o.gold].tolist(),
+                p_side.index[o.pred].tolist(),
+                strict=True,
+            )
+        )
+    return MucResult(modes, pairs, options, by_doc)
 
 
 def match_document(
@@ -587,6 +743,7 @@ def muc_score(
     min_iou: float | None = None,
     min_gold_share: float | None = None,
     document_average: bool = False,
+    matching: str = "optimal",
 ) -> MucResult:
     """Score documents of predicted spans against gold spans in the four SemEval-2013 modes.
 
@@ -598,24 +755,17 @@ def muc_score(
         min_gold_share: also require the overlap to cover this share of the gold span.
         document_average: also average precision, recall and F1 over documents
             (`ModeScores.document_macro`; documents without entities are left out).
+        matching: ``"optimal"`` (the default), or ``"greedy"`` to reproduce nervaluate 1.2.1:
+            its list-order matching, per-type rows matched type by type, and its default
+            minimum overlap of 1 % of the gold span unless ``min_gold_share`` is given.
     """
     if len(gold) != len(pred):
         raise ValueError(
             f"Expected as many predicted documents as gold ones, but got {len(pred)} and {len(gold)}"
         )
-    overlap = MucOptions(min_iou, min_gold_share, document_average)
+    options = MucOptions(min_iou, min_gold_share, document_average, matching)
     labels: dict[str, int] = {}
     g_side, p_side = _side(gold, labels), _side(pred, labels)
-    outcomes = classify(g_side, p_side, min_iou, min_gold_share)
-    columns = tally(outcomes, g_side.label, p_side.label, len(labels))
-    per_document = tally(outcomes, g_side.doc, p_side.doc, len(gold)) if document_average else None
-    g, p = outcomes.gold, outcomes.pred
     names = sorted(labels, key=labels.__getitem__)
-    modes = {
-        mode: mode_scores(mode, columns[mode], names, per_document[mode] if per_document else None)
-        for mode in MODES
-    }
-    pairs = sorted(
-        zip(g_side.doc[g].tolist(), g_side.index[g].tolist(), p_side.index[p].tolist(), strict=True)
-    )
-    return MucResult(modes, pairs, overlap, per_document)
+    docs = (g_side.doc, p_side.doc, len(gold)) if document_average else None
+    return _result(count_all(g_side, p_side, len(names), options, docs), g_side, p_side, names, options)

@@ -302,6 +302,7 @@ def score(
     input_format: str | None = None,
     offsets: str | None = None,
     document_average: bool = False,
+    matching: str = "optimal",
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched.
 
@@ -335,6 +336,8 @@ def score(
         offsets: for json/jsonl spans, ``"char"`` or ``"token"`` (see `nerve.span_readers`).
         document_average: for ``muc``, also average precision, recall and F1 over documents
             (``-DOCSTART-`` documents, span-file documents); micro totals stay the headline.
+        matching: for ``muc``, ``"optimal"`` one-to-one matching, or ``"greedy"`` to reproduce
+            nervaluate 1.2.1's counts (see `nerve.muc.muc_score`).
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -346,7 +349,7 @@ def score(
     """
     policy = get_policy(repair)
     families = _metric_families(metrics)
-    overlap = MucOptions(min_iou, min_gold_share, document_average) if "muc" in families else None
+    overlap = MucOptions(min_iou, min_gold_share, document_average, matching) if "muc" in families else None
     if _is_path(gold):
         kind = input_format or sniff_format(os.fspath(gold))  # type: ignore[arg-type]
         if kind in SPAN_FORMATS:

@@ -1,0 +1,324 @@
+"""The MUC-5 / SemEval-2013 modes: the tricky cases, brute force, order, and greedy vs nervaluate."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerve.muc import MODES, MucCounts, match_document, muc_score
+
+Spans = list[tuple[int, int, str]]
+
+
+def inclusive(*spans: tuple[str, int, int]) -> Spans:
+    """``(label, start, end)`` with an inclusive end, as peers-muc.md writes them, half-open."""
+    return [(s, e + 1, label) for label, s, e in spans]
+
+
+# peers-muc.md §6: (gold, pred), both with inclusive ends.
+CASES: dict[str, tuple[Spans, Spans]] = {
+    "C01": (
+        inclusive(("PER", 0, 1), ("PER", 3, 4), ("LOC", 7, 7)),
+        inclusive(("PER", 0, 1), ("PER", 3, 4), ("LOC", 7, 7)),
+    ),
+    "C02": (inclusive(("PER", 0, 1)), inclusive(("PER", 0, 0), ("PER", 1, 1))),
+    "C03": (inclusive(("PER", 0, 1), ("PER", 3, 4)), inclusive(("PER", 0, 4))),
+    "C04": (inclusive(("PER", 0, 1), ("ORG", 3, 4)), inclusive(("ORG", 0, 4))),
+    "C05": (inclusive(("PER", 0, 1)), inclusive(("LOC", 0, 1))),
+    "C06": (inclusive(("LOC", 7, 7)), inclusive(("LOC", 6, 7))),
+    "C07": (inclusive(("PER", 3, 4)), inclusive(("ORG", 2, 4))),
+    "C08": (inclusive(("PER", 0, 1)), inclusive(("LOC", 7, 7))),
+    "C09": ([], inclusive(("PER", 0, 1))),
+    "C10": (inclusive(("PER", 0, 1)), []),
+    "C11": ([], []),
+    "C12": (inclusive(("PER", 0, 1)), inclusive(("PER", 0, 1), ("PER", 0, 1))),
+    "C13": (inclusive(("ORG", 3, 5), ("LOC", 5, 5)), inclusive(("LOC", 5, 5))),
+    "C14a": (inclusive(("PER", 3, 4)), inclusive(("PER", 2, 3), ("PER", 3, 4))),
+    "C14b": (inclusive(("PER", 3, 4)), inclusive(("PER", 3, 4), ("PER", 2, 3))),
+    "C15": (inclusive(("PER", 3, 4), ("PER", 0, 1)), inclusive(("PER", 0, 4), ("PER", 3, 4))),
+    "C16": (inclusive(("PER", 0, 1), ("ORG", 3, 4)), inclusive(("ORG", 1, 3), ("PER", 0, 1))),
+    "C17": (inclusive(("LOC", 0, 0)), inclusive(("LOC", 4, 4))),
+    "C18": (inclusive(("LOC", 3, 4)), inclusive(("LOC", 4, 4))),
+    "C19": (inclusive(("PER", 0, 1)), inclusive(("PER", 1, 2))),
+    "C20": (
+        inclusive(("PER", 0, 1), ("LOC", 7, 7)),
+        inclusive(("PER", 0, 1), ("ORG", 5, 5), ("LOC", 7, 7)),
+    ),
+}
+
+# The "opt." column of the strict table: COR/INC/PAR/MIS/SPU.
+OPTIMAL_STRICT = {
+    "C01": "3/0/0/0/0",
+    "C02": "0/1/0/0/1",
+    "C03": "0/1/0/1/0",
+    "C04": "0/1/0/1/0",
+    "C05": "0/1/0/0/0",
+    "C06": "0/1/0/0/0",
+    "C07": "0/1/0/0/0",
+    "C08": "0/0/0/1/1",
+    "C09": "0/0/0/0/1",
+    "C10": "0/0/0/1/0",
+    "C11": "0/0/0/0/0",
+    "C12": "1/0/0/0/1",
+    "C13": "1/0/0/1/0",
+    "C14a": "1/0/0/0/1",
+    "C14b": "1/0/0/0/1",
+    "C15": "1/1/0/0/0",
+    "C16": "1/1/0/0/0",
+    "C17": "0/0/0/1/1",
+    "C18": "0/1/0/0/0",
+    "C19": "0/1/0/0/0",
+    "C20": "2/0/0/0/1",
+}
+
+# The "nv 1.2.0-1.2.1" column, where it differs from the optimal one.
+NERVALUATE_STRICT = {**OPTIMAL_STRICT, "C14a": "0/1/0/0/1", "C15": "0/1/0/1/1", "C16": "0/1/0/1/1"}
+
+
+def counts(c: MucCounts) -> str:
+    return f"{c.cor}/{c.inc}/{c.par}/{c.mis}/{c.spu}"
+
+
+def test_the_cases_are_all_there() -> None:
+    assert len(CASES) == 21 == len(OPTIMAL_STRICT)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_case_optimal_strict(case: str) -> None:
+    gold, pred = CASES[case]
+    result = muc_score([gold], [pred])
+    assert counts(result.modes["strict"].overall) == OPTIMAL_STRICT[case]
+    for mode in MODES:
+        c = result.modes[mode].overall
+        assert c.pos == len(gold)
+        assert c.act == len(pred)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_case_greedy_strict_is_nervaluate(case: str) -> None:
+    gold, pred = CASES[case]
+    assert (
+        counts(muc_score([gold], [pred], matching="greedy").modes["strict"].overall)
+        == NERVALUATE_STRICT[case]
+    )
+
+
+def test_cases_in_the_other_modes() -> None:
+    def mode(case: str, name: str, matching: str = "optimal") -> str:
+        gold, pred = CASES[case]
+        return counts(muc_score([gold], [pred], matching=matching).modes[name].overall)
+
+    # peers-muc.md: C15 partial is 1/0/1/0/0 at the optimum, 0/0/1/1/1 in nervaluate 1.x.
+    assert mode("C15", "partial") == "1/0/1/0/0"
+    assert mode("C15", "partial", "greedy") == "0/0/1/1/1"
+    assert mode("C16", "partial", "greedy") == "0/0/1/1/1"
+    assert mode("C16", "type", "greedy") == "2/0/0/0/0"  # 1.2.x: 2 COR
+    assert mode("C04", "type") == "1/0/0/1/0"  # COR + MIS
+    assert mode("C04", "type", "greedy") == "1/0/0/1/0"
+    assert mode("C05", "exact") == "1/0/0/0/0"
+    assert mode("C06", "partial") == "0/0/1/0/0"
+    assert mode("C07", "type") == "0/1/0/0/0"
+    assert mode("C18", "partial") == "0/0/1/0/0"
+
+
+def test_touching_spans_do_not_overlap() -> None:
+    # C19 read as half-open offsets: [0, 1) and [1, 2) share nothing.
+    result = muc_score([[(0, 1, "PER")]], [[(1, 2, "PER")]])
+    assert counts(result.modes["strict"].overall) == "0/0/0/1/1"
+    assert counts(result.modes["type"].overall) == "0/0/0/1/1"
+
+
+def test_error_rates() -> None:
+    gold, pred = CASES["C16"]
+    c = muc_score([gold, CASES["C09"][0]], [pred, CASES["C09"][1]]).modes["strict"].overall
+    assert (c.cor, c.inc, c.mis, c.spu) == (1, 1, 0, 1)
+    assert c.und == 0.0
+    assert c.ovg == pytest.approx(1 / 3)
+    assert c.sub == 0.5
+
+
+def test_per_type_rows_add_up_to_the_totals() -> None:
+    gold = [g for g, _ in CASES.values()]
+    pred = [p for _, p in CASES.values()]
+    result = muc_score(gold, pred)
+    for mode in MODES:
+        scores = result.modes[mode]
+        assert sum(c.pos for c in scores.per_type.values()) == scores.overall.pos
+        assert sum(c.act for c in scores.per_type.values()) == scores.overall.act
+
+
+# --- brute force ------------------------------------------------------------------------------
+
+
+def objective(gold: Spans, pred: Spans, pairs: list[tuple[int, int]]) -> tuple[int, ...]:
+    """What the matching maximises, lexicographically."""
+    tiers = [0, 0, 0, 0]
+    total = 0
+    for gi, pi in pairs:
+        (gs, ge, gl), (ps, pe, pl) = gold[gi], pred[pi]
+        same_span = (gs, ge) == (ps, pe)
+        tiers[(0 if same_span else 2) + (0 if gl == pl else 1)] += 1
+        total += min(ge, pe) - max(gs, ps)
+    return (*tiers, total)
+
+
+def all_matchings(gold: Spans, pred: Spans) -> list[list[tuple[int, int]]]:
+    """Every one-to-one set of pairs of overlapping spans."""
+    out: list[list[tuple[int, int]]] = []
+
+    def extend(gi: int, used: frozenset[int], pairs: list[tuple[int, int]]) -> None:
+        if gi == len(gold):
+            out.append(pairs)
+            return
+        extend(gi + 1, used, pairs)
+        gs, ge, _ = gold[gi]
+        for pi, (ps, pe, _) in enumerate(pred):
+            if pi not in used and ps < ge and pe > gs:
+                extend(gi + 1, used | {pi}, [*pairs, (gi, pi)])
+
+    extend(0, frozenset(), [])
+    return out
+
+
+span = st.tuples(st.integers(0, 7), st.integers(1, 3), st.sampled_from("AB")).map(
+    lambda t: (t[0], t[0] + t[1], t[2])
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(span, max_size=4), st.lists(span, max_size=3))
+def test_optimal_equals_brute_force(gold: Spans, pred: Spans) -> None:
+    pairs = match_document(gold, pred)
+    assert len({g for g, _ in pairs}) == len(pairs) == len({p for _, p in pairs})
+    best = max(objective(gold, pred, m) for m in all_matchings(gold, pred))
+    assert objective(gold, pred, pairs) == best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.lists(span, max_size=5), st.lists(span, max_size=5)), max_size=3), st.randoms())
+def test_shuffling_the_lists_does_not_change_scores(
+    docs: list[tuple[Spans, Spans]], rnd: random.Random
+) -> None:
+    gold = [g for g, _ in docs]
+    pred = [p for _, p in docs]
+    shuffled_gold = [rnd.sample(g, len(g)) for g in gold]
+    shuffled_pred = [rnd.sample(p, len(p)) for p in pred]
+    a = muc_score(gold, pred)
+    b = muc_score(shuffled_gold, shuffled_pred)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_a_big_component_goes_to_scipy() -> None:
+    # 40 staggered golds and predictions make one component of more than 32 spans.
+    gold = [(2 * i, 2 * i + 3, "A") for i in range(40)]
+    pred = [(2 * i + 1, 2 * i + 4, "A" if i % 3 else "B") for i in range(40)]
+    pairs = match_document(gold, pred)
+    assert len(pairs) == 40
+    for order in (list(range(40)), list(range(39, -1, -1))):
+        again = muc_score([[gold[i] for i in order]], [pred]).modes
+        assert again["type"].overall == muc_score([gold], [pred]).modes["type"].overall
+
+
+def test_small_components_agree_with_permutation_brute_force() -> None:
+    rnd = random.Random(5)
+    for _ in range(200):
+        gold = [(s, s + rnd.randint(1, 3), rnd.choice("AB")) for s in rnd.sample(range(8), 3)]
+        pred = [(s, s + rnd.randint(1, 3), rnd.choice("AB")) for s in rnd.sample(range(8), 3)]
+        best = max(
+            objective(
+                gold,
+                pred,
+                [(g, p) for g, p in zip(range(3), perm, strict=True) if overlaps(gold[g], pred[p])],
+            )
+            for perm in permutations(range(3))
+        )
+        assert objective(gold, pred, match_document(gold, pred)) == best
+
+
+def overlaps(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+# --- greedy against nervaluate 1.2.1 ----------------------------------------------------------
+
+STRATEGY = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
+
+
+def run_nervaluate(gold: list[Spans], pred: list[Spans], percent: float) -> dict:  # type: ignore[type-arg]
+    from nervaluate import Evaluator
+
+    def dicts(docs: list[Spans]) -> list[list[dict[str, object]]]:
+        return [[{"label": lab, "start": s, "end": e - 1} for s, e, lab in doc] for doc in docs]
+
+    tags = sorted({lab for docs in (gold, pred) for doc in docs for _, _, lab in doc})
+    return Evaluator(
+        dicts(gold), dicts(pred), tags=tags, loader="dict", min_overlap_percentage=percent
+    ).evaluate()
+
+
+def nv_counts(r: object) -> str:
+    return "/".join(str(getattr(r, f)) for f in ("correct", "incorrect", "partial", "missed", "spurious"))
+
+
+def assert_same_as_nervaluate(gold: list[Spans], pred: list[Spans], percent: float) -> None:
+    expected = run_nervaluate(gold, pred, percent)
+    share = None if percent == 1.0 else percent / 100
+    result = muc_score(gold, pred, matching="greedy", min_gold_share=share)
+    for mode, strategy in STRATEGY.items():
+        scores = result.modes[mode]
+        nv = expected["overall"][strategy]
+        assert counts(scores.overall) == nv_counts(nv), (mode, "overall")
+        assert scores.overall.precision == pytest.approx(nv.precision)
+        assert scores.overall.recall == pytest.approx(nv.recall)
+        assert scores.overall.f1 == pytest.approx(nv.f1)
+        rows = {tag: nv_counts(r[strategy]) for tag, r in expected["entities"].items()}
+        assert {tag: counts(c) for tag, c in scores.per_type.items()} == rows, mode
+
+
+doc_span = st.tuples(st.integers(0, 11), st.integers(1, 4), st.sampled_from(["PER", "LOC", "ORG"])).map(
+    lambda t: (t[0], t[0] + t[1], t[2])
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(doc_span, max_size=6), st.lists(doc_span, max_size=6)), min_size=1, max_size=4
+    ),
+    st.sampled_from([1.0, 1.0, 10.0, 29.0, 50.0, 66.67, 100.0]),
+)
+def test_greedy_equals_nervaluate(docs: list[tuple[Spans, Spans]], percent: float) -> None:
+    assert_same_as_nervaluate([g for g, _ in docs], [p for _, p in docs], percent)
+
+
+def test_greedy_equals_nervaluate_on_long_entities() -> None:
+    # nervaluate's default needs the overlap to reach 1 % of the gold entity.
+    gold = [[(0, 200, "PER"), (300, 450, "LOC")]]
+    pred = [[(199, 201, "PER"), (300, 302, "LOC"), (449, 460, "ORG")]]
+    assert_same_as_nervaluate(gold, pred, 1.0)
+    assert counts(muc_score(gold, pred, matching="greedy").modes["type"].overall) == "1/0/0/1/2"
+    assert counts(muc_score(gold, pred).modes["type"].overall) == "2/0/0/0/1"
+
+
+def test_greedy_equals_nervaluate_on_a_random_corpus() -> None:
+    rnd = random.Random(11)
+    gold: list[Spans] = []
+    pred: list[Spans] = []
+    for _ in range(300):
+        g = [(s, s + rnd.randint(1, 5), rnd.choice(["PER", "LOC", "ORG", "MISC"])) for s in range(0, 60, 6)]
+        g = [x for x in g if rnd.random() < 0.7]
+        p = [
+            (max(0, s + rnd.randint(-2, 2)), e + rnd.randint(-1, 3), lab)
+            for s, e, lab in g
+            if rnd.random() < 0.9
+        ]
+        p += [(s, s + rnd.randint(1, 8), rnd.choice(["PER", "LOC"])) for s in rnd.sample(range(60), 3)]
+        rnd.shuffle(p)
+        gold.append(g)
+        pred.append([(s, e, lab) for s, e, lab in p if s < e])
+    assert_same_as_nervaluate(gold, pred, 1.0)
+    assert_same_as_nervaluate(gold, pred, 50.0)
