@@ -322,3 +322,11 @@ def test_greedy_equals_nervaluate_on_a_random_corpus() -> None:
         pred.append([(s, e, lab) for s, e, lab in p if s < e])
     assert_same_as_nervaluate(gold, pred, 1.0)
     assert_same_as_nervaluate(gold, pred, 50.0)
+
+
+@pytest.mark.parametrize("percent", [29.0, 57.0, 58.0, 14.0])
+def test_greedy_overlap_threshold_rounds_as_nervaluate(percent: float) -> None:
+    # (29 / 100) * 100 is 28.999999999999996 in floating point: nervaluate finds no overlap.
+    gold = [[(0, 100, "PER"), (200, 300, "LOC")]]
+    pred = [[(71, 110, "PER"), (258, 330, "LOC")]]
+    assert_same_as_nervaluate(gold, pred, percent)

@@ -98,3 +98,62 @@ def test_document_average_of_spans() -> None:
     doubled = (result + result).modes["strict"].document_macro
     assert doubled is not None
     assert doubled.documents == 4
+
+
+def test_greedy_matching_from_a_nervaluate_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nervaluate import Evaluator
+
+    # C15 and C16 of peers-muc.md, where list order decides nervaluate's counts; and a long entity
+    # that a one-token overlap does not reach 1 % of.
+    true = [
+        [{"label": "PER", "start": 3, "end": 4}, {"label": "PER", "start": 0, "end": 1}],
+        [{"label": "PER", "start": 0, "end": 1}, {"label": "ORG", "start": 3, "end": 4}],
+        [{"label": "LOC", "start": 0, "end": 199}],
+    ]
+    pred = [
+        [{"label": "PER", "start": 0, "end": 4}, {"label": "PER", "start": 3, "end": 4}],
+        [{"label": "ORG", "start": 1, "end": 3}, {"label": "PER", "start": 0, "end": 1}],
+        [{"label": "LOC", "start": 199, "end": 205}],
+    ]
+    path = tmp_path / "spans.json"
+    path.write_text(json.dumps({"true": true, "pred": pred}))
+    expected = Evaluator(true, pred, tags=["PER", "ORG", "LOC"], loader="dict").evaluate()
+    outputs = {}
+    for matching in ("greedy", "optimal"):
+        assert main(["score", str(path), "--metrics", "muc", "--matching", matching, "-o", "json"]) == 0
+        outputs[matching] = json.loads(capsys.readouterr().out)
+    strategies = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
+    for mode, strategy in strategies.items():
+        nv = expected["overall"][strategy]
+        got = outputs["greedy"]["muc"][mode]["overall"]
+        assert [got[k] for k in ("cor", "inc", "par", "mis", "spu")] == [
+            nv.correct,
+            nv.incorrect,
+            nv.partial,
+            nv.missed,
+            nv.spurious,
+        ]
+        assert got["f1"] == pytest.approx(nv.f1)
+    assert "greedy as nervaluate 1.2.1, overlap gold-share>=0.01" in outputs["greedy"]["signature"]
+    assert outputs["optimal"]["muc"]["strict"]["overall"]["cor"] == 2
+    assert outputs["greedy"]["muc"]["strict"]["overall"]["cor"] == 0
+
+
+def test_greedy_matching_of_tags_equals_nervaluate_list_loader() -> None:
+    from nervaluate import Evaluator
+
+    corpus = nerve.read_conll(EXAMPLE)
+    tags = sorted({t[2:] for sentence in corpus.gold + corpus.pred for t in sentence if t != "O"})
+    expected = Evaluator(corpus.gold, corpus.pred, tags=tags, loader="list").evaluate()
+    result = nerve.score(EXAMPLE, metrics="muc", matching="greedy")
+    assert result.muc is not None
+    strategies = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
+    for mode, strategy in strategies.items():
+        scores = result.muc.modes[mode]
+        rows = {"overall": scores.overall, **scores.per_type}
+        nv = {"overall": expected["overall"][strategy]} | {
+            t: r[strategy] for t, r in expected["entities"].items()
+        }
+        assert {k: (c.cor, c.inc, c.par, c.mis, c.spu) for k, c in rows.items()} == {
+            k: (r.correct, r.incorrect, r.partial, r.missed, r.spurious) for k, r in nv.items()
+        }
