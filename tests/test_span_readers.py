@@ -149,3 +149,52 @@ def test_conll_is_still_sniffed(tmp_path: Path) -> None:
     assert nerve.score(path).micro.tp == 1
     with pytest.raises(nerve.NerveError):
         nerve.score(path, input_format="xml")
+
+
+# eval4ner's README example as a file: (type, surface) entities with their sentence.
+E4N_GOLD = [["PER", "John Jones"], ["PER", "Peter Peters"], ["LOC", "York"]]
+E4N_PRED = [
+    [["PER", TEXT]],
+    [["LOC", "John Jones"], ["PER", "Peters"], ["LOC", "York"]],
+    E4N_GOLD,
+]
+
+
+@pytest.mark.parametrize("lines", [True, False])
+def test_eval4ner_format(tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: bool) -> None:
+    docs = [{"id": f"s{i}", "text": TEXT, "gold": E4N_GOLD, "pred": p} for i, p in enumerate(E4N_PRED)]
+    path = write(tmp_path / ("e.jsonl" if lines else "e.json"), docs, lines=lines)
+    assert sniff_format(str(path)) == "eval4ner"
+    gold, pred = read_spans(str(path))
+    assert gold[0] == [(0, 10, "PER"), (15, 27, "PER"), (36, 40, "LOC")]
+    assert pred[1] == [(0, 10, "LOC"), (21, 27, "PER"), (36, 40, "LOC")]
+    assert main(["score", str(path), "--metrics", "muc", "-o", "json"]) == 0
+    muc = json.loads(capsys.readouterr().out)["muc"]
+    # peers-muc.md §2: the micro scores of the README example's counts.
+    expected = {"strict": 0.5714, "exact": 0.7143, "partial": 0.8571, "type": 0.8571}
+    for mode, precision in expected.items():
+        overall = muc[mode]["overall"]
+        assert (overall["pos"], overall["act"]) == (9, 7)
+        assert overall["precision"] == pytest.approx(precision, abs=5e-5)
+
+
+def test_eval4ner_format_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = {"text": TEXT, "gold": E4N_GOLD, "pred": []}
+    missing = {"text": TEXT, "gold": [["LOC", "Paris"]], "pred": []}
+    path = write(tmp_path / "m.jsonl", [good, missing], lines=True)
+    assert main(["score", str(path), "--metrics", "muc"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "m.jsonl:2" in err
+    assert "gold entity 0 ('LOC', 'Paris') does not occur in the text" in err
+    shape = write(tmp_path / "s.jsonl", [{"text": TEXT, "gold": [["PER"]], "pred": []}], lines=True)
+    with pytest.raises(nerve.InputError, match=r"gold entity 0: expected \[type, surface\]"):
+        read_spans(str(shape), fmt="eval4ner")
+    # A predicted surface that is not in the text matches nothing: it is spurious, not dropped.
+    spurious = write(
+        tmp_path / "p.jsonl", [{"text": TEXT, "gold": E4N_GOLD, "pred": [["LOC", "Paris"]]}], lines=True
+    )
+    result = nerve.score(spurious, metrics="muc")
+    assert result.muc is not None
+    assert result.muc.modes["strict"].overall.spu == 1
+    assert result.muc.modes["strict"].overall.mis == 3

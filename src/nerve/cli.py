@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         "--format",
         dest="input_format",
         default=None,
-        choices=["conll", "jsonl", "json", "nereval", "nervaluate"],
+        choices=["conll", "jsonl", "json", "nereval", "nervaluate", "eval4ner"],
         help="input format (default: sniffed from the file)",
     )
     s.add_argument(

@@ -332,7 +332,7 @@ def score(
         min_gold_share: for ``muc``, also require the overlap to cover this share of the gold
             entity.
         input_format: for files, ``"conll"`` or a span format of `nerve.span_readers`
-            (``jsonl``, ``json``, ``nereval``, ``nervaluate``); sniffed when ``None``.
+            (``jsonl``, ``json``, ``nereval``, ``nervaluate``, ``eval4ner``); sniffed when ``None``.
         offsets: for json/jsonl spans, ``"char"`` or ``"token"`` (see `nerve.span_readers`).
         document_average: for ``muc``, also average precision, recall and F1 over documents
             (``-DOCSTART-`` documents, span-file documents); micro totals stay the headline.

@@ -16,6 +16,11 @@ Formats (``--format``):
   offsets, the end being ``start + len(text)``.
 - ``nervaluate``: a list of documents, each a list of ``{"label", "start", "end"}`` with an
   inclusive ``end`` (converted), or ``{"true": [...], "pred": [...]}`` in one file.
+- ``eval4ner``: eval4ner's ``(type, surface)`` entities with their sentence, one sentence per
+  line (JSONL) or a JSON list: ``{"id"?, "text", "gold": [[TYPE, SURFACE], ...], "pred": [...]}``.
+  Each surface is located in the text by `nerve.compat.eval4ner.locate` (the k-th entity with a
+  repeated surface takes its k-th occurrence). A gold surface that is not in the text is an
+  error; a predicted one can match nothing and counts as spurious.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,7 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["SPAN_FORMATS", "Documents", "SpanColumns", "read_span_columns", "read_spans", "sniff_format"]
 
 Documents = list[list[tuple[int, int, str]]]
-SPAN_FORMATS = ("jsonl", "json", "nereval", "nervaluate")
+SPAN_FORMATS = ("jsonl", "json", "nereval", "nervaluate", "eval4ner")
 _DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
 _SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
 
@@ -155,12 +161,14 @@ def _read(path: str) -> bytes:
 
 def sniff_format(path: str) -> str:
     """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON."""
-    if path.endswith(".jsonl"):
-        return "jsonl"
     if not os.path.isfile(path):
-        return "conll"  # the CoNLL reader says what is wrong with it
+        return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
     with open(path, "rb") as f:
         head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
+        return "eval4ner"
+    if path.endswith(".jsonl"):
+        return "jsonl"
     if head.startswith(b"{"):
         return "nervaluate" if head.startswith((b'{"true"', b'{"pred"')) else "jsonl"
     if not head.startswith(b"["):
@@ -298,22 +306,7 @@ def _texts_match(docs: list[dict[str, Any]], lists: list[Any], units: str | None
 
 
 def _documents(path: str, fmt: str, units: str | None) -> tuple[SpanColumns, SpanColumns | None]:
-    data = _read(path)
-    objects: list[tuple[int | None, Any]]
-    if fmt == "jsonl":
-        lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
-        try:  # one parse of all lines as a JSON list; line by line only to locate an error
-            parsed_lines = _loads()(b"[" + b",".join(raw for _, raw in lines) + b"]")
-        except ValueError:
-            parsed_lines = [_parse(path, raw, f"line {n}") for n, raw in lines]
-        if len(parsed_lines) != len(lines):  # a line held several values
-            parsed_lines = [_parse(path, raw, f"line {n}") for n, raw in lines]
-        objects = [(n, obj) for (n, _), obj in zip(lines, parsed_lines, strict=True)]
-    else:
-        parsed = _parse(path, data, "the file")
-        if not isinstance(parsed, list):
-            raise InputError(path, None, f"expected a JSON list of documents, got {type(parsed).__name__}")
-        objects = [(None, o) for o in parsed]
+    objects = _json_objects(path, _read(path), fmt)
     fast = _documents_fast(objects, units)
     if fast is not None:
         return fast
@@ -398,6 +391,55 @@ def _nervaluate(path: str) -> tuple[SpanColumns, SpanColumns | None]:
     return _nervaluate_columns(path, parsed, "documents"), None
 
 
+def _json_objects(path: str, data: bytes, fmt: str) -> list[tuple[int | None, Any]]:
+    """The documents of a JSONL file (with their line numbers) or of a JSON list."""
+    if fmt == "jsonl":
+        lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
+        try:  # one parse of all lines as a JSON list; line by line only to locate an error
+            parsed_lines = _loads()(b"[" + b",".join(raw for _, raw in lines) + b"]")
+        except ValueError:
+            parsed_lines = [_parse(path, raw, f"line {n}") for n, raw in lines]
+        if len(parsed_lines) != len(lines):  # a line held several values
+            parsed_lines = [_parse(path, raw, f"line {n}") for n, raw in lines]
+        return [(n, obj) for (n, _), obj in zip(lines, parsed_lines, strict=True)]
+    parsed = _parse(path, data, "the file")
+    if not isinstance(parsed, list):
+        raise InputError(path, None, f"expected a JSON list of documents, got {type(parsed).__name__}")
+    return [(None, o) for o in parsed]
+
+
+def _eval4ner(path: str) -> tuple[SpanColumns, SpanColumns]:
+    from .compat.eval4ner import _spans as locate_spans
+
+    data = _read(path)
+    jsonl = path.endswith(".jsonl") or data.lstrip().startswith(b"{")
+    gold: Documents = []
+    pred: Documents = []
+    for doc, (line, obj) in enumerate(_json_objects(path, data, "jsonl" if jsonl else "json")):
+        check = _Checker(path, line, doc, {}, "char")
+        if not isinstance(obj, dict) or set(obj) - {"id", "text", "gold", "pred"}:
+            raise check.fail('expected an object with "text", "gold" and "pred" (and an optional "id")')
+        text = obj.get("text")
+        if not isinstance(text, str):
+            raise check.fail('expected a string under "text"')
+        sides = []
+        for key in ("gold", "pred"):
+            items = obj.get(key)
+            if not isinstance(items, list):
+                raise check.fail(f'expected a list of [type, surface] under "{key}"')
+            for i, e in enumerate(items):
+                if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
+                    raise check.fail(f"{key} entity {i}: expected [type, surface], got {e!r}")
+            sides.append([(t, surface) for t, surface in items])
+        try:
+            g, p = locate_spans(sides[0], sides[1], text, "")
+        except ValueError as err:
+            raise check.fail(str(err)) from None
+        gold.append(g)
+        pred.append(p)
+    return SpanColumns.from_documents(gold), SpanColumns.from_documents(pred)
+
+
 def read_spans(
     gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
 ) -> tuple[Documents, Documents]:
@@ -436,6 +478,8 @@ def read_span_columns(
             return _nereval(path)
         if fmt == "nervaluate":
             return _nervaluate(path)
+        if fmt == "eval4ner":
+            return _eval4ner(path)
         return _documents(path, fmt, units)
 
     g, p = one(gold)
