@@ -157,3 +157,34 @@ def test_greedy_matching_of_tags_equals_nervaluate_list_loader() -> None:
         assert {k: (c.cor, c.inc, c.par, c.mis, c.spu) for k, c in rows.items()} == {
             k: (r.correct, r.incorrect, r.partial, r.missed, r.spurious) for k, r in nv.items()
         }
+
+
+def test_csv_and_latex_carry_the_muc_counts() -> None:
+    import csv
+    import io
+
+    result = nerve.score(EXAMPLE, metrics="muc")
+    assert result.muc is not None
+    text = nerve.render(result, "csv")
+    exact_part, muc_part = text.split("\n\n# muc\n")
+    assert exact_part.startswith("# ")
+    rows = list(csv.DictReader(io.StringIO(muc_part)))
+    assert len(rows) == 4 * (1 + len(result.muc.modes["strict"].per_type))
+    for row in rows:
+        scores = result.muc.modes[row["mode"]]
+        c = scores.overall if row["type"] == "overall" else scores.per_type[row["type"]]
+        assert [int(row[k]) for k in ("cor", "inc", "par", "mis", "spu", "pos", "act")] == [
+            c.cor,
+            c.inc,
+            c.par,
+            c.mis,
+            c.spu,
+            c.pos,
+            c.act,
+        ]
+        assert float(row["f1"]) == c.f1
+    latex = nerve.render(result, "latex")
+    assert latex.count("\\begin{tabular}") == 2
+    overall = result.muc.modes["partial"].overall
+    assert f"{100 * overall.f1:.2f}" in latex.split("\\begin{tabular}")[2]
+    assert "strict P & strict R & strict F1" in latex

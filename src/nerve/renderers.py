@@ -129,7 +129,8 @@ def render_markdown(result: Result) -> str:
 def render_csv(result: Result) -> str:
     """CSV with one row per type and per average; fractions at full precision.
 
-    The first line is the signature as a ``#`` comment.
+    The first line is the signature as a ``#`` comment. With the muc metrics a second table
+    follows after a blank line and a ``# muc`` comment: one row per mode and type, with counts.
     """
     buf = io.StringIO()
     buf.write(f"# {result.signature}\n")
@@ -139,6 +140,18 @@ def render_csv(result: Result) -> str:
     for name, s in _rows(result):
         d = s.to_dict()
         writer.writerow([name, *(repr(d[k]) if isinstance(d[k], float) else d[k] for k in keys)])
+    if result.muc is not None:
+        # A second table, after a blank line and a comment: one row per mode and type.
+        buf.write("\n# muc\n")
+        fields = ["cor", "inc", "par", "mis", "spu", "pos", "act", "precision", "recall", "f1"]
+        writer.writerow(["mode", "type", *fields])
+        for mode in MODES:
+            scores = result.muc.modes[mode]
+            for name, c in [("overall", scores.overall), *scores.per_type.items()]:
+                d = c.to_dict()
+                writer.writerow(
+                    [mode, name, *(repr(d[k]) if isinstance(d[k], float) else d[k] for k in fields)]
+                )
     return buf.getvalue()
 
 
@@ -161,7 +174,10 @@ def _latex_escape(text: str) -> str:
 
 
 def render_latex(result: Result) -> str:
-    """A LaTeX ``tabular``, scores in percent; the signature as a comment above it."""
+    """A LaTeX ``tabular``, scores in percent; the signature as a comment above it.
+
+    With the muc metrics a second ``tabular`` shows the four modes side by side.
+    """
     with_fbeta = result.settings.beta != 1
     head = _header(result)
     out = [f"% {result.signature}", "\\begin{tabular}{l" + "r" * (len(head) - 1) + "}", "\\hline"]
@@ -173,6 +189,16 @@ def render_latex(result: Result) -> str:
             out.append("\\hline")
         out.append(" & ".join([_latex_escape(_type_name(name)), *_percent_cells(s, with_fbeta)]) + " \\\\")
     out += ["\\hline", "\\end{tabular}"]
+    if result.muc is not None:
+        head, body = _muc_rows(result)
+        out += ["", "\\begin{tabular}{l" + "r" * (len(head) - 1) + "}", "\\hline"]
+        out.append(" & ".join(_latex_escape(h) for h in head) + " \\\\")
+        out.append("\\hline")
+        for i, row in enumerate(body):
+            out.append(" & ".join([_latex_escape(row[0]), *row[1:]]) + " \\\\")
+            if i == 0:
+                out.append("\\hline")
+        out += ["\\hline", "\\end{tabular}"]
     return "\n".join(out) + "\n"
 
 
