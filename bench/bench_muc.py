@@ -20,9 +20,7 @@ to nervaluate's).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import statistics
 import subprocess
 import sys
 from dataclasses import asdict
@@ -65,7 +63,9 @@ texts = [d["text"] for d in docs]
 print(json.dumps(muc.evaluate_all(preds, golds, texts)))
 """
 
-NERVE_ROWS = ("nerve", "nerve-jsonl")  # "nerve" reads the nervaluate JSON: the primary row
+# "nerve" reads the nervaluate JSON that nervaluate reads: the primary row. "nerve-greedy" reads it too,
+# with --matching greedy, and must give nervaluate's counts exactly. "nerve-eval4ner" reads eval4ner's file.
+NERVE_ROWS = ("nerve", "nerve-greedy", "nerve-jsonl", "nerve-eval4ner")
 PEERS = ("nervaluate", "eval4ner")
 ALL_TOOLS = [*NERVE_ROWS, *PEERS]
 
@@ -107,7 +107,16 @@ def make_tools(paths: dict[str, Path], keys: list[str]) -> list[bs.Tool]:
         "nerve": lambda: nerve_row(
             "nerve", paths["nervaluate"], ["--format", "nervaluate"], "nervaluate JSON"
         ),
+        "nerve-greedy": lambda: nerve_row(
+            "nerve-greedy",
+            paths["nervaluate"],
+            ["--format", "nervaluate", "--matching", "greedy"],
+            "nervaluate JSON, --matching greedy",
+        ),
         "nerve-jsonl": lambda: nerve_row("nerve-jsonl", paths["jsonl"], [], "JSONL"),
+        "nerve-eval4ner": lambda: nerve_row(
+            "nerve-eval4ner", paths["eval4ner"], ["--format", "eval4ner"], "eval4ner JSON"
+        ),
         "nervaluate": lambda: script_row(
             "nervaluate", "nervaluate", NERVALUATE_SCRIPT, paths["nervaluate"], "Evaluator(loader='dict')"
         ),
@@ -126,54 +135,6 @@ def shown_command(tool: bs.Tool) -> str:
         elif arg == EVAL4NER_SCRIPT:
             argv[i] = "<eval4ner script>"
     return bs.display(argv, None)
-
-
-# --------------------------------------------------------------------------- timing
-
-
-def log_prefix(key: str, tokens: int, warmup: bool = False) -> Path:
-    logs = bs.OUT / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    return logs / (f"muc-warmup-{key}" if warmup else f"muc-{key}-{tokens}")
-
-
-def run_tools(
-    tools: list[bs.Tool], inputs: dict[str, Path], tokens: int, repeats: int, timeout: float
-) -> list[bs.Result]:
-    """bench_score.run_tools with the timing above: one warm-up, then ``repeats`` runs round robin."""
-    results = {
-        t.key: bs.Result(t.key, t.label, shown_command(t), bs.rel(inputs[t.key]), tokens) for t in tools
-    }
-    for t in tools:
-        if t.unavailable:
-            results[t.key].status, results[t.key].note = "unavailable", t.unavailable
-    for t in tools:
-        if results[t.key].status == "ok":
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                bs.time_once(t, log_prefix(t.key, tokens, warmup=True), timeout)
-    for rep in range(repeats):
-        for t in tools:
-            res = results[t.key]
-            if res.status != "ok":
-                continue
-            print(f"  [{rep + 1}/{repeats}] {res.label} ...", end=" ", file=sys.stderr, flush=True)
-            try:
-                wall, rss, status = bs.time_once(t, log_prefix(t.key, tokens), timeout)
-            except subprocess.TimeoutExpired:
-                res.status, res.note = "failed", f"timed out after {timeout:g} s"
-                print("timeout", file=sys.stderr)
-                continue
-            print(f"{wall:.3f} s, {rss / 1024:.1f} MiB", file=sys.stderr)
-            if status != 0:
-                res.status, res.note = "failed", bs.failure_note(log_prefix(t.key, tokens), status)
-                continue
-            res.walls_s.append(round(wall, 4))
-            res.peak_rss_kib.append(rss)
-    for res in results.values():
-        if res.status == "ok" and res.walls_s:
-            res.median_wall_s = statistics.median(res.walls_s)
-            res.peak_rss_mib = round(max(res.peak_rss_kib) / 1024, 1)
-    return list(results.values())
 
 
 # --------------------------------------------------------------------------- results
@@ -245,25 +206,26 @@ def stdout_json(path: Path) -> dict[str, Any] | None:
 
 
 def count_check(results: list[bs.Result], tokens: int) -> dict[str, Any]:
-    """nerve's overall MUC counts next to nervaluate's, from the stdout of the last timed run of each."""
+    """Overall MUC counts of every nerve row next to nervaluate's, from each tool's last timed run."""
     ok = {r.key for r in results if r.status == "ok" and r.walls_s}
-    printed = {k: stdout_json(Path(f"{log_prefix(k, tokens)}.stdout")) for k in ALL_TOOLS if k in ok}
-    muc = {k: v.get("muc") for k in NERVE_ROWS if (v := printed.get(k))}
-    out: dict[str, Any] = {}
-    if len(muc) == 2:
-        out["nerve_json_equals_jsonl"] = muc["nerve"] == muc["nerve-jsonl"]
-    nerve_muc = next((m for m in muc.values() if isinstance(m, dict)), None)
+    printed = {k: stdout_json(Path(f"{bs.log_path(k, tokens, 'muc-')}.stdout")) for k in ALL_TOOLS if k in ok}
+    muc = {k: v["muc"] for k in NERVE_ROWS if (v := printed.get(k)) and isinstance(v.get("muc"), dict)}
     nv = printed.get("nervaluate")
+    out: dict[str, Any] = {}
+    for other in ("nerve-jsonl", "nerve-eval4ner"):
+        if "nerve" in muc and other in muc:
+            out[f"nerve_equals_{other}"] = muc["nerve"] == muc[other]
     modes = []
     for mode in MODES:
-        ours = nerve_muc[mode]["overall"] if nerve_muc else None
-        theirs = nv.get(NERVALUATE_MODE[mode]) if nv else None
         row: dict[str, Any] = {"mode": mode}
-        row["nerve"] = {k: ours[k] for k in (*COUNTS, "f1")} if ours else None
+        theirs = nv.get(NERVALUATE_MODE[mode]) if nv else None
         row["nervaluate"] = {k: theirs[v] for k, v in {**COUNTS, "f1": "f1"}.items()} if theirs else None
-        if ours and theirs:
-            row["differing_counts"] = [k for k in COUNTS if ours[k] != theirs[COUNTS[k]]]
-            row["abs_diff_sum"] = sum(abs(ours[k] - theirs[COUNTS[k]]) for k in COUNTS)
+        for key in ("nerve", "nerve-greedy"):
+            ours = muc[key][mode]["overall"] if key in muc else None
+            row[key] = {k: ours[k] for k in (*COUNTS, "f1")} if ours else None
+            if ours and theirs:
+                row[f"{key}_differing"] = [k for k in COUNTS if ours[k] != theirs[COUNTS[k]]]
+                row[f"{key}_abs_diff_sum"] = sum(abs(ours[k] - theirs[COUNTS[k]]) for k in COUNTS)
         modes.append(row)
     out["modes"] = modes
     if printed.get("eval4ner"):
@@ -274,8 +236,9 @@ def count_check(results: list[bs.Result], tokens: int) -> dict[str, Any]:
 def check_table(check: dict[str, Any]) -> str:
     head = "COR / INC / PAR / MIS / SPU"
     rows = [
-        f"| mode | nerve {head} | nervaluate {head} | differing counts | nerve F1 | nervaluate F1 |",
-        "|---|---|---|---|---:|---:|",
+        f"| mode | nervaluate {head} | nerve greedy | nerve optimal | optimal differs in | nervaluate F1 "
+        "| nerve optimal F1 |",
+        "|---|---|---|---|---|---:|---:|",
     ]
 
     def counts(c: dict[str, Any] | None) -> str:
@@ -285,20 +248,26 @@ def check_table(check: dict[str, Any]) -> str:
         return f"{c['f1']:.4f}" if c else "n/a"
 
     for row in check["modes"]:
-        if "differing_counts" in row:
-            diff = ", ".join(row["differing_counts"]) or "none"
-            if row["differing_counts"]:
-                diff += f" (sum of |differences| {row['abs_diff_sum']})"
-        else:
-            diff = "n/a"
+        diff = "n/a"
+        if "nerve_differing" in row:
+            diff = ", ".join(row["nerve_differing"]) or "none"
+            if row["nerve_differing"]:
+                diff += f" (sum of |differences| {row['nerve_abs_diff_sum']})"
+        greedy = counts(row["nerve-greedy"])
+        if row.get("nerve-greedy_differing") == []:
+            greedy += " (identical)"
+        elif row.get("nerve-greedy_differing"):
+            greedy += " (DIFFERENT)"
         rows.append(
-            f"| {row['mode']} | {counts(row['nerve'])} | {counts(row['nervaluate'])} | {diff} "
-            f"| {f1(row['nerve'])} | {f1(row['nervaluate'])} |"
+            f"| {row['mode']} | {counts(row['nervaluate'])} | {greedy} | {counts(row['nerve'])} | {diff} "
+            f"| {f1(row['nervaluate'])} | {f1(row['nerve'])} |"
         )
     lines = ["\n".join(rows), ""]
-    if "nerve_json_equals_jsonl" in check:
-        same = "identical" if check["nerve_json_equals_jsonl"] else "DIFFERENT"
-        lines.append(f"- nerve's `muc` output from the nervaluate JSON and from the JSONL: {same}.")
+    for other, what in (("nerve-jsonl", "the JSONL"), ("nerve-eval4ner", "eval4ner's file")):
+        key = f"nerve_equals_{other}"
+        if key in check:
+            same = "identical" if check[key] else "different"
+            lines.append(f"- nerve's `muc` output from the nervaluate JSON and from {what}: {same}.")
     e4n = check.get("eval4ner_sentence_means")
     if isinstance(e4n, dict):
         parts = [f"{m} {e4n[m]['f1_score']:.4f}" for m in MODES if isinstance(e4n.get(m), dict)]
@@ -349,10 +318,19 @@ def main(argv: list[str] | None = None) -> int:
     paths = span_files(args.tokens, args.seed, args.regenerate)
     keys = [k for k in ALL_TOOLS if k in args.tools]
     tools = make_tools(paths, keys)
-    fmt = {"nerve": "nervaluate", "nerve-jsonl": "jsonl", "nervaluate": "nervaluate", "eval4ner": "eval4ner"}
+    fmt = {
+        "nerve": "nervaluate",
+        "nerve-greedy": "nervaluate",
+        "nerve-jsonl": "jsonl",
+        "nerve-eval4ner": "eval4ner",
+        "nervaluate": "nervaluate",
+        "eval4ner": "eval4ner",
+    }
     inputs = {k: paths[fmt[k]] for k in keys}
     print(f"timing MUC scorers on {args.tokens} tokens, {args.repeats} runs each", file=sys.stderr)
-    results = run_tools(tools, inputs, args.tokens, args.repeats, args.timeout)
+    results = bs.run_tools(
+        tools, inputs, args.tokens, args.repeats, args.timeout, prefix="muc-", shown=shown_command
+    )
     ratio = ratios(results)
     for res in results:  # Result.ratio: against the primary row, as in bench_score
         res.ratio = ratio[res.key].get("nerve")
@@ -369,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         runs = f"runs: {', '.join(f'{w:.3f}' for w in r.walls_s)} s" if r.walls_s else r.note
         print(f"- {r.key}: `{r.command}` ({runs})")
-    print("\n### Overall counts: nerve (optimal matching) vs nervaluate 1.2.1 (greedy, in list order)\n")
+    print("\n### Overall counts: nervaluate 1.2.1 (greedy, in list order) and nerve\n")
     print(check_table(check))
 
     payload = {

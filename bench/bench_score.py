@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -244,25 +245,38 @@ def failure_note(log_prefix: Path, status: int) -> str:
 
 
 def run_tools(
-    tools: list[Tool], corpus: Path, tokens: int | None, repeats: int, timeout: float
+    tools: list[Tool],
+    corpus: Path | dict[str, Path],
+    tokens: int | None,
+    repeats: int,
+    timeout: float,
+    *,
+    prefix: str = "",
+    shown: Callable[[Tool], str] | None = None,
 ) -> list[Result]:
-    """Time every available tool ``repeats`` times, round robin, and summarise."""
+    """Time every available tool ``repeats`` times, round robin, after one untimed warm-up each.
+
+    ``corpus`` is the input of every tool, or of each tool by key. Logs go to
+    ``bench/out/logs/<prefix><key>-<tokens>.*``; ``shown`` gives the command as reported.
+    """
     logs = OUT / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    results = {t.key: Result(t.key, t.label, display(t.argv, t.stdin), rel(corpus), tokens) for t in tools}
+    inputs = corpus if isinstance(corpus, dict) else {t.key: corpus for t in tools}
+    show = shown or (lambda t: display(t.argv, t.stdin))
+    results = {t.key: Result(t.key, t.label, show(t), rel(inputs[t.key]), tokens) for t in tools}
     for t in tools:
         if t.unavailable:
             results[t.key].status, results[t.key].note = "unavailable", t.unavailable
     for t in tools:
         if results[t.key].status == "ok":
             with contextlib.suppress(subprocess.TimeoutExpired):
-                time_once(t, logs / f"warmup-{t.key}", timeout)
+                time_once(t, logs / f"{prefix}warmup-{t.key}", timeout)
     for rep in range(repeats):
         for t in tools:
             res = results[t.key]
             if res.status != "ok":
                 continue
-            log_prefix = logs / f"{t.key}-{tokens or corpus.stem}"
+            log_prefix = log_path(t.key, tokens or inputs[t.key].stem, prefix)
             print(f"  [{rep + 1}/{repeats}] {res.label} ...", end=" ", file=sys.stderr, flush=True)
             try:
                 wall, rss, status = time_once(t, log_prefix, timeout)
@@ -270,7 +284,7 @@ def run_tools(
                 res.status, res.note = "failed", f"timed out after {timeout:g} s"
                 print("timeout", file=sys.stderr)
                 continue
-            print(f"{wall:.2f} s, {rss / 1024:.1f} MiB", file=sys.stderr)
+            print(f"{wall:.3f} s, {rss / 1024:.1f} MiB", file=sys.stderr)
             if status != 0:
                 res.status, res.note = "failed", failure_note(log_prefix, status)
                 continue
@@ -282,6 +296,11 @@ def run_tools(
             res.peak_rss_mib = round(max(res.peak_rss_kib) / 1024, 1)
     add_ratios(list(results.values()))
     return list(results.values())
+
+
+def log_path(key: str, size: int | str, prefix: str = "") -> Path:
+    """Where the last timed run of a tool keeps its stdout and stderr (add ``.stdout``/``.stderr``)."""
+    return OUT / "logs" / f"{prefix}{key}-{size}"
 
 
 def add_ratios(results: list[Result]) -> None:

@@ -510,3 +510,21 @@ def test_nereval_empty_texts() -> None:
     true = [[ner.Entity("", "A", 3), ner.Entity("abc", "A", 0)]]
     pred = [[ner.Entity("", "A", 3), ner.Entity("", "A", 1)]]
     assert ner.count_correct(true[0], pred[0]) == nereval.count_correct(true[0], pred[0]) == (1, 1)
+
+
+def test_locate_many_equals_locate_sentence_by_sentence() -> None:
+    rnd = random.Random(8)
+    words = ["York", "New", "New York", "Yorkshire", "a", "", "b c", "Paris"]
+    texts, lists = [], []
+    for _ in range(400):
+        texts.append(
+            " ".join(rnd.choice(["York", "New", "Yorkshire", "a", "b", "c", "is"]) for _ in range(8))
+        )
+        lists.append([(rnd.choice("PL"), rnd.choice(words)) for _ in range(rnd.randint(0, 5))])
+    sentence, starts, ends, tags = muc.locate_many(lists, texts)
+    expected = [
+        (i, *(span if span is not None else (-1, -1)), tag)
+        for i, (entities, text) in enumerate(zip(lists, texts, strict=True))
+        for span, (tag, _) in zip(muc.locate(entities, text), entities, strict=True)
+    ]
+    assert list(zip(sentence, starts, ends, tags, strict=True)) == expected

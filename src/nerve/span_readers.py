@@ -408,14 +408,58 @@ def _json_objects(path: str, data: bytes, fmt: str) -> list[tuple[int | None, An
     return [(None, o) for o in parsed]
 
 
+def _eval4ner_shapes_ok(docs: list[Any]) -> bool:
+    """Whether every document is ``{"id"?, "text": str, "gold": [[str, str]...], "pred": ...}``."""
+    if not set(map(type, docs)) <= {dict}:
+        return False
+    if any(d.keys() - {"id", "text", "gold", "pred"} for d in docs):
+        return False
+    try:
+        texts = [d["text"] for d in docs]
+        sides = [d["gold"] for d in docs] + [d["pred"] for d in docs]
+    except KeyError:
+        return False
+    if not set(map(type, texts)) <= {str} or not set(map(type, sides)) <= {list}:
+        return False
+    flat = list(chain.from_iterable(sides))
+    return (
+        set(map(type, flat)) <= {list}
+        and set(map(len, flat)) <= {2}
+        and set(map(type, chain.from_iterable(flat))) <= {str}
+    )
+
+
 def _eval4ner(path: str) -> tuple[SpanColumns, SpanColumns]:
     from .compat.eval4ner import _spans as locate_spans
+    from .compat.eval4ner import locate_many
 
     data = _read(path)
     jsonl = path.endswith(".jsonl") or data.lstrip().startswith(b"{")
+    objects = _json_objects(path, data, "jsonl" if jsonl else "json")
     gold: Documents = []
     pred: Documents = []
-    for doc, (line, obj) in enumerate(_json_objects(path, data, "jsonl" if jsonl else "json")):
+    docs = [o for _, o in objects]
+    if _eval4ner_shapes_ok(docs):
+        texts = [o["text"] for o in docs]
+        g_doc, g_start, g_end, g_tag = locate_many([o["gold"] for o in docs], texts)
+        missing = next((d for d, s in zip(g_doc, g_start, strict=True) if s < 0), None)
+        if missing is not None:  # let the one-sentence locator say which entity
+            try:
+                locate_spans(docs[missing]["gold"], [], texts[missing], "")
+            except ValueError as err:
+                raise _Checker(path, objects[missing][0], missing, {}, "char").fail(str(err)) from None
+        p_doc, p_start, p_end, p_tag = locate_many([o["pred"] for o in docs], texts)
+        # A predicted surface that is not in the text goes just past its end: it matches nothing.
+        lengths = [len(texts[d]) for d in p_doc]
+        p_start = [s if s >= 0 else n for s, n in zip(p_start, lengths, strict=True)]
+        p_end = [e if e >= 0 else n + 1 for e, n in zip(p_end, lengths, strict=True)]
+
+        def columns(doc: list[int], start: list[int], end: list[int], tag: list[str]) -> SpanColumns:
+            d, s, e = (np.asarray(a, dtype=np.int64) for a in (doc, start, end))
+            return SpanColumns(d, s, e, tag, len(docs))
+
+        return columns(g_doc, g_start, g_end, g_tag), columns(p_doc, p_start, p_end, p_tag)
+    for doc, (line, obj) in enumerate(objects):  # slowly, to say what is wrong
         check = _Checker(path, line, doc, {}, "char")
         if not isinstance(obj, dict) or set(obj) - {"id", "text", "gold", "pred"}:
             raise check.fail('expected an object with "text", "gold" and "pred" (and an optional "id")')

@@ -31,6 +31,7 @@ counted in the partial mode only, and 0 when ACT (POS) is 0, as in eval4ner.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -55,8 +56,10 @@ def _occurrences(surface: str, text: str) -> list[int]:
     An occurrence is whole-word when it does not cut a word at either end: the characters on
     both sides of each boundary are not both letters, digits or ``_``.
     """
-    starts = []
     i = text.find(surface)
+    if i == -1 or text.find(surface, i + 1) == -1:
+        return [] if i == -1 else [i]  # the common case: no order to choose
+    starts = []
     while i != -1:
         starts.append(i)
         i = text.find(surface, i + 1)
@@ -104,6 +107,10 @@ def locate(entities: Sequence[Entity], text: str) -> list[tuple[int, int] | None
             continue
         used = taken.setdefault(surface, [])
         n = len(surface)
+        if not used:
+            used.append(occurrences[0])
+            spans.append((occurrences[0], occurrences[0] + n))
+            continue
         start = next((s for s in occurrences if all(abs(s - u) >= n for u in used)), None)
         if start is None:
             start = next((s for s in occurrences if s not in used), None)
@@ -112,6 +119,39 @@ def locate(entities: Sequence[Entity], text: str) -> list[tuple[int, int] | None
         used.append(start)
         spans.append((start, start + n))
     return spans
+
+
+def locate_many(
+    entity_lists: Sequence[Sequence[Entity]], texts: Sequence[str]
+) -> tuple[list[int], list[int], list[int], list[str]]:
+    """`locate` for many sentences at once, as flat lists: sentence, start, end, tag.
+
+    A surface that does not occur has start and end -1. Surfaces that occur once and are
+    listed once in their sentence (nearly all) are found with one pass of ``str.find`` over all
+    of them; only sentences with the rest go through `locate`.
+    """
+    counts = list(map(len, entity_lists))
+    sentence = [i for i, c in enumerate(counts) for _ in range(c)]
+    flat = [e for entities in entity_lists for e in entities]
+    tags = [e[0] for e in flat]
+    surfaces = [e[1] for e in flat]
+    text_of = [texts[i] for i in sentence]
+    first = list(map(str.find, text_of, surfaces))
+    again = list(map(str.find, text_of, surfaces, [f + 1 for f in first]))
+    starts = first
+    ends = [f + len(w) if f >= 0 else -1 for f, w in zip(first, surfaces, strict=True)]
+    listed = Counter(zip(sentence, surfaces, strict=True))
+    hard = {
+        i for i, w, a in zip(sentence, surfaces, again, strict=True) if a != -1 or not w or listed[i, w] > 1
+    }
+    if hard:
+        offset = [0]
+        for c in counts:
+            offset.append(offset[-1] + c)
+        for i in hard:
+            for k, span in enumerate(locate(entity_lists[i], texts[i]), start=offset[i]):
+                starts[k], ends[k] = span if span is not None else (-1, -1)
+    return sentence, starts, ends, tags
 
 
 def _spans(
