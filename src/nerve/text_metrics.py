@@ -1,0 +1,559 @@
+"""Text-level entity metrics for noisy transcriptions (the metrics of TEKLIA's ie-eval, corrected).
+
+When the tokens come from OCR or handwriting recognition, gold and predicted entities do not share
+offsets, so they are compared by their text, within each document and regardless of reading order:
+
+- **OI-ECER / OI-EWER**: gold and predicted entities are paired by an optimal assignment over a
+  square cost matrix padded with dummies. A pair with a dummy or of two categories costs 1; a pair
+  of one category costs the character (ECER) or word (EWER) error rate of the predicted text against
+  the gold text, capped at 1. The score is 100 · Σ cost / Σ gold entities, capped at 100.
+- **OI-Nerval**: a gold and a predicted entity match when their categories are equal and the
+  character error rate is at most the threshold (a fraction); the most matches one-to-one are
+  true positives, the other predictions false positives and the other gold entities false
+  negatives.
+- **Bags** of words (BoW: the words of the entities), tagged words (BoTW: (category, word)) and
+  entities (BoE: (category, text)): per document, TP = |L ∩ P|, FP = |P - L|, FN = |L - P| as
+  multisets; the bag word error rate counts ``(Σ|count_P - count_L| - ||L| - |P||) / 2``
+  substitutions plus ``||L| - |P||`` insertions or deletions per document, over Σ|L|, capped at 100.
+
+Every metric has a total row and one row per category; a category's row scores that category's
+entities alone, and categories found only in predictions have rows too. Scores are percentages,
+as ie-eval prints them; a rate over no gold entity is 0 when there is no error and 100 otherwise,
+and precision, recall and F1 with a zero denominator are 0. Rows hold counts, so results of
+document shards add up (`TextScores.merge`).
+
+Levenshtein distances come from rapidfuzz (in batches), assignments and matchings from
+``scipy.sparse.csgraph``, each solved once for the whole corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Float = npt.NDArray[np.float64]
+
+__all__ = [
+    "BagRow",
+    "EntityTexts",
+    "ErrorRow",
+    "NervalRow",
+    "TextScores",
+    "TextTable",
+    "score_texts",
+]
+
+METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
+
+
+def _percent(part: float, whole: float) -> float:
+    return 100.0 * part / whole if whole else 0.0
+
+
+def _rate(errors: float, gold: int) -> float:
+    """100 · errors / gold, capped at 100; over no gold entity, 0 without errors and 100 with."""
+    if gold == 0:
+        return 0.0 if errors == 0 else 100.0
+    return min(100.0 * errors / gold, 100.0)
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True)
+class ErrorRow:
+    """OI-ECER and OI-EWER counts of the total or of one category."""
+
+    char_errors: float = 0.0
+    word_errors: float = 0.0
+    gold: int = 0
+    predicted: int = 0
+    documents: int = 0
+
+    @property
+    def ecer(self) -> float:
+        """Entity character error rate, in percent."""
+        return _rate(self.char_errors, self.gold)
+
+    @property
+    def ewer(self) -> float:
+        """Entity word error rate, in percent."""
+        return _rate(self.word_errors, self.gold)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: rates in percent, counts."""
+        return {
+            "ecer": self.ecer,
+            "ewer": self.ewer,
+            "char_errors": self.char_errors,
+            "word_errors": self.word_errors,
+            "gold": self.gold,
+            "predicted": self.predicted,
+            "documents": self.documents,
+        }
+
+
+@dataclass(frozen=True)
+class NervalRow:
+    """OI-Nerval counts of the total or of one category."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    documents: int = 0
+
+    @property
+    def gold(self) -> int:
+        """Gold entities: TP + FN."""
+        return self.tp + self.fn
+
+    @property
+    def predicted(self) -> int:
+        """Predicted entities: TP + FP."""
+        return self.tp + self.fp
+
+    @property
+    def precision(self) -> float:
+        """TP / (TP + FP), in percent."""
+        return _percent(self.tp, self.predicted)
+
+    @property
+    def recall(self) -> float:
+        """TP / (TP + FN), in percent."""
+        return _percent(self.tp, self.gold)
+
+    @property
+    def f1(self) -> float:
+        """The harmonic mean of precision and recall, in percent."""
+        return _f1(self.precision, self.recall)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: scores in percent, counts."""
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "gold": self.gold,
+            "predicted": self.predicted,
+            "documents": self.documents,
+        }
+
+
+@dataclass(frozen=True)
+class BagRow(NervalRow):
+    """Bag counts (of words, tagged words or entities) of the total or of one category."""
+
+    errors: float = 0.0
+
+    @property
+    def bwer(self) -> float:
+        """Bag word error rate, in percent."""
+        return _rate(self.errors, self.gold)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: scores in percent, counts."""
+        return {"bwer": self.bwer, **super().to_dict(), "errors": self.errors}
+
+
+Row = TypeVar("Row", ErrorRow, NervalRow, BagRow)
+
+
+def _add(a: Row, b: Row) -> Row:
+    return replace(a, **{f.name: getattr(a, f.name) + getattr(b, f.name) for f in fields(a)})
+
+
+@dataclass(frozen=True)
+class TextTable(Generic[Row]):
+    """One metric: its total row and a row per category (sorted by name)."""
+
+    total: Row
+    per_category: Mapping[str, Row]
+
+    def merge(self, other: TextTable[Row]) -> TextTable[Row]:
+        """The table of both sets of documents."""
+        rows = dict(self.per_category)
+        for name, row in other.per_category.items():
+            rows[name] = _add(rows[name], row) if name in rows else row
+        return TextTable(_add(self.total, other.total), dict(sorted(rows.items())))
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"total": {...}, "per_category": {CATEGORY: {...}}}``."""
+        return {
+            "total": self.total.to_dict(),
+            "per_category": {k: v.to_dict() for k, v in self.per_category.items()},
+        }
+
+
+@dataclass(frozen=True)
+class TextScores:
+    """The text-level metrics of a corpus; a metric not asked for is ``None``."""
+
+    documents: int
+    threshold: float | None = None
+    ecer_ewer: TextTable[ErrorRow] | None = None
+    nerval: TextTable[NervalRow] | None = None
+    bow: TextTable[BagRow] | None = None
+    botw: TextTable[BagRow] | None = None
+    boe: TextTable[BagRow] | None = None
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def merge(self, other: TextScores) -> TextScores:
+        """The scores of both sets of documents (scored with the same settings)."""
+        if other.threshold != self.threshold:
+            raise ValueError("cannot merge scores computed with different Nerval thresholds")
+        merged: dict[str, Any] = {}
+        for name in ("ecer_ewer", "nerval", "bow", "botw", "boe"):
+            a, b = getattr(self, name), getattr(other, name)
+            if (a is None) != (b is None):
+                raise ValueError(f"cannot merge scores with and without {name}")
+            merged[name] = a.merge(b) if a is not None and b is not None else None
+        return TextScores(self.documents + other.documents, self.threshold, **merged)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: each metric computed, as ``{"total", "per_category"}``."""
+        out: dict[str, Any] = {"documents": self.documents}
+        if self.threshold is not None:
+            out["threshold"] = self.threshold
+        for name in ("ecer_ewer", "nerval", "bow", "botw", "boe"):
+            table = getattr(self, name)
+            if table is not None:
+                out[name.replace("_", "-")] = table.to_dict()
+        return out
+
+
+@dataclass(frozen=True)
+class EntityTexts:
+    """One side's entities by text: the document, category and text of each, in parallel lists.
+
+    The text of an entity is its words joined by single spaces.
+    """
+
+    doc: Int
+    category: list[str]
+    text: list[str]
+    n_docs: int
+
+    @classmethod
+    def from_documents(cls, docs: Sequence[Iterable[tuple[str, str]]]) -> EntityTexts:
+        """From one list of ``(category, text)`` per document."""
+        lists = [list(d) for d in docs]
+        for i, d in enumerate(lists):
+            for j, (category, text) in enumerate(d):
+                if not isinstance(category, str) or not isinstance(text, str) or not text.split():
+                    raise ValueError(
+                        f"document {i}, entity {j}: expected (category, text) strings with a word, "
+                        f"but got {(category, text)!r}"
+                    )
+        doc = np.repeat(np.arange(len(lists), dtype=np.int64), [len(d) for d in lists])
+        return cls(
+            doc,
+            [c for d in lists for c, _ in d],
+            [" ".join(t.split()) for d in lists for _, t in d],
+            len(lists),
+        )
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+
+def _pairs(g_key: Int, p_key: Int) -> tuple[Int, Int]:
+    """Every (gold, pred) index pair with equal keys."""
+    g_order = np.argsort(g_key, kind="stable")
+    p_order = np.argsort(p_key, kind="stable")
+    ps = p_key[p_order]
+    lo = np.searchsorted(ps, g_key[g_order], side="left")
+    hi = np.searchsorted(ps, g_key[g_order], side="right")
+    n = hi - lo
+    g = np.repeat(g_order, n)
+    offsets = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+    p = p_order[np.repeat(lo, n) + offsets]
+    return g, p
+
+
+def _distances(a: list[str], b: list[str]) -> Int:
+    """Levenshtein distances of ``a[i]`` and ``b[i]``, in one batch."""
+    if not a:
+        return np.zeros(0, dtype=np.int64)
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import cpdist
+
+    return np.asarray(cpdist(a, b, scorer=Levenshtein.distance, workers=-1), dtype=np.int64)
+
+
+def _as_symbols(texts_a: list[str], texts_b: list[str]) -> tuple[list[str], list[str]]:
+    """Each text's words as one character per distinct word.
+
+    A character edit distance of the results is then the word edit distance of the texts.
+    """
+    symbol: dict[str, str] = {}
+
+    def code(word: str) -> str:
+        n = len(symbol)
+        # Skip the surrogate range, which cannot be in a str passed to C.
+        s = chr(n + 0x100 + (0x800 if n + 0x100 >= 0xD800 else 0))
+        symbol[word] = s
+        return s
+
+    def encode(texts: list[str]) -> list[str]:
+        return ["".join([symbol.get(w) or code(w) for w in t.split(" ")]) for t in texts]
+
+    return encode(texts_a), encode(texts_b)
+
+
+def _min_cost_rows(rows: Int, cols: Int, cost: Float, n_rows: int, n_cols: int) -> Int:
+    """Which of the edges ``rows[k] - cols[k]`` (costs in [0, 1]) an optimal assignment takes.
+
+    A row may also stay unassigned at cost 1: each row has a private dummy column.
+    """
+    if not rows.shape[0]:
+        return np.zeros(0, dtype=np.bool_)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    dummy = np.arange(n_rows, dtype=np.int64)
+    # Every weight is shifted by 1: the solver reads explicit zeros as missing edges, and a full
+    # matching of the rows pays the shift once per row whatever it picks.
+    matrix = csr_matrix(
+        (
+            np.concatenate([cost + 1.0, np.full(n_rows, 2.0)]),
+            (np.concatenate([rows, dummy]), np.concatenate([cols, n_cols + dummy])),
+        ),
+        shape=(n_rows, n_cols + n_rows),
+    )
+    _, matched_col = min_weight_full_bipartite_matching(matrix)
+    taken = np.full(n_rows, -1, dtype=np.int64)
+    taken[: matched_col.shape[0]] = matched_col
+    return taken[rows] == cols
+
+
+def _max_matching(rows: Int, cols: Int, n_rows: int, n_cols: int) -> Bool:
+    """Which edges a maximum one-to-one matching takes (Hopcroft-Karp)."""
+    if not rows.shape[0]:
+        return np.zeros(0, dtype=np.bool_)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    graph = csr_matrix((np.ones(rows.shape[0], dtype=np.int8), (rows, cols)), shape=(n_rows, n_cols))
+    match = np.asarray(maximum_bipartite_matching(graph, perm_type="column"), dtype=np.int64)
+    return match[rows] == cols
+
+
+if TYPE_CHECKING:
+    Bool = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """Both sides with shared category ids, and the same-category pairs of each document."""
+
+    gold: EntityTexts
+    pred: EntityTexts
+    names: list[str]
+    g_cat: Int
+    p_cat: Int
+    n_docs: int
+    pair_g: Int
+    pair_p: Int
+
+    @property
+    def n_cat(self) -> int:
+        return len(self.names)
+
+    def doc_counts(self) -> tuple[Int, Int]:
+        """Gold and predicted entities per (document, category) cell, flattened."""
+        size = self.n_docs * self.n_cat
+        g = np.bincount(self.gold.doc * self.n_cat + self.g_cat, minlength=size)
+        p = np.bincount(self.pred.doc * self.n_cat + self.p_cat, minlength=size)
+        return g.astype(np.int64), p.astype(np.int64)
+
+    def documents_per_category(self) -> Int:
+        """In how many documents each category has an entity on either side."""
+        g, p = self.doc_counts()
+        present = ((g + p) > 0).reshape(self.n_docs, self.n_cat)
+        return present.sum(axis=0).astype(np.int64)
+
+
+def _prepare(gold: EntityTexts, pred: EntityTexts) -> _Prepared:
+    if gold.n_docs != pred.n_docs:
+        raise ValueError(
+            f"Expected as many predicted documents as gold ones, got {pred.n_docs} and {gold.n_docs}"
+        )
+    names = sorted(set(gold.category) | set(pred.category))
+    index = {name: i for i, name in enumerate(names)}
+    g_cat = np.fromiter(map(index.__getitem__, gold.category), dtype=np.int64, count=len(gold))
+    p_cat = np.fromiter(map(index.__getitem__, pred.category), dtype=np.int64, count=len(pred))
+    n_cat = max(len(names), 1)
+    g, p = _pairs(gold.doc * n_cat + g_cat, pred.doc * n_cat + p_cat)
+    return _Prepared(gold, pred, names, g_cat, p_cat, gold.n_docs, g, p)
+
+
+def _table(prep: _Prepared, total: Row, per_category: Callable[[int, int], Row | None]) -> TextTable[Row]:
+    docs = prep.documents_per_category() if prep.names else np.zeros(0, dtype=np.int64)
+    rows = {}
+    for c, name in enumerate(prep.names):
+        row = per_category(c, int(docs[c]))
+        if row is not None:
+            rows[name] = row
+    return TextTable(total, rows)
+
+
+def _ecer_ewer(prep: _Prepared) -> TextTable[ErrorRow]:
+    g_text = [prep.gold.text[i] for i in prep.pair_g.tolist()]
+    p_text = [prep.pred.text[i] for i in prep.pair_p.tolist()]
+    g_len = np.fromiter(map(len, g_text), dtype=np.int64, count=len(g_text))
+    char_cost = np.minimum(_distances(g_text, p_text) / np.maximum(g_len, 1), 1.0)
+    g_words, p_words = _as_symbols(g_text, p_text)
+    w_len = np.fromiter(map(len, g_words), dtype=np.int64, count=len(g_words))
+    word_cost = np.minimum(_distances(g_words, p_words) / np.maximum(w_len, 1), 1.0)
+    g_counts, p_counts = prep.doc_counts()
+    size = prep.n_docs * prep.n_cat
+    cell = prep.gold.doc[prep.pair_g] * prep.n_cat + prep.g_cat[prep.pair_g]
+    totals = {}
+    for name, cost in (("char", char_cost), ("word", word_cost)):
+        useful = cost < 1.0  # a pair costing 1 saves nothing over two dummies
+        r, c, k = prep.pair_g[useful], prep.pair_p[useful], cost[useful]
+        chosen = _min_cost_rows(r, c, k, len(prep.gold), len(prep.pred))
+        saving = np.bincount(cell[useful][chosen], weights=1.0 - k[chosen], minlength=size)
+        # Per (document, category): max(gold, pred) - saving. Per document over all categories
+        # the same with the document's totals, as categories never pair with each other.
+        per_cell = np.maximum(g_counts, p_counts) - saving
+        g_doc = g_counts.reshape(prep.n_docs, prep.n_cat).sum(axis=1)
+        p_doc = p_counts.reshape(prep.n_docs, prep.n_cat).sum(axis=1)
+        per_doc = np.maximum(g_doc, p_doc) - saving.reshape(prep.n_docs, prep.n_cat).sum(axis=1)
+        totals[name] = (float(per_doc.sum()), per_cell.reshape(prep.n_docs, prep.n_cat).sum(axis=0))
+    total = ErrorRow(totals["char"][0], totals["word"][0], len(prep.gold), len(prep.pred), prep.n_docs)
+    g_per = np.bincount(prep.g_cat, minlength=prep.n_cat)
+    p_per = np.bincount(prep.p_cat, minlength=prep.n_cat)
+    return _table(
+        prep,
+        total,
+        lambda c, docs: ErrorRow(
+            float(totals["char"][1][c]), float(totals["word"][1][c]), int(g_per[c]), int(p_per[c]), docs
+        ),
+    )
+
+
+def _nerval(prep: _Prepared, threshold: float) -> TextTable[NervalRow]:
+    g_text = [prep.gold.text[i] for i in prep.pair_g.tolist()]
+    p_text = [prep.pred.text[i] for i in prep.pair_p.tolist()]
+    g_len = np.fromiter(map(len, g_text), dtype=np.int64, count=len(g_text))
+    cer = np.minimum(_distances(g_text, p_text) / np.maximum(g_len, 1), 1.0)
+    ok = cer <= threshold
+    r, c = prep.pair_g[ok], prep.pair_p[ok]
+    chosen = _max_matching(r, c, len(prep.gold), len(prep.pred))
+    tp = np.bincount(prep.g_cat[r[chosen]], minlength=prep.n_cat)
+    g_per = np.bincount(prep.g_cat, minlength=prep.n_cat)
+    p_per = np.bincount(prep.p_cat, minlength=prep.n_cat)
+    n_tp = int(chosen.sum())
+    total = NervalRow(n_tp, len(prep.pred) - n_tp, len(prep.gold) - n_tp, prep.n_docs)
+    return _table(
+        prep,
+        total,
+        lambda k, docs: NervalRow(int(tp[k]), int(p_per[k] - tp[k]), int(g_per[k] - tp[k]), docs),
+    )
+
+
+def _bag_counts(
+    g_group: Int, g_item: Int, p_group: Int, p_item: Int, n_groups: int
+) -> tuple[Int, Int, Int, Float]:
+    """TP, FP, FN and bag errors per group, of the multisets of items in each group."""
+    n_items = int(max(g_item.max(initial=-1), p_item.max(initial=-1))) + 1
+    keys_g = g_group * n_items + g_item
+    keys_p = p_group * n_items + p_item
+    keys, inverse = np.unique(np.concatenate([keys_g, keys_p]), return_inverse=True)
+    n_g = keys_g.shape[0]
+    count_g = np.bincount(inverse[:n_g], minlength=keys.shape[0])
+    count_p = np.bincount(inverse[n_g:], minlength=keys.shape[0])
+    group = keys // max(n_items, 1)
+    both = np.minimum(count_g, count_p)
+    tp = np.bincount(group, weights=both, minlength=n_groups).astype(np.int64)
+    size_g = np.bincount(g_group, minlength=n_groups).astype(np.int64)
+    size_p = np.bincount(p_group, minlength=n_groups).astype(np.int64)
+    l1 = np.bincount(group, weights=np.abs(count_g - count_p), minlength=n_groups)
+    insdel = np.abs(size_g - size_p)
+    errors = (l1 - insdel) / 2 + insdel
+    return tp, size_p - tp, size_g - tp, errors
+
+
+def _bag(prep: _Prepared, kind: str) -> TextTable[BagRow]:
+    """A bag metric: ``bow``, ``botw`` or ``boe``."""
+    sides = []
+    vocabulary: dict[str, int] = {}
+    for texts, docs, cats in (
+        (prep.gold.text, prep.gold.doc, prep.g_cat),
+        (prep.pred.text, prep.pred.doc, prep.p_cat),
+    ):
+        if kind == "boe":
+            items = [vocabulary.setdefault(t, len(vocabulary)) for t in texts]
+            owner = np.arange(len(texts))
+        else:
+            words = [t.split(" ") for t in texts]
+            items = [vocabulary.setdefault(w, len(vocabulary)) for w in chain.from_iterable(words)]
+            owner = np.repeat(np.arange(len(texts)), [len(w) for w in words])
+        item = np.asarray(items, dtype=np.int64)
+        sides.append((item, docs[owner], cats[owner]))
+    (gi, gd, gc), (pi, pd, pc) = sides
+    n_cat = max(prep.n_cat, 1)
+    if kind == "bow":  # the total bag has no categories
+        g_total, p_total = gi, pi
+    else:
+        g_total, p_total = gi * n_cat + gc, pi * n_cat + pc
+    tp, fp, fn, errors = _bag_counts(gd, g_total, pd, p_total, prep.n_docs)
+    total = BagRow(int(tp.sum()), int(fp.sum()), int(fn.sum()), prep.n_docs, float(errors.sum()))
+    tp_c, fp_c, fn_c, err_c = _bag_counts(gd * n_cat + gc, gi, pd * n_cat + pc, pi, prep.n_docs * n_cat)
+
+    def by_category(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return values.reshape(prep.n_docs, n_cat).sum(axis=0)
+
+    tp_k, fp_k, fn_k, err_k = (by_category(v) for v in (tp_c, fp_c, fn_c, err_c))
+    return _table(
+        prep,
+        total,
+        lambda c, docs: BagRow(int(tp_k[c]), int(fp_k[c]), int(fn_k[c]), docs, float(err_k[c])),
+    )
+
+
+def score_texts(
+    gold: EntityTexts | Sequence[Iterable[tuple[str, str]]],
+    pred: EntityTexts | Sequence[Iterable[tuple[str, str]]],
+    *,
+    metrics: Sequence[str] = METRICS,
+    threshold: float = 0.3,
+) -> TextScores:
+    """Score predicted entities against gold ones by their text, per document.
+
+    Args:
+        gold: the gold entities: `EntityTexts`, or one list of ``(category, text)`` per document.
+        pred: the predicted entities, the same way, with as many documents.
+        metrics: which of ``ecer-ewer``, ``nerval``, ``bow``, ``botw`` and ``boe`` to compute.
+        threshold: OI-Nerval's largest character error rate of a match, a fraction in [0, 1].
+    """
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise ValueError(f"Expected metrics among {', '.join(METRICS)}, but got {', '.join(unknown)}")
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"Expected a Nerval threshold in [0, 1] (a fraction), but got {threshold}")
+    g = gold if isinstance(gold, EntityTexts) else EntityTexts.from_documents(gold)
+    p = pred if isinstance(pred, EntityTexts) else EntityTexts.from_documents(pred)
+    prep = _prepare(g, p)
+    return TextScores(
+        documents=prep.n_docs,
+        threshold=threshold if "nerval" in metrics else None,
+        ecer_ewer=_ecer_ewer(prep) if "ecer-ewer" in metrics else None,
+        nerval=_nerval(prep, threshold) if "nerval" in metrics else None,
+        bow=_bag(prep, "bow") if "bow" in metrics else None,
+        botw=_bag(prep, "botw") if "botw" in metrics else None,
+        boe=_bag(prep, "boe") if "boe" in metrics else None,
+    )

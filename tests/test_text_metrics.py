@@ -1,0 +1,303 @@
+"""Text-level metrics: hand-computed cases, brute force, ie-eval 0.2.0's scorers, and merging."""
+
+from __future__ import annotations
+
+import random
+import sys
+from itertools import permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerve.text_metrics import EntityTexts, score_texts
+
+Doc = list[tuple[str, str]]
+
+S = ["John", "Jones", "and", "Peter", "Peters", "came", "to", "York"]
+
+
+def ent(label: str, start: int, end: int) -> tuple[str, str]:
+    """An entity of peers-muc.md's sentence S, tokens start..end inclusive."""
+    return label, " ".join(S[start : end + 1])
+
+
+# peers-muc.md §6, the text-level table: (gold, pred), OI ECER and EWER errors, OI-Nerval (t=0)
+# TP/FP/FN, BoE TP/FP/FN, as ie-eval 0.2.0 computed them.
+CASES = {
+    "C02": ([ent("PER", 0, 1)], [ent("PER", 0, 0), ent("PER", 1, 1)], 1.5, 1.5, (0, 2, 1), (0, 2, 1)),
+    "C03": ([ent("PER", 0, 1), ent("PER", 3, 4)], [ent("PER", 0, 4)], 2.0, 2.0, (0, 1, 2), (0, 1, 2)),
+    "C05": ([ent("PER", 0, 1)], [ent("LOC", 0, 1)], 1.0, 1.0, (0, 1, 1), (0, 1, 1)),
+    "C06": ([ent("LOC", 7, 7)], [ent("LOC", 6, 7)], 0.75, 1.0, (0, 1, 1), (0, 1, 1)),
+    "C11": ([], [], 0.0, 0.0, (0, 0, 0), (0, 0, 0)),
+    "C17": ([("LOC", "York")], [("LOC", "York")], 0.0, 0.0, (1, 0, 0), (1, 0, 0)),
+    "C18": ([("LOC", "New York")], [("LOC", "York")], 0.5, 0.5, (0, 1, 1), (0, 1, 1)),
+    "C19": ([ent("PER", 0, 1)], [ent("PER", 1, 2)], 0.7, 1.0, (0, 1, 1), (0, 1, 1)),
+    "C20": (
+        [ent("PER", 0, 1), ent("LOC", 7, 7)],
+        [ent("PER", 0, 1), ent("ORG", 5, 5), ent("LOC", 7, 7)],
+        1.0,
+        1.0,
+        (2, 1, 0),
+        (2, 1, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_peers_cases(case: str) -> None:
+    gold, pred, ecer, ewer, nerval, boe = CASES[case]
+    r = score_texts([gold], [pred], threshold=0.0)
+    assert r.ecer_ewer is not None
+    assert r.nerval is not None
+    assert r.boe is not None
+    assert r.ecer_ewer.total.char_errors == pytest.approx(ecer)
+    assert r.ecer_ewer.total.word_errors == pytest.approx(ewer)
+    t = r.nerval.total
+    assert (t.tp, t.fp, t.fn) == nerval
+    b = r.boe.total
+    assert (b.tp, b.fp, b.fn) == boe
+
+
+def test_hand_computed_scores() -> None:
+    # Two documents. d1: 'Georges Washington' read as 'Georges Woshington' (1 character of 18),
+    # and a date missed. d2: reading order changed, and a spurious PER.
+    gold = [
+        [("PER", "Georges Washington"), ("DATE", "1789")],
+        [("LOC", "Paris"), ("PER", "Marie Curie")],
+    ]
+    pred = [
+        [("PER", "Georges Woshington")],
+        [("PER", "Marie Curie"), ("LOC", "Paris"), ("PER", "1895")],
+    ]
+    r = score_texts(gold, pred, threshold=0.1)
+    assert r.ecer_ewer is not None
+    e = r.ecer_ewer.total
+    # ECER errors: 1/18 + 1 (missed date) + 0 + 0 + 1 (spurious) over 4 gold entities.
+    assert e.char_errors == pytest.approx(1 / 18 + 2)
+    assert e.ecer == pytest.approx(100 * (1 / 18 + 2) / 4)
+    # EWER: one word of two wrong in the name.
+    assert e.ewer == pytest.approx(100 * (0.5 + 2) / 4)
+    per = r.ecer_ewer.per_category
+    assert per["PER"].char_errors == pytest.approx(1 / 18 + 1)
+    assert (per["PER"].gold, per["PER"].predicted, per["PER"].documents) == (2, 3, 2)
+    assert per["DATE"].ecer == 100.0
+    assert r.nerval is not None
+    n = r.nerval.total
+    assert (n.tp, n.fp, n.fn) == (3, 1, 1)  # the misread name is within 10 %
+    assert n.precision == pytest.approx(75.0)
+    assert n.recall == pytest.approx(75.0)
+    assert score_texts(gold, pred, threshold=0.05).nerval.total.tp == 2  # type: ignore[union-attr]
+    assert r.boe is not None
+    b = r.boe.total
+    assert (b.tp, b.fp, b.fn) == (2, 2, 2)
+    # d1: L = {PER GW, DATE 1789}, P = {PER GWo}: |L|-|P| = 1, L1 = 3, so 1 substitution + 1 deletion.
+    # d2: L = {LOC Paris, PER MC}, P = {PER MC, LOC Paris, PER 1895}: 0 substitutions + 1 insertion.
+    assert b.errors == pytest.approx(3.0)
+    assert b.bwer == pytest.approx(75.0)
+    assert r.bow is not None
+    w = r.bow.total  # words: Georges Washington 1789 Paris Marie Curie vs Georges Woshington ...
+    assert (w.tp, w.fp, w.fn) == (4, 2, 2)
+    assert r.botw is not None
+    assert r.botw.per_category["PER"].fp == 2  # Woshington, 1895
+    assert r.botw.per_category["LOC"].tp == 1
+
+
+def test_categories_only_in_predictions_have_rows() -> None:
+    r = score_texts([[("PER", "Ann")]], [[("PER", "Ann"), ("ORG", "ACME")]])
+    for table in (r.ecer_ewer, r.nerval, r.bow, r.botw, r.boe):
+        assert table is not None
+        assert set(table.per_category) == {"ORG", "PER"}
+    assert r.boe is not None
+    org = r.boe.per_category["ORG"]
+    assert (org.tp, org.fp, org.fn, org.precision) == (0, 1, 0, 0.0)
+    assert r.boe.per_category["PER"].precision == 100.0
+    assert r.boe.total.precision == pytest.approx(50.0)
+
+
+def test_a_category_named_total_stays_apart() -> None:
+    r = score_texts([[("total", "x"), ("PER", "y")]], [[("total", "x")]])
+    assert r.boe is not None
+    assert (r.boe.total.tp, r.boe.total.fn) == (1, 1)
+    assert r.boe.per_category["total"].fn == 0
+    assert r.to_dict()["boe"]["per_category"]["total"]["gold"] == 1
+
+
+def test_empty_datasets_are_defined() -> None:
+    r = score_texts([[], []], [[], []])
+    d = r.to_dict()
+    assert d["ecer-ewer"]["total"]["ecer"] == 0.0
+    assert d["nerval"]["total"]["f1"] == 0.0
+    assert d["bow"]["total"]["bwer"] == 0.0
+    only_pred = score_texts([[]], [[("PER", "Ann")]])
+    assert only_pred.ecer_ewer is not None
+    assert only_pred.ecer_ewer.total.ecer == 100.0
+    assert score_texts([], []).documents == 0
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="fraction"):
+        score_texts([[]], [[]], threshold=30)
+    with pytest.raises(ValueError, match="metrics among"):
+        score_texts([[]], [[]], metrics=["cer"])
+    with pytest.raises(ValueError, match="as many predicted documents"):
+        score_texts([[]], [[], []])
+    with pytest.raises(ValueError, match="with a word"):
+        EntityTexts.from_documents([[("PER", "  ")]])
+
+
+# --- brute force and properties ----------------------------------------------------------------
+
+
+def levenshtein(a: list[str] | str, b: list[str] | str) -> int:
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+def brute_errors(gold: Doc, pred: Doc, words: bool) -> float:
+    """The least cost over every assignment of the square padded matrix."""
+    n = max(len(gold), len(pred))
+    if n == 0:
+        return 0.0
+
+    def cost(i: int, j: int) -> float:
+        if i >= len(gold) or j >= len(pred) or gold[i][0] != pred[j][0]:
+            return 1.0
+        g, p = gold[i][1], pred[j][1]
+        if words:
+            return min(levenshtein(g.split(), p.split()) / len(g.split()), 1.0)
+        return min(levenshtein(g, p) / len(g), 1.0)
+
+    return min(sum(cost(i, j) for i, j in enumerate(perm)) for perm in permutations(range(n)))
+
+
+entity = st.tuples(st.sampled_from("AB"), st.sampled_from(["ab", "abc", "b c", "ab c", "xyz", "a"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(entity, max_size=4), st.lists(entity, max_size=3))
+def test_assignment_equals_brute_force(gold: Doc, pred: Doc) -> None:
+    r = score_texts([gold], [pred], metrics=["ecer-ewer"])
+    assert r.ecer_ewer is not None
+    assert r.ecer_ewer.total.char_errors == pytest.approx(brute_errors(gold, pred, words=False))
+    assert r.ecer_ewer.total.word_errors == pytest.approx(brute_errors(gold, pred, words=True))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(entity, max_size=4), st.lists(entity, max_size=4)), max_size=5),
+    st.randoms(),
+    st.integers(0, 5),
+)
+def test_order_invariance_and_merging(docs: list[tuple[Doc, Doc]], rnd: random.Random, cut: int) -> None:
+    gold = [g for g, _ in docs]
+    pred = [p for _, p in docs]
+    whole = score_texts(gold, pred)
+    shuffled = score_texts([rnd.sample(g, len(g)) for g in gold], [rnd.sample(p, len(p)) for p in pred])
+    assert approx_dict(shuffled.to_dict()) == approx_dict(whole.to_dict())
+    cut = min(cut, len(docs))
+    merged = score_texts(gold[:cut], pred[:cut]).merge(score_texts(gold[cut:], pred[cut:]))
+    assert approx_dict(merged.to_dict()) == approx_dict(whole.to_dict())
+
+
+def approx_dict(d: object) -> object:
+    if isinstance(d, dict):
+        return {k: approx_dict(v) for k, v in d.items()}
+    if isinstance(d, float):
+        return round(d, 9)
+    return d
+
+
+# --- ie-eval 0.2.0 -----------------------------------------------------------------------------
+
+needs_ie_eval = pytest.mark.skipif(sys.version_info < (3, 11), reason="ie-eval needs Python 3.11")
+
+WORDS = ["Paris", "Marie", "Curie", "York", "New", "de", "la", "Rue", "1895", "Jean-Paul"]
+
+
+def noisy(rnd: random.Random, text: str) -> str:
+    chars = list(text)
+    for _ in range(rnd.choice([0, 0, 1, 2])):
+        i = rnd.randrange(len(chars))
+        chars[i] = rnd.choice("aeiouxyz ") if chars[i] != " " else chars[i]
+    return " ".join("".join(chars).split()) or text
+
+
+def random_dataset(seed: int, docs: int, size: int) -> tuple[list[Doc], list[Doc]]:
+    rnd = random.Random(seed)
+    gold, pred = [], []
+    for _ in range(docs):
+        g = [
+            (rnd.choice(["PER", "LOC", "DATE"]), " ".join(rnd.choices(WORDS, k=rnd.randint(1, 3))))
+            for _ in range(rnd.randint(0, size))
+        ]
+        p = [(c if rnd.random() < 0.9 else "LOC", noisy(rnd, t)) for c, t in g if rnd.random() < 0.85]
+        p += [(rnd.choice(["PER", "ORG"]), rnd.choice(WORDS)) for _ in range(rnd.randint(0, 2))]
+        rnd.shuffle(p)
+        gold.append(g)
+        pred.append(p)
+    return gold, pred
+
+
+@needs_ie_eval
+@pytest.mark.parametrize(("seed", "size"), [(1, 3), (2, 8), (3, 15)])
+def test_agrees_with_ie_eval_scorers(seed: int, size: int) -> None:
+    from ie_eval.scorer import BagOfWords, OiEcerEwer, OiNerval
+
+    gold, pred = random_dataset(seed, 40, size)
+    r = score_texts(gold, pred, threshold=0.3)
+    assert r.ecer_ewer is not None
+    assert r.nerval is not None
+    char = sum(OiEcerEwer(g, p, compute_ecer=True).errors for g, p in zip(gold, pred, strict=True))
+    word = sum(OiEcerEwer(g, p, compute_ecer=False).errors for g, p in zip(gold, pred, strict=True))
+    assert r.ecer_ewer.total.char_errors == pytest.approx(char)
+    assert r.ecer_ewer.total.word_errors == pytest.approx(word)
+    nervals = [OiNerval(g, p, nerval_threshold=30.0) for g, p in zip(gold, pred, strict=True)]
+    t = r.nerval.total
+    assert (t.tp, t.fp, t.fn) == (
+        sum(n.true_positives for n in nervals),
+        sum(n.false_positives for n in nervals),
+        sum(n.false_negatives for n in nervals),
+    )
+
+    def words(doc: Doc, tagged: bool) -> list[object]:
+        return [(c, w) if tagged else w for c, t in doc for w in t.split()]
+
+    bags = {
+        "bow": lambda d: words(d, False),
+        "botw": lambda d: words(d, True),
+        "boe": lambda d: list(d),
+    }
+    for name, items in bags.items():
+        table = getattr(r, name)
+        scores = [BagOfWords(items(g), items(p)) for g, p in zip(gold, pred, strict=True)]
+        assert (table.total.tp, table.total.fp, table.total.fn) == (
+            sum(s.true_positives for s in scores),
+            sum(s.false_positives for s in scores),
+            sum(s.false_negatives for s in scores),
+        ), name
+        assert table.total.errors == pytest.approx(sum(float(s.errors) for s in scores)), name
+        # Per category, ie-eval's scorer on each category's entities of every document.
+        for category, row in table.per_category.items():
+            per = [
+                BagOfWords(
+                    items([e for e in g if e[0] == category]), items([e for e in p if e[0] == category])
+                )
+                for g, p in zip(gold, pred, strict=True)
+            ]
+            assert (row.tp, row.fp, row.fn) == (
+                sum(s.true_positives for s in per),
+                sum(s.false_positives for s in per),
+                sum(s.false_negatives for s in per),
+            ), (name, category)
+            assert row.errors == pytest.approx(sum(float(s.errors) for s in per)), (name, category)
+    for category, row in r.ecer_ewer.per_category.items():
+        char = sum(
+            OiEcerEwer([e for e in g if e[0] == category], [e for e in p if e[0] == category], True).errors
+            for g, p in zip(gold, pred, strict=True)
+        )
+        assert row.char_errors == pytest.approx(char), category
