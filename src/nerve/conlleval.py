@@ -25,7 +25,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import numpy as np
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Codes = npt.NDArray[np.int8]
 
-ArrayT = TypeVar("ArrayT", bound="np.ndarray[tuple[int], np.dtype[np.generic]]")
+ArrayT = TypeVar("ArrayT", bound="np.ndarray[Any, np.dtype[np.generic]]")
 
 __all__ = ["ConllevalOptions", "PerlChunker", "PerlCounts", "perl_letter", "run"]
 

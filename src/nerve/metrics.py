@@ -52,7 +52,7 @@ class TransitionTable:
     """Counts of (previous tag id, tag id) pairs for one side, sentence edges as id 0."""
 
     def __init__(self) -> None:
-        self.counts = np.zeros((1, 1), dtype=np.int64)
+        self.counts: Int = np.zeros((1, 1), dtype=np.int64)
 
     def add(
         self,
@@ -140,9 +140,9 @@ class ExactAccumulator:
         self.sources = sources
         self.gold_table = TransitionTable()
         self.pred_table = TransitionTable()
-        self.gold = np.zeros(0, dtype=np.int64)
-        self.pred = np.zeros(0, dtype=np.int64)
-        self.matched = np.zeros(0, dtype=np.int64)
+        self.gold: Int = np.zeros(0, dtype=np.int64)
+        self.pred: Int = np.zeros(0, dtype=np.int64)
+        self.matched: Int = np.zeros(0, dtype=np.int64)
         self.tokens = TokenStats()
         self.sentences = 0
         self.documents = 0
@@ -318,7 +318,7 @@ class ExactAccumulator:
                 counts[name] = c + Counts(m, p - m, g - m)
         muc = None
         if self.overlap is not None:
-            empty = {f: np.zeros(0, dtype=np.int64) for f in MUC_FIELDS}
+            empty: dict[str, Int] = {f: np.zeros(0, dtype=np.int64) for f in MUC_FIELDS}
             per_document = None
             if self.overlap.document_average:
                 per_document = {m: {f: self.muc_docs.get(m, empty)[f] for f in MUC_FIELDS} for m in MODES}

@@ -476,7 +476,7 @@ def _greedy(gold: _Side, pred: _Side, g: Int, p: Int) -> dict[str, Bool]:
     else the first of another type. An edge alone in its component is taken in every mode;
     the rest are walked component by component.
     """
-    chosen = {mode: np.zeros(g.shape[0], dtype=np.bool_) for mode in MODES}
+    chosen: dict[str, Bool] = {mode: np.zeros(g.shape[0], dtype=np.bool_) for mode in MODES}
     if not g.shape[0]:
         return chosen
     alone = (np.bincount(g)[g] == 1) & (np.bincount(p)[p] == 1)

@@ -210,7 +210,9 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
     width = int(lengths.max())
     padded = np.zeros(buf.shape[0] + 8, dtype=np.uint8)
     padded[: buf.shape[0]] = buf
-    words = np.ndarray(shape=(buf.shape[0] + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
+    words: npt.NDArray[np.uint64] = np.ndarray(
+        shape=(buf.shape[0] + 1,), dtype="<u8", buffer=padded.data, strides=(1,)
+    )
     parts = []
     if width <= 7:
         key = (words[starts] & _MASKS[lengths]) | (lengths.astype(np.uint64) << np.uint64(56))

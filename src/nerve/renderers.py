@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 from .muc import MODES
 from .results import Result, Score
+from .text_metrics import BagRow, ErrorRow, NervalRow, TextScores
 
-__all__ = ["RENDERERS", "render"]
+__all__ = ["RENDERERS", "TEXT_COMMANDS", "render", "render_text"]
 
 _ROWS = ("micro", "macro", "weighted")
 
@@ -223,3 +224,118 @@ def render(result: Result, output: str = "table") -> str:
     except KeyError:
         msg = f"Expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
         raise ValueError(msg) from None
+
+
+# --------------------------------------------------------------------------- text-level metrics
+
+TEXT_COMMANDS = ("ecer-ewer", "nerval", "bow", "botw", "boe", "ie-all")
+_TEXT_OUTPUTS = ("markdown", "json", "table")
+
+
+def _pct(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _text_rows(scores: TextScores, command: str, by_category: bool) -> tuple[list[str], list[list[str]]]:
+    """The header and rows of one text-metric command, total first, as ie-eval lays them out."""
+    tables = {
+        "ecer-ewer": scores.ecer_ewer,
+        "nerval": scores.nerval,
+        "bow": scores.bow,
+        "botw": scores.botw,
+        "boe": scores.boe,
+    }
+    if command == "ie-all":
+        head = ["Category", "BoW-F1 (%)", "BoTW-F1 (%)", "BoE-F1 (%)", "ECER (%)", "EWER (%)"]
+        head += ["Nerval-F1 (%)", "N entities", "N documents"]
+    elif command == "ecer-ewer":
+        head = ["Category", "ECER (%)", "EWER (%)", "N entities", "N documents"]
+    elif command == "nerval":
+        head = [
+            "Category",
+            "Precision (%)",
+            "Recall (%)",
+            "F1 (%)",
+            "N entities",
+            "N predicted",
+            "N documents",
+        ]
+    else:
+        unit = "entities" if command == "boe" else "words"
+        head = ["Category", "bWER (%)", "Precision (%)", "Recall (%)", "F1 (%)"]
+        head += [f"N {unit}", f"N predicted {unit}", "N documents"]
+
+    def cells(pick: dict[str, ErrorRow | NervalRow | BagRow]) -> list[str]:
+        if command == "ie-all":
+            e = pick["ecer-ewer"]
+            assert isinstance(e, ErrorRow)
+            f1 = [_pct(getattr(pick[m], "f1", 0.0)) for m in ("bow", "botw", "boe")]
+            return [
+                *f1,
+                _pct(e.ecer),
+                _pct(e.ewer),
+                _pct(getattr(pick["nerval"], "f1", 0.0)),
+                str(e.gold),
+                str(e.documents),
+            ]
+        row = pick[command]
+        if isinstance(row, ErrorRow):
+            return [_pct(row.ecer), _pct(row.ewer), str(row.gold), str(row.documents)]
+        if isinstance(row, BagRow):
+            scores = [row.bwer, row.precision, row.recall, row.f1]
+            return [*map(_pct, scores), str(row.gold), str(row.predicted), str(row.documents)]
+        scores = [row.precision, row.recall, row.f1]
+        return [*map(_pct, scores), str(row.gold), str(row.predicted), str(row.documents)]
+
+    wanted = [m for m in tables if command in ("ie-all", m)]
+    present = {m: tables[m] for m in wanted if tables[m] is not None}
+    if len(present) != len(wanted):
+        raise ValueError(f"the scores lack a metric that {command} shows")
+    body = [["total", *cells({m: t.total for m, t in present.items()})]]  # type: ignore[union-attr]
+    if by_category:
+        names = sorted({c for t in present.values() for c in t.per_category})  # type: ignore[union-attr]
+        for name in names:
+            pick = {}
+            for m, t in present.items():
+                row = t.per_category.get(name)  # type: ignore[union-attr]
+                pick[m] = row if row is not None else type(t.total)()  # type: ignore[union-attr]
+            # A category literally named "total" is quoted, so it cannot be read as the total row.
+            body.append([f'"{name}"' if name == "total" else name, *cells(pick)])
+    return head, body
+
+
+def render_text(scores: TextScores, command: str, output: str = "markdown", by_category: bool = False) -> str:
+    """Render the scores of a text-metric command as Markdown (ie-eval's layout), JSON or a table.
+
+    JSON is ``{"signature", "documents", "total": {...}, "per_category": {CATEGORY: {...}}}``; for
+    ``ie-all`` each of those holds one object per metric.
+    """
+    if command not in TEXT_COMMANDS:
+        raise ValueError(f"Expected a command among {', '.join(TEXT_COMMANDS)}, but got {command!r}")
+    if output not in _TEXT_OUTPUTS:
+        raise ValueError(f"Expected an output format among {', '.join(_TEXT_OUTPUTS)}, but got {output!r}")
+    if output == "json":
+        d = scores.to_dict()
+        metrics = ["ecer-ewer", "nerval", "bow", "botw", "boe"] if command == "ie-all" else [command]
+        out: dict[str, object] = {"signature": d["signature"], "documents": d["documents"]}
+        if scores.threshold is not None and "nerval" in metrics:
+            out["threshold"] = scores.threshold
+        if command == "ie-all":
+            out["total"] = {m: d[m]["total"] for m in metrics if m in d}
+            categories = sorted({c for m in metrics if m in d for c in d[m]["per_category"]})
+            out["per_category"] = {
+                c: {m: d[m]["per_category"].get(c) for m in metrics if m in d} for c in categories
+            }
+        else:
+            out["total"] = d[command]["total"]
+            out["per_category"] = d[command]["per_category"]
+        if not by_category:
+            out["per_category"] = {}
+        return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    head, body = _text_rows(scores, command, by_category)
+    if output == "table":
+        return scores.signature + "\n\n" + "\n".join(_aligned(head, body)) + "\n"
+    lines = [f"`{scores.signature}`", "", "| " + " | ".join(head) + " |"]
+    lines.append("|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|")
+    lines += ["| " + " | ".join([r[0].replace("|", "\\|"), *r[1:]]) + " |" for r in body]
+    return "\n".join(lines) + "\n"

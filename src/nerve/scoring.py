@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from itertools import chain
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -38,6 +39,7 @@ from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenSt
 from .schemes import Scheme, TagFormat, encode_sequence, get_scheme
 from .span_readers import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
 from .spans import Span
+from .text_metrics import TextScores
 from .vocab import TagVocab
 
 __all__ = ["decode", "encode", "score", "score_spans", "validate"]
@@ -546,3 +548,45 @@ def encode(
         for s, n in zip(per_seq, lengths, strict=True)
     ]
     return out[0] if isinstance(length, int) else out
+
+
+def score_text(
+    label: Source,
+    prediction: Source | None = None,
+    *,
+    metrics: Sequence[str] = ("ecer-ewer", "nerval", "bow", "botw", "boe"),
+    threshold: float = 0.3,
+    scheme: str = "IOB2",
+    repair: str = "begin",
+) -> TextScores:
+    """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.text_metrics`.
+
+    Args:
+        label: a directory of ``*.bio`` files (one document each; ``prediction`` is then the
+            prediction directory), or a CoNLL file (merged, or gold with ``prediction`` the
+            prediction file; documents at ``-DOCSTART-`` lines).
+        prediction: the prediction directory or file.
+        metrics: which of ``ecer-ewer``, ``nerval``, ``bow``, ``botw``, ``boe`` to compute.
+        threshold: OI-Nerval's largest character error rate of a match, a fraction in [0, 1].
+        scheme: the tagging scheme of the files (IOB2 by default, as ie-eval reads them).
+        repair: the policy for invalid transitions: ``begin``, ``discard`` or ``error``.
+
+    Raises:
+        InputError: a missing directory, a file on one side only, a line that is not
+            ``token TAG``, an unknown tag; with the file and line.
+    """
+    from .text_metrics import score_texts
+    from .text_readers import read_bio_dirs, read_text_files
+
+    if not 0.0 <= threshold <= 1.0:
+        raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")
+    if _is_path(label) and os.path.isdir(os.fspath(label)):  # type: ignore[arg-type]
+        if prediction is None:
+            raise NerveError("a label directory needs a prediction directory")
+        corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
+    elif _is_path(label):
+        corpus = read_text_files(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
+    else:
+        raise NerveError("score_text reads a label directory or a CoNLL file; use score_texts for lists")
+    scores = score_texts(corpus.gold, corpus.pred, metrics=metrics, threshold=threshold)
+    return replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=sum(corpus.repairs))

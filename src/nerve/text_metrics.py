@@ -29,11 +29,13 @@ Levenshtein distances come from rapidfuzz (in batches), assignments and matching
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
+
+from ._version import __version__
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -207,23 +209,48 @@ class TextScores:
     bow: TextTable[BagRow] | None = None
     botw: TextTable[BagRow] | None = None
     boe: TextTable[BagRow] | None = None
-    notes: tuple[str, ...] = field(default=(), compare=False)
+    scheme: str | None = None  # how tags were read, when they were
+    repair: str | None = None
+    repairs: int = 0  # invalid transitions repaired, both sides
+
+    @property
+    def signature(self) -> str:
+        """The line to print with the scores, naming what changes them."""
+        parts = [f"nerve {__version__}", "text"]
+        if self.scheme is not None:
+            parts.append(f"scheme {self.scheme}")
+        if self.repair is not None:
+            parts.append(f"repair {self.repair} ({self.repairs} repair{'s' if self.repairs != 1 else ''})")
+        if self.threshold is not None:
+            parts.append(f"nerval threshold {self.threshold:g}")
+        parts.append(f"{self.documents} document{'s' if self.documents != 1 else ''}")
+        return " | ".join(parts)
 
     def merge(self, other: TextScores) -> TextScores:
         """The scores of both sets of documents (scored with the same settings)."""
-        if other.threshold != self.threshold:
-            raise ValueError("cannot merge scores computed with different Nerval thresholds")
+        same = (self.threshold, self.scheme, self.repair) == (other.threshold, other.scheme, other.repair)
+        if not same:
+            raise ValueError(
+                f"cannot merge scores of different settings: {self.signature!r} vs {other.signature!r}"
+            )
         merged: dict[str, Any] = {}
         for name in ("ecer_ewer", "nerval", "bow", "botw", "boe"):
             a, b = getattr(self, name), getattr(other, name)
             if (a is None) != (b is None):
                 raise ValueError(f"cannot merge scores with and without {name}")
             merged[name] = a.merge(b) if a is not None and b is not None else None
-        return TextScores(self.documents + other.documents, self.threshold, **merged)
+        return TextScores(
+            self.documents + other.documents,
+            self.threshold,
+            **merged,
+            scheme=self.scheme,
+            repair=self.repair,
+            repairs=self.repairs + other.repairs,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: each metric computed, as ``{"total", "per_category"}``."""
-        out: dict[str, Any] = {"documents": self.documents}
+        out: dict[str, Any] = {"signature": self.signature, "documents": self.documents}
         if self.threshold is not None:
             out["threshold"] = self.threshold
         for name in ("ecer_ewer", "nerval", "bow", "botw", "boe"):

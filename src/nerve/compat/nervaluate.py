@@ -38,9 +38,15 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
 
 from ..muc import MucCounts, MucOptions, Outcomes, _Side, _sorted_side, classify, mode_scores, tally
 from ..scoring import decode
@@ -87,13 +93,13 @@ class EvaluationIndices:
 class _Loaded:
     """The entities of one side: document, half-open span, tag id, and two list positions."""
 
-    doc: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray
-    index: np.ndarray  # position in the caller's document list
-    kept: np.ndarray  # position among the document's entities of the evaluated tags
-    in_tag: np.ndarray  # position among the document's entities of the same tag
+    doc: Int
+    start: Int
+    end: Int
+    label: Int
+    index: Int  # position in the caller's document list
+    kept: Int  # position among the document's entities of the evaluated tags
+    in_tag: Int  # position among the document's entities of the same tag
 
     def side(self) -> _Side:
         return _sorted_side(self.doc, self.start, self.end, self.label, np.arange(self.doc.shape[0]))
@@ -372,7 +378,7 @@ def _indices(
     g_pos = getattr(gold, position)[g_side.index]
     p_pos = getattr(pred, position)[p_side.index]
 
-    def pairs(doc: np.ndarray, pos: np.ndarray, mask: np.ndarray) -> list[tuple[int, int]]:
+    def pairs(doc: Int, pos: Int, mask: Int) -> list[tuple[int, int]]:
         return sorted(zip(doc[mask].tolist(), pos[mask].tolist(), strict=True))
 
     inc = ~o.cor & ~o.par
