@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from . import conlleval
 from ._version import __version__
 from .errors import InvalidSequenceError, NerveError
-from .renderers import RENDERERS, render
+from .renderers import RENDERERS, TEXT_COMMANDS, render, render_text
 from .repair import REPAIR_POLICIES
 from .schemes import SUPPORTED_SCHEMES
-from .scoring import score, validate
+from .scoring import score, score_text, validate
 
 __all__ = ["main"]
 
@@ -116,6 +116,51 @@ def _parser() -> argparse.ArgumentParser:
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
 
+    text_help = {
+        "ecer-ewer": "order-independent entity character and word error rates (OI-ECER/EWER)",
+        "nerval": "order-independent Nerval: precision, recall and F1 of entities matched by text",
+        "bow": "bag of words: the words of the entities",
+        "botw": "bag of tagged words: (category, word)",
+        "boe": "bag of entities: (category, entity text)",
+        "ie-all": "all of the text-level metrics, in one pass over the data",
+    }
+    for name in TEXT_COMMANDS:
+        t = sub.add_parser(
+            name,
+            help=text_help[name],
+            description=f"Text-level metrics for noisy transcriptions: {text_help[name]}. Input: a "
+            "label and a prediction directory of *.bio files paired by name (ie-eval's layout), or "
+            "CoNLL files with documents at -DOCSTART- lines.",
+        )
+        t.add_argument(
+            "files", metavar="FILE", nargs="*", help="a merged CoNLL file, or a gold and a prediction file"
+        )
+        t.add_argument("--label-dir", "-l", metavar="DIR", help="the directory of gold *.bio files")
+        t.add_argument("--prediction-dir", "-p", metavar="DIR", help="the directory of predicted *.bio files")
+        t.add_argument("--by-category", "-c", action="store_true", help="add a row per category")
+        if name in ("nerval", "ie-all"):
+            t.add_argument(
+                "--threshold",
+                "-t",
+                type=float,
+                default=0.3,
+                help="the largest character error rate of a match, a fraction in [0, 1] (default: 0.3)",
+            )
+        t.add_argument("--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)")
+        t.add_argument(
+            "--repair",
+            default="begin",
+            choices=[p for p in REPAIR_POLICIES if p != "conlleval"],
+            help="what to do with invalid transitions (default: begin; every one is counted)",
+        )
+        t.add_argument(
+            "--output",
+            "-o",
+            default="markdown",
+            choices=["markdown", "json", "table"],
+            help="output format (default: markdown)",
+        )
+
     sub.add_parser(
         "conlleval",
         help="a byte-identical drop-in for conlleval.pl",
@@ -130,21 +175,52 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _text_command(ns: argparse.Namespace) -> int:
+    """Run one of the text-metric commands."""
+    dirs = ns.label_dir is not None or ns.prediction_dir is not None
+    if dirs and ns.files:
+        return _fail("give either --label-dir and --prediction-dir, or CoNLL files, not both")
+    if dirs:
+        if ns.label_dir is None or ns.prediction_dir is None:
+            return _fail("--label-dir and --prediction-dir go together")
+        label, prediction = ns.label_dir, ns.prediction_dir
+    elif 1 <= len(ns.files) <= 2:
+        label, prediction = ns.files[0], ns.files[1] if len(ns.files) == 2 else None
+    else:
+        return _fail("expected --label-dir DIR --prediction-dir DIR, or FILE [PRED_FILE]")
+    metrics = ["ecer-ewer", "nerval", "bow", "botw", "boe"] if ns.command == "ie-all" else [ns.command]
+    scores = score_text(
+        label,
+        prediction,
+        metrics=metrics,
+        threshold=getattr(ns, "threshold", 0.3),
+        scheme=ns.scheme,
+        repair=ns.repair,
+        directories=dirs,
+    )
+    repaired = f"; {scores.repairs} invalid transitions repaired ({ns.repair})" if scores.repairs else ""
+    sys.stderr.write(f"nerve: {scores.documents} documents, complete and valid{repaired}\n")
+    sys.stdout.write(render_text(scores, ns.command, ns.output, ns.by_category))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``nerve`` command and return its exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "conlleval":
         return conlleval.main(args[1:])
     ns = _parser().parse_args(args)
-    reading = {
-        "scheme": ns.scheme,
-        "tag_format": ns.tag_format,
-        "outside": ns.outside,
-        "comments": ns.comments,
-        "encoding": ns.encoding,
-        "check_tokens": not ns.ignore_tokens,
-    }
     try:
+        if ns.command in TEXT_COMMANDS:
+            return _text_command(ns)
+        reading = {
+            "scheme": ns.scheme,
+            "tag_format": ns.tag_format,
+            "outside": ns.outside,
+            "comments": ns.comments,
+            "encoding": ns.encoding,
+            "check_tokens": not ns.ignore_tokens,
+        }
         if ns.command == "score":
             result = score(
                 ns.file,

@@ -558,6 +558,7 @@ def score_text(
     threshold: float = 0.3,
     scheme: str = "IOB2",
     repair: str = "begin",
+    directories: bool | None = None,
 ) -> TextScores:
     """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.text_metrics`.
 
@@ -570,6 +571,7 @@ def score_text(
         threshold: OI-Nerval's largest character error rate of a match, a fraction in [0, 1].
         scheme: the tagging scheme of the files (IOB2 by default, as ie-eval reads them).
         repair: the policy for invalid transitions: ``begin``, ``discard`` or ``error``.
+        directories: whether ``label`` and ``prediction`` are directories; ``None`` looks.
 
     Raises:
         InputError: a missing directory, a file on one side only, a line that is not
@@ -580,7 +582,9 @@ def score_text(
 
     if not 0.0 <= threshold <= 1.0:
         raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")
-    if _is_path(label) and os.path.isdir(os.fspath(label)):  # type: ignore[arg-type]
+    if directories is None:
+        directories = _is_path(label) and os.path.isdir(os.fspath(label))  # type: ignore[arg-type]
+    if directories:
         if prediction is None:
             raise NerveError("a label directory needs a prediction directory")
         corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]

@@ -149,7 +149,7 @@ def _side(
     is_docstart = np.zeros(n_lines, dtype=np.bool_)
     if doc_of_file is None:
         first_len = ft.end[ft.first] - ft.start[ft.first]
-        candidates = np.flatnonzero((ft.count == 1) & (first_len == len(DOCSTART)))
+        candidates = np.flatnonzero((ft.count > 0) & (first_len == len(DOCSTART)))
         for i in candidates.tolist():
             s = int(ft.start[ft.first[i]])
             is_docstart[i] = files.data[s : s + len(DOCSTART)] == DOCSTART
@@ -260,9 +260,7 @@ def read_bio_dirs(
         if only_pred:
             parts.append(f"{len(only_pred)} without a label ({listing(only_pred)})")
         raise InputError(os.fspath(label_dir), None, "files are on one side only: " + "; ".join(parts))
-    names = sorted(labels)
-    if not names:
-        raise InputError(os.fspath(label_dir), None, "has no *.bio files")
+    names = sorted(labels)  # no files at all is an empty dataset: every count is 0
     doc_of_file = np.arange(len(names), dtype=np.int64)
     vocab = _vocab(scheme)
     gold, g_rep = _side(_load([labels[n] for n in names]), doc_of_file, vocab, policy, "gold", "last")

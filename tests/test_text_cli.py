@@ -1,0 +1,300 @@
+"""Text-level commands: BIO directories, CoNLL files, bad input, ie-eval's CLI and its bugs."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nerve
+from nerve.cli import main
+from nerve.scoring import score_text
+from nerve.text_readers import read_bio_dirs
+
+Doc = list[tuple[str, str]]
+
+
+def write_bio(directory: Path, name: str, tokens: list[tuple[str, str]]) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_text("".join(f"{w} {t}\n" for w, t in tokens), encoding="utf-8")
+
+
+def small(tmp_path: Path) -> tuple[Path, Path]:
+    label, pred = tmp_path / "labels", tmp_path / "predictions"
+    write_bio(
+        label, "d1.bio", [("Georges", "B-PER"), ("Washington", "I-PER"), ("in", "O"), ("1789", "B-DATE")]
+    )
+    write_bio(pred, "d1.bio", [("Georges", "B-PER"), ("Woshington", "I-PER"), ("in", "O")])
+    write_bio(label, "d2.bio", [("Paris", "B-LOC"), ("Marie", "B-PER"), ("Curie", "I-PER")])
+    write_bio(pred, "d2.bio", [("Marie", "B-PER"), ("Curie", "I-PER"), ("Paris", "B-LOC"), ("1895", "B-PER")])
+    return label, pred
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_reading_directories(tmp_path: Path) -> None:
+    label, pred = small(tmp_path)
+    corpus = read_bio_dirs(label, pred)
+    assert corpus.documents == ["d1.bio", "d2.bio"]
+    assert corpus.gold.text == ["Georges Washington", "1789", "Paris", "Marie Curie"]
+    assert corpus.gold.category == ["PER", "DATE", "LOC", "PER"]
+    assert corpus.gold.doc.tolist() == [0, 0, 1, 1]
+    assert corpus.pred.text == ["Georges Woshington", "Marie Curie", "Paris", "1895"]
+
+
+def test_markdown_json_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label, pred = small(tmp_path)
+    code, out, err = run(capsys, "ecer-ewer", "-l", str(label), "-p", str(pred), "--by-category")
+    assert code == 0
+    assert "2 documents, complete and valid" in err
+    lines = out.splitlines()
+    assert lines[0].startswith("`nerve ")
+    assert lines[2] == "| Category | ECER (%) | EWER (%) | N entities | N documents |"
+    assert lines[4] == f"| total | {100 * (1 / 18 + 2) / 4:.2f} | 62.50 | 4 | 2 |"
+    assert [line.split(" | ")[0] for line in lines[5:]] == ["| DATE", "| LOC", "| PER"]
+    code, out, _ = run(capsys, "ie-all", "-l", str(label), "-p", str(pred), "-c", "-o", "json")
+    d = json.loads(out)
+    assert set(d["total"]) == {"ecer-ewer", "nerval", "bow", "botw", "boe"}
+    assert d["per_category"]["PER"]["boe"]["fp"] == 2
+    assert d["threshold"] == 0.3
+    code, out, _ = run(capsys, "boe", "-l", str(label), "-p", str(pred), "-o", "table")
+    assert "bWER (%)" in out.splitlines()[2]
+
+
+def test_conll_files(tmp_path: Path) -> None:
+    merged = tmp_path / "m.conll"
+    merged.write_text(
+        "-DOCSTART- O O\n\nJohn B-PER B-PER\nSmith I-PER O\n\n-DOCSTART- O O\n\nParis B-LOC B-LOC\n",
+        encoding="utf-8",
+    )
+    scores = score_text(merged)
+    assert scores.documents == 2
+    assert scores.boe is not None
+    b = scores.boe.total
+    assert (b.tp, b.fp, b.fn) == (1, 1, 1)
+    assert scores.ecer_ewer is not None
+    # 'John Smith' -> 'John': 6 of 10 characters, 1 of 2 words.
+    assert scores.ecer_ewer.total.char_errors == pytest.approx(0.6)
+    assert scores.ecer_ewer.total.word_errors == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("John B-PER extra", "expected `token TAG`"),
+        ("John", "expected `token TAG`"),
+        ("John ORG", "ORG"),  # ie-eval reads this line as O
+        ("John S-PER", "S-PER"),
+    ],
+)
+def test_bad_lines_name_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
+) -> None:
+    label, pred = small(tmp_path)
+    (label / "d2.bio").write_text(f"Paris B-LOC\n{line}\n", encoding="utf-8")
+    code, _, err = run(capsys, "boe", "-l", str(label), "-p", str(pred))
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+    assert "d2.bio:2: " in err
+    assert message in err
+
+
+def test_files_on_one_side_and_missing_directories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label, pred = small(tmp_path)
+    write_bio(label, "d3.bio", [("x", "O")])
+    write_bio(pred, "d9.bio", [("x", "O")])
+    code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))
+    assert code == 2
+    assert "1 without a prediction (d3.bio)" in err
+    assert "1 without a label (d9.bio)" in err
+    code, _, err = run(capsys, "bow", "-l", str(tmp_path / "nowhere"), "-p", str(pred))
+    assert code == 2
+    assert "no such directory" in err
+    code, _, err = run(capsys, "bow", "-l", str(label))
+    assert code == 2
+    assert "go together" in err
+
+
+def test_invalid_transitions_are_repaired_and_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label, pred = small(tmp_path)
+    write_bio(pred, "d2.bio", [("Marie", "I-PER"), ("Curie", "I-PER"), ("Paris", "B-LOC")])
+    code, out, err = run(capsys, "boe", "-l", str(label), "-p", str(pred), "-o", "json")
+    assert code == 0
+    assert "1 invalid transitions repaired (begin)" in err
+    assert "(1 repair)" in json.loads(out)["signature"]
+    code, _, err = run(capsys, "boe", "-l", str(label), "-p", str(pred), "--repair", "error")
+    assert code == 2
+    assert "d2.bio:1" in err
+
+
+def test_blank_lines_and_empty_files(tmp_path: Path) -> None:
+    label, pred = small(tmp_path)
+    (label / "d3.bio").write_text("", encoding="utf-8")
+    (pred / "d3.bio").write_text("\nA B-PER\n\nB I-PER\n", encoding="utf-8")
+    corpus = read_bio_dirs(label, pred)
+    assert corpus.pred.text[-2:] == ["A", "B"]  # a blank line ends the entity
+    assert corpus.pred.doc.tolist()[-2:] == [2, 2]
+
+
+# --- ie-eval's bugs, and nerve's answers -----------------------------------------------------
+
+
+def test_threshold_is_a_fraction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ie-eval passes `nerval -t 30` on unscaled: 3000 %. Here 30 is refused, 0.3 is 30 %.
+    label, pred = small(tmp_path)
+    code, _, err = run(capsys, "nerval", "-l", str(label), "-p", str(pred), "-t", "30")
+    assert code == 2
+    assert "fraction" in err
+    code, out, _ = run(capsys, "nerval", "-l", str(label), "-p", str(pred), "-t", "0.3", "-o", "json")
+    assert code == 0
+    assert "nerval threshold 0.3" in json.loads(out)["signature"]
+
+
+def test_ie_all_rows_belong_to_their_categories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ie-eval's `all --by-category` joins tables by row position, so columns land on other rows.
+    label, pred = small(tmp_path)
+    _, out, _ = run(capsys, "ie-all", "-l", str(label), "-p", str(pred), "-c", "-o", "json")
+    together = json.loads(out)
+    for command in ("ecer-ewer", "nerval", "bow", "botw", "boe"):
+        _, out, _ = run(capsys, command, "-l", str(label), "-p", str(pred), "-c", "-o", "json")
+        alone = json.loads(out)
+        assert together["total"][command] == alone["total"]
+        for category, row in alone["per_category"].items():
+            assert together["per_category"][category][command] == row
+
+
+def test_empty_dataset_is_defined(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ie-eval gives nan or ZeroDivisionError.
+    label, pred = tmp_path / "l", tmp_path / "p"
+    write_bio(label, "a.bio", [("the", "O")])
+    write_bio(pred, "a.bio", [("the", "O")])
+    code, out, _ = run(capsys, "ie-all", "-l", str(label), "-p", str(pred), "-o", "json")
+    assert code == 0
+    total = json.loads(out)["total"]
+    assert total["ecer-ewer"]["ecer"] == 0.0
+    assert total["boe"]["bwer"] == 0.0
+    assert total["nerval"]["f1"] == 0.0
+
+
+def test_category_named_total(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ie-eval merges a category named `total` into its total row.
+    label, pred = tmp_path / "l", tmp_path / "p"
+    write_bio(label, "a.bio", [("x", "B-total"), ("y", "B-PER")])
+    write_bio(pred, "a.bio", [("x", "B-total"), ("z", "O")])
+    _, out, _ = run(capsys, "boe", "-l", str(label), "-p", str(pred), "-c")
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert rows[1].startswith("| total | ")
+    assert any(r.startswith('| "total" | ') for r in rows)
+    _, out, _ = run(capsys, "boe", "-l", str(label), "-p", str(pred), "-c", "-o", "json")
+    d = json.loads(out)
+    assert d["total"]["gold"] == 2
+    assert d["per_category"]["total"]["gold"] == 1
+
+
+def test_nerval_counts_predictions_as_predictions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ie-eval's OI-Nerval table prints the gold count under "Predicted entities".
+    label, pred = small(tmp_path)
+    _, out, _ = run(capsys, "nerval", "-l", str(label), "-p", str(pred), "-o", "json")
+    total = json.loads(out)["total"]
+    assert (total["gold"], total["predicted"]) == (4, 4)
+    write_bio(pred, "d2.bio", [("Marie", "B-PER"), ("Curie", "I-PER")])
+    _, out, _ = run(capsys, "nerval", "-l", str(label), "-p", str(pred), "-o", "json")
+    total = json.loads(out)["total"]
+    assert (total["gold"], total["predicted"]) == (4, 2)
+
+
+def test_per_category_ecer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ie-eval accepts `cer -oi -c` and ignores it; here each category has its row.
+    label, pred = small(tmp_path)
+    _, out, _ = run(capsys, "ecer-ewer", "-l", str(label), "-p", str(pred), "-c", "-o", "json")
+    per = json.loads(out)["per_category"]
+    assert per["DATE"]["ecer"] == 100.0
+    assert per["LOC"]["ecer"] == 0.0
+    assert per["PER"]["char_errors"] == pytest.approx(1 / 18 + 1)
+
+
+# --- agreement with ie-eval's CLI --------------------------------------------------------------
+
+IE_EVAL = shutil.which("ie-eval")
+needs_ie_eval = pytest.mark.skipif(sys.version_info < (3, 11), reason="ie-eval needs Python 3.11")
+
+
+def random_dirs(tmp_path: Path, seed: int, docs: int) -> tuple[Path, Path]:
+    rnd = random.Random(seed)
+    words = ["Paris", "Marie", "Curie", "York", "New", "de", "la", "Rue", "1895", "Jean"]
+    label, pred = tmp_path / f"l{seed}", tmp_path / f"p{seed}"
+    for d in range(docs):
+        gold_tokens: list[tuple[str, str]] = []
+        pred_tokens: list[tuple[str, str]] = []
+        for _ in range(rnd.randint(0, 12)):
+            word = rnd.choice(words)
+            tag = rnd.choice(["O", "O", "B-PER", "B-LOC", "B-DATE"])
+            if tag != "O" and gold_tokens and gold_tokens[-1][1] != "O" and rnd.random() < 0.4:
+                tag = "I-" + gold_tokens[-1][1][2:]
+            gold_tokens.append((word, tag))
+            noisy = word if rnd.random() < 0.85 else word[:-1] + rnd.choice("aeiou")
+            ptag = tag if rnd.random() < 0.85 else rnd.choice(["O", "B-PER", "B-ORG"])
+            if ptag.startswith("I-") and (not pred_tokens or pred_tokens[-1][1] == "O"):
+                ptag = "B-" + ptag[2:]
+            if ptag.startswith("I-") and pred_tokens[-1][1][2:] != ptag[2:]:
+                ptag = "B-" + ptag[2:]
+            pred_tokens.append((noisy, ptag))
+        write_bio(label, f"doc{d:03}.bio", gold_tokens)
+        write_bio(pred, f"doc{d:03}.bio", pred_tokens)
+    return label, pred
+
+
+def ie_eval_total(*args: str) -> dict[str, float]:
+    assert IE_EVAL is not None, "ie-eval 0.2.0 is a test dependency: pip install -e '.[test]'"
+    done = subprocess.run([IE_EVAL, *args], capture_output=True, text=True, check=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("|")]
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] == "total":
+            return {h: float(c) for h, c in zip(head[1:], cells[1:], strict=True)}
+    raise AssertionError(f"no total row in {done.stdout!r}")
+
+
+@needs_ie_eval
+@pytest.mark.parametrize("seed", [1, 2])
+def test_agrees_with_the_ie_eval_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int) -> None:
+    label, pred = random_dirs(tmp_path, seed, 25)
+    dirs = ["-l", str(label), "-p", str(pred)]
+    _, out, _ = run(capsys, "ie-all", *dirs, "-t", "0.3", "-o", "json")
+    ours = json.loads(out)["total"]
+    theirs = ie_eval_total("cer", "-oi", *dirs)
+    assert round(ours["ecer-ewer"]["ecer"], 2) == pytest.approx(theirs["ECER (%)"])
+    assert round(ours["ecer-ewer"]["ewer"], 2) == pytest.approx(theirs["EWER (%)"])
+    theirs = ie_eval_total("nerval", "-oi", "-t", "30", *dirs)
+    for key, column in (("precision", "Precision (%)"), ("recall", "Recall (%)"), ("f1", "F1 (%)")):
+        assert round(ours["nerval"][key], 2) == pytest.approx(theirs[column])
+    for command in ("bow", "botw", "boe"):
+        theirs = ie_eval_total(command, *dirs)
+        for key, column in (("bwer", "bWER (%)"), ("precision", "Precision (%)"), ("f1", "F1 (%)")):
+            assert round(ours[command][key], 2) == pytest.approx(theirs[column]), (command, key)
+
+
+def test_api_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label, pred = small(tmp_path)
+    scores = score_text(label, pred, metrics=["boe"])
+    _, out, _ = run(capsys, "boe", "-l", str(label), "-p", str(pred), "-o", "json")
+    assert json.loads(out)["total"] == scores.boe.total.to_dict()  # type: ignore[union-attr]
+    with pytest.raises(nerve.NerveError, match="prediction directory"):
+        score_text(label)
+    assert re.search(r"\| 2 documents$", scores.signature)
