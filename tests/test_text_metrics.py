@@ -301,3 +301,15 @@ def test_agrees_with_ie_eval_scorers(seed: int, size: int) -> None:
             for g, p in zip(gold, pred, strict=True)
         )
         assert row.char_errors == pytest.approx(char), category
+
+
+@pytest.mark.parametrize(("n_gold", "n_pred"), [(6, 6), (7, 6), (8, 5)])
+def test_large_components_equal_brute_force(n_gold: int, n_pred: int) -> None:
+    # Components with more than 5 on each side (or 8 on one) go to scipy's assignment.
+    rnd = random.Random(n_gold * 10 + n_pred)
+    pool = ["Marie", "Mario", "Maria", "Marius", "Mark", "Mar", "Maré", "Moria"]
+    gold = [("PER", rnd.choice(pool)) for _ in range(n_gold)]
+    pred = [("PER", rnd.choice(pool)) for _ in range(n_pred)]
+    r = score_texts([gold], [pred], metrics=["ecer-ewer"])
+    assert r.ecer_ewer is not None
+    assert r.ecer_ewer.total.char_errors == pytest.approx(brute_errors(gold, pred, words=False))

@@ -22,15 +22,18 @@ as ie-eval prints them; a rate over no gold entity is 0 when there is no error a
 and precision, recall and F1 with a zero denominator are 0. Rows hold counts, so results of
 document shards add up (`TextScores.merge`).
 
-Levenshtein distances come from rapidfuzz (in batches), assignments and matchings from
-``scipy.sparse.csgraph``, each solved once for the whole corpus.
+Levenshtein distances come from rapidfuzz, in one batch of all same-category pairs. The
+assignment is split into connected components: single pairs and stars are taken directly, small
+components are solved exactly by numpy for all of one shape at once, larger ones by scipy's
+``linear_sum_assignment``. Nerval's largest matching is the same assignment with unit savings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from itertools import chain
+from functools import cached_property
+from itertools import chain, permutations
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
@@ -309,9 +312,9 @@ def _pairs(g_key: Int, p_key: Int) -> tuple[Int, Int]:
     return g, p
 
 
-def _distances(a: list[str], b: list[str]) -> Int:
+def _distances(a: Sequence[Any] | npt.NDArray[Any], b: Sequence[Any] | npt.NDArray[Any]) -> Int:
     """Levenshtein distances of ``a[i]`` and ``b[i]``, in one batch."""
-    if not a:
+    if not len(a):
         return np.zeros(0, dtype=np.int64)
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import cpdist
@@ -319,62 +322,105 @@ def _distances(a: list[str], b: list[str]) -> Int:
     return np.asarray(cpdist(a, b, scorer=Levenshtein.distance, workers=-1), dtype=np.int64)
 
 
-def _as_symbols(texts_a: list[str], texts_b: list[str]) -> tuple[list[str], list[str]]:
+_SYMBOLS = 0x10FFFF - 0x100 - 0x800  # characters usable as word symbols
+
+
+def _as_symbols(texts_a: list[str], texts_b: list[str]) -> tuple[list[Any], list[Any]]:
     """Each text's words as one character per distinct word.
 
-    A character edit distance of the results is then the word edit distance of the texts.
+    A character edit distance of the results is then the word edit distance of the texts, which
+    rapidfuzz computes fastest on strings. With more distinct words than there are characters the
+    word lists themselves are returned.
     """
-    symbol: dict[str, str] = {}
-
-    def code(word: str) -> str:
-        n = len(symbol)
-        # Skip the surrogate range, which cannot be in a str passed to C.
-        s = chr(n + 0x100 + (0x800 if n + 0x100 >= 0xD800 else 0))
-        symbol[word] = s
-        return s
-
-    def encode(texts: list[str]) -> list[str]:
-        return ["".join([symbol.get(w) or code(w) for w in t.split(" ")]) for t in texts]
-
-    return encode(texts_a), encode(texts_b)
-
-
-def _min_cost_rows(rows: Int, cols: Int, cost: Float, n_rows: int, n_cols: int) -> Int:
-    """Which of the edges ``rows[k] - cols[k]`` (costs in [0, 1]) an optimal assignment takes.
-
-    A row may also stay unassigned at cost 1: each row has a private dummy column.
-    """
-    if not rows.shape[0]:
-        return np.zeros(0, dtype=np.bool_)
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
-
-    dummy = np.arange(n_rows, dtype=np.int64)
-    # Every weight is shifted by 1: the solver reads explicit zeros as missing edges, and a full
-    # matching of the rows pays the shift once per row whatever it picks.
-    matrix = csr_matrix(
-        (
-            np.concatenate([cost + 1.0, np.full(n_rows, 2.0)]),
-            (np.concatenate([rows, dummy]), np.concatenate([cols, n_cols + dummy])),
-        ),
-        shape=(n_rows, n_cols + n_rows),
+    words = {w: None for t in chain(texts_a, texts_b) for w in t.split(" ")}
+    if len(words) > _SYMBOLS:
+        return [t.split(" ") for t in texts_a], [t.split(" ") for t in texts_b]
+    # Skip the surrogates, which cannot be in a str handed to C.
+    symbol = {w: chr(n + 0x100 + (0x800 if n + 0x100 >= 0xD800 else 0)) for n, w in enumerate(words)}
+    get = symbol.__getitem__
+    return (
+        ["".join(map(get, t.split(" "))) for t in texts_a],
+        ["".join(map(get, t.split(" "))) for t in texts_b],
     )
-    _, matched_col = min_weight_full_bipartite_matching(matrix)
-    taken = np.full(n_rows, -1, dtype=np.int64)
-    taken[: matched_col.shape[0]] = matched_col
-    return taken[rows] == cols
+
+
+def _min_cost_rows(rows: Int, cols: Int, cost: Float, n_rows: int, n_cols: int) -> Bool:
+    """Which of the edges ``rows[k] - cols[k]`` (costs in [0, 1)) an optimal assignment takes.
+
+    Any row or column may stay unassigned at cost 1, so the assignment maximises the total
+    saving ``1 - cost`` over one-to-one sets of edges. An edge that shares no node with another
+    is taken outright, and so is the best edge of a component with one row or one column. Small
+    components (at most 5 nodes on one side and 7 on the other) are solved by evaluating every
+    one-to-one map at once, per shape, in numpy; larger ones by scipy's ``linear_sum_assignment``.
+    """
+    chosen = np.zeros(rows.shape[0], dtype=np.bool_)
+    if not rows.shape[0]:
+        return chosen
+    alone = np.bincount(rows, minlength=n_rows)[rows] == 1
+    alone &= np.bincount(cols, minlength=n_cols)[cols] == 1
+    chosen[alone] = True
+    rest = np.flatnonzero(~alone)
+    if not rest.shape[0]:
+        return chosen
+    from .muc import _components
+
+    row_nodes, r_local = np.unique(rows[rest], return_inverse=True)
+    col_nodes, c_local = np.unique(cols[rest], return_inverse=True)
+    n_r = row_nodes.shape[0]
+    component = _components(r_local, n_r + c_local, n_r + col_nodes.shape[0])
+    order = np.lexsort((-(1.0 - cost[rest]), component))  # by component, best saving first
+    edges, comp = rest[order], component[order]
+    r_of, c_of = r_local[order], c_local[order]
+    saving = 1.0 - cost[edges]
+    starts = np.flatnonzero(np.r_[True, comp[1:] != comp[:-1]])
+    bounds = np.r_[starts, comp.shape[0]]
+    # Number the rows and columns of each component from 0.
+    r_key, r_at = np.unique(comp * n_r + r_of, return_inverse=True)
+    c_key, c_at = np.unique(comp * col_nodes.shape[0] + c_of, return_inverse=True)
+    r_first = np.searchsorted(r_key // n_r, comp[starts])
+    c_first = np.searchsorted(c_key // col_nodes.shape[0], comp[starts])
+    which = np.repeat(np.arange(starts.shape[0]), np.diff(bounds))
+    r_at = r_at - r_first[which]
+    c_at = c_at - c_first[which]
+    n_rows_c = np.maximum.reduceat(r_at, starts) + 1
+    n_cols_c = np.maximum.reduceat(c_at, starts) + 1
+    # A component with one row or one column: its best edge (sorted first).
+    star = (n_rows_c == 1) | (n_cols_c == 1)
+    chosen[edges[starts[star]]] = True
+    # Small components: every one-to-one map of the smaller side, at once per shape.
+    small = ~star & (np.minimum(n_rows_c, n_cols_c) <= 5) & (np.maximum(n_rows_c, n_cols_c) <= 7)
+    edge_comp = which
+    for shape in {(int(a), int(b)) for a, b in zip(n_rows_c[small], n_cols_c[small], strict=True)}:
+        comps = np.flatnonzero(small & (n_rows_c == shape[0]) & (n_cols_c == shape[1]))
+        local = np.full(starts.shape[0], -1, dtype=np.int64)
+        local[comps] = np.arange(comps.shape[0])
+        in_shape = np.flatnonzero(local[edge_comp] >= 0)
+        q = local[edge_comp[in_shape]]
+        a, b = r_at[in_shape], c_at[in_shape]
+        k, m = shape
+        if k > m:  # map the smaller side
+            a, b, k, m = b, a, m, k
+        blocks = np.zeros((comps.shape[0], k, m))
+        blocks[q, a, b] = saving[in_shape]
+        perms = np.asarray(list(permutations(range(m), k)), dtype=np.int64)
+        best = blocks[:, np.arange(k)[None, :], perms].sum(axis=2).argmax(axis=1)
+        chosen[edges[in_shape]] = perms[best[q], a] == b
+    for k in np.flatnonzero(~star & ~small).tolist():
+        from scipy.optimize import linear_sum_assignment
+
+        lo, hi = int(bounds[k]), int(bounds[k + 1])
+        matrix = np.zeros((int(n_rows_c[k]), int(n_cols_c[k])))
+        matrix[r_at[lo:hi], c_at[lo:hi]] = saving[lo:hi]
+        picked_r, picked_c = linear_sum_assignment(matrix, maximize=True)
+        taken = np.zeros(matrix.shape, dtype=np.bool_)
+        taken[picked_r, picked_c] = True
+        chosen[edges[lo:hi]] = taken[r_at[lo:hi], c_at[lo:hi]]
+    return chosen
 
 
 def _max_matching(rows: Int, cols: Int, n_rows: int, n_cols: int) -> Bool:
-    """Which edges a maximum one-to-one matching takes (Hopcroft-Karp)."""
-    if not rows.shape[0]:
-        return np.zeros(0, dtype=np.bool_)
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
-    graph = csr_matrix((np.ones(rows.shape[0], dtype=np.int8), (rows, cols)), shape=(n_rows, n_cols))
-    match = np.asarray(maximum_bipartite_matching(graph, perm_type="column"), dtype=np.int64)
-    return match[rows] == cols
+    """Which edges a maximum one-to-one matching takes: an assignment where every edge saves 1."""
+    return _min_cost_rows(rows, cols, np.zeros(rows.shape[0]), n_rows, n_cols)
 
 
 if TYPE_CHECKING:
@@ -397,6 +443,29 @@ class _Prepared:
     @property
     def n_cat(self) -> int:
         return len(self.names)
+
+    @cached_property
+    def char_cost(self) -> Float:
+        """min(CER, 1) of each same-category pair: characters, spaces included."""
+        return self._costs(self.gold.text, self.pred.text)
+
+    @cached_property
+    def word_cost(self) -> Float:
+        """min(WER, 1) of each same-category pair, words being the space-separated parts."""
+        return self._costs(*_as_symbols(self.gold.text, self.pred.text))
+
+    def _costs(self, gold: list[Any], pred: list[Any]) -> Float:
+        """Edit distance over the gold length, capped at 1, of each pair, in one batch.
+
+        The pairs' strings are gathered as object arrays, without a Python loop per pair.
+        """
+        g = np.asarray(gold, dtype=object)
+        p = np.asarray(pred, dtype=object)
+        length = np.fromiter(map(len, gold), dtype=np.int64, count=len(gold))
+        if not self.pair_g.shape[0]:
+            return np.zeros(0, dtype=np.float64)
+        d = _distances(g[self.pair_g], p[self.pair_p])
+        return np.minimum(d / np.maximum(length[self.pair_g], 1), 1.0)
 
     def doc_counts(self) -> tuple[Int, Int]:
         """Gold and predicted entities per (document, category) cell, flattened."""
@@ -437,13 +506,7 @@ def _table(prep: _Prepared, total: Row, per_category: Callable[[int, int], Row |
 
 
 def _ecer_ewer(prep: _Prepared) -> TextTable[ErrorRow]:
-    g_text = [prep.gold.text[i] for i in prep.pair_g.tolist()]
-    p_text = [prep.pred.text[i] for i in prep.pair_p.tolist()]
-    g_len = np.fromiter(map(len, g_text), dtype=np.int64, count=len(g_text))
-    char_cost = np.minimum(_distances(g_text, p_text) / np.maximum(g_len, 1), 1.0)
-    g_words, p_words = _as_symbols(g_text, p_text)
-    w_len = np.fromiter(map(len, g_words), dtype=np.int64, count=len(g_words))
-    word_cost = np.minimum(_distances(g_words, p_words) / np.maximum(w_len, 1), 1.0)
+    char_cost, word_cost = prep.char_cost, prep.word_cost
     g_counts, p_counts = prep.doc_counts()
     size = prep.n_docs * prep.n_cat
     cell = prep.gold.doc[prep.pair_g] * prep.n_cat + prep.g_cat[prep.pair_g]
@@ -473,11 +536,7 @@ def _ecer_ewer(prep: _Prepared) -> TextTable[ErrorRow]:
 
 
 def _nerval(prep: _Prepared, threshold: float) -> TextTable[NervalRow]:
-    g_text = [prep.gold.text[i] for i in prep.pair_g.tolist()]
-    p_text = [prep.pred.text[i] for i in prep.pair_p.tolist()]
-    g_len = np.fromiter(map(len, g_text), dtype=np.int64, count=len(g_text))
-    cer = np.minimum(_distances(g_text, p_text) / np.maximum(g_len, 1), 1.0)
-    ok = cer <= threshold
+    ok = prep.char_cost <= threshold
     r, c = prep.pair_g[ok], prep.pair_p[ok]
     chosen = _max_matching(r, c, len(prep.gold), len(prep.pred))
     tp = np.bincount(prep.g_cat[r[chosen]], minlength=prep.n_cat)
