@@ -253,11 +253,13 @@ def run_tools(
     *,
     prefix: str = "",
     shown: Callable[[Tool], str] | None = None,
+    warmup: bool = True,
 ) -> list[Result]:
     """Time every available tool ``repeats`` times, round robin, after one untimed warm-up each.
 
     ``corpus`` is the input of every tool, or of each tool by key. Logs go to
     ``bench/out/logs/<prefix><key>-<tokens>.*``; ``shown`` gives the command as reported.
+    ``warmup=False`` skips the warm-up runs (for commands that take many minutes).
     """
     logs = OUT / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -268,7 +270,7 @@ def run_tools(
         if t.unavailable:
             results[t.key].status, results[t.key].note = "unavailable", t.unavailable
     for t in tools:
-        if results[t.key].status == "ok":
+        if warmup and results[t.key].status == "ok":
             with contextlib.suppress(subprocess.TimeoutExpired):
                 time_once(t, logs / f"{prefix}warmup-{t.key}", timeout)
     for rep in range(repeats):
