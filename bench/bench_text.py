@@ -17,9 +17,9 @@ Usage::
     python bench/bench_text.py                        # both layouts, 1 run each
     python bench/bench_text.py --layouts 1 --repeats 3
 
-Results are printed as Markdown and written to bench/out/bench-text-<tokens>.json; the stdout of the
-last run of every command is kept in bench/out/logs/text-<row>-<layout>.stdout, and the total rows of
-nerve and ie-eval are compared (ECER and EWER, and the F1 columns of ``all``).
+Results are printed as Markdown and written to bench/out/bench-text-<tokens>-s<layouts>.json; the
+stdout of the last run of every command is kept in bench/out/logs/, and the total rows of nerve and
+ie-eval are shown side by side (ECER and EWER, and the F1 columns of ``all``).
 """
 
 from __future__ import annotations
@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         layout["total_rows"] = rows
         print(f"\nTotal rows: `{json.dumps(rows)}`\n")
         report["layouts"][str(sentences)] = layout
-    path = bs.write_json(f"bench-text-{args.tokens}.json", report)
+    layouts = "-".join(f"s{n}" for n in args.layouts)
+    path = bs.write_json(f"bench-text-{args.tokens}-{layouts}.json", report)
     print(f"JSON: {bs.rel(path)}", file=sys.stderr)
     return 0
 

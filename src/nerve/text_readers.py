@@ -60,13 +60,15 @@ class _Files:
     """Files read into one buffer of whole lines, and where each begins."""
 
     data: bytes
-    names: list[str]
+    names: list[str]  # file names, relative to ``directory`` when it is given
     first_line: Int  # global index of each file's first line
+    directory: str | None = None
 
     def where(self, line: int) -> tuple[str, int]:
         """The file and 1-based line of a global line index."""
         f = int(np.searchsorted(self.first_line, line, side="right")) - 1
-        return self.names[f], line - int(self.first_line[f]) + 1
+        name = self.names[f] if self.directory is None else os.path.join(self.directory, self.names[f])
+        return name, line - int(self.first_line[f]) + 1
 
 
 def _read_bytes(path: str) -> bytes:
@@ -139,9 +141,10 @@ def _read_dir(directory: str, names: list[str]) -> list[bytes]:
     return parts
 
 
-def _load(paths: list[str], parts: list[bytes] | None = None) -> _Files:
+def _load(paths: list[str], parts: list[bytes] | None = None, directory: str | None = None) -> _Files:
+    """The files (``paths`` relative to ``directory`` if given) in one buffer; ``parts`` if read."""
     if parts is None:
-        parts = [_read_bytes(path) for path in paths]
+        parts = [_read_bytes(path if directory is None else os.path.join(directory, path)) for path in paths]
     elif any(b"\r" in p for p in parts):
         parts = [p.replace(b"\r\n", b"\n") if b"\r" in p else p for p in parts]
     lines = np.fromiter((p.count(b"\n") for p in parts), dtype=np.int64, count=len(parts))
@@ -150,9 +153,9 @@ def _load(paths: list[str], parts: list[bytes] | None = None) -> _Files:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
-        name, line = _Files(data, paths, first).where(data.count(b"\n", 0, err.start))
+        name, line = _Files(data, paths, first, directory).where(data.count(b"\n", 0, err.start))
         raise InputError(name, line, f"byte 0x{data[err.start]:02x} is not valid UTF-8") from None
-    return _Files(data, paths, first)
+    return _Files(data, paths, first, directory)
 
 
 def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int, last: Int) -> list[str]:
@@ -251,7 +254,7 @@ def _side(
     if policy == "error" and repairs:
         lines = line_no[rows]
         problems = problems_for(
-            vocab, scheme, role, files.names[0], lines, ids, prev, sentence_start, entering, leaving
+            vocab, scheme, role, files.where(0)[0], lines, ids, prev, sentence_start, entering, leaving
         )
         located = []
         for p in problems:
@@ -315,17 +318,17 @@ def read_bio_dirs(
     names = sorted(labels)  # no files at all is an empty dataset: every count is 0
     doc_of_file = np.arange(len(names), dtype=np.int64)
     vocab = _vocab(scheme)
-    # The two directories are read at once: the work is system calls, which release the GIL.
+    # The two sides are read and parsed at once, each with its own vocabulary: reading is system
+    # calls and parsing mostly numpy, both of which release the GIL.
     from concurrent.futures import ThreadPoolExecutor
 
+    def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
+        d = os.fspath(directory)
+        files = _load(names, _read_dir(d, names), d)
+        return _side(files, doc_of_file, _vocab(scheme), policy, role, "last")
+
     with ThreadPoolExecutor(2) as pool:
-        contents = list(pool.map(lambda d: _read_dir(os.fspath(d), names), (label_dir, prediction_dir)))
-    loaded = [
-        _load([os.path.join(d, n) for n in names], parts)
-        for d, parts in zip((os.fspath(label_dir), os.fspath(prediction_dir)), contents, strict=True)
-    ]
-    gold, g_rep = _side(loaded[0], doc_of_file, vocab, policy, "gold", "last")
-    pred, p_rep = _side(loaded[1], doc_of_file, vocab, policy, "pred", "last")
+        (gold, g_rep), (pred, p_rep) = pool.map(side, (label_dir, prediction_dir), ("gold", "pred"))
     return TextCorpus(
         gold, pred, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy
     )
