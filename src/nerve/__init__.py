@@ -12,7 +12,7 @@ from .readers import TaggedCorpus, read_conll
 from .renderers import render
 from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, TokenStats
 from .schemes import SUPPORTED_SCHEMES, TagFormat
-from .scoring import decode, encode, score, validate
+from .scoring import decode, encode, score, score_text, validate
 from .spans import Span, SpanArray
 
 __all__ = [
@@ -39,5 +39,6 @@ __all__ = [
     "read_conll",
     "render",
     "score",
+    "score_text",
     "validate",
 ]
