@@ -10,7 +10,7 @@ drop-in replacement, so it should print exactly ``stdout`` and exit with
 
 Notes on the table:
 
-* Behaviours are described in /work/shared/research/peers-chunk.md, sections
+* Behaviours are described in ../shared/research/peers-chunk.md, sections
   1, 7 and 8.  Cases named ``s7_*`` are the 20 differential cases of section 7
   as merged ``tok gold pred`` input (``/`` there is a blank line here).
 * CRLF input is deliberately absent: nerve intentionally differs from Perl
