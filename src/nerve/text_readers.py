@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import InputError, InvalidSequenceError, NerveError
-from .readers import intern, split_fields
+from .readers import _BOM, DOCSTART, _starts_with, intern, split_fields
 from .repair import chunk_validity, decode_ids, get_policy, invalid_positions, neighbours, problems_for
 from .schemes import TagFormat, get_scheme
 from .text_metrics import EntityTexts
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 __all__ = ["TextCorpus", "read_bio_dirs", "read_text_files"]
 
-DOCSTART = b"-DOCSTART-"
 _FIRST = 1 << 13
 _PIECE = 1 << 20
 
@@ -97,8 +96,8 @@ def _read_bytes(path: str) -> bytes:
     finally:
         os.close(fd)
     data = pieces[0] if len(pieces) == 1 else b"".join(pieces)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
     if data and not data.endswith(b"\n"):
@@ -130,11 +129,10 @@ def _read_dir(directory: str, names: list[str]) -> list[bytes]:
         cl(dfd)
     if len(parts) != len(names):
         return [_read_bytes(os.path.join(directory, n)) for n in names]
-    bom = b"\xef\xbb\xbf"
     odd = [
         i
         for i, data in enumerate(parts)
-        if len(data) == _FIRST or data[:3] == bom or data[-1:] not in (b"\n", b"")
+        if len(data) == _FIRST or data[: len(_BOM)] == _BOM or data[-1:] not in (b"\n", b"")
     ]
     for i in odd:
         parts[i] = _read_bytes(os.path.join(directory, names[i]))
@@ -202,11 +200,7 @@ def _side(
     line_no = np.arange(n_lines)
     is_docstart = np.zeros(n_lines, dtype=np.bool_)
     if doc_of_file is None:
-        first_len = ft.end[ft.first] - ft.start[ft.first]
-        candidates = np.flatnonzero((ft.count > 0) & (first_len == len(DOCSTART)))
-        for i in candidates.tolist():
-            s = int(ft.start[ft.first[i]])
-            is_docstart[i] = files.data[s : s + len(DOCSTART)] == DOCSTART
+        is_docstart[_starts_with(files.data, DOCSTART, ft, whole_field=True)] = True
         wanted = 3 if tag_column == "second_last" else 2
         bad = np.flatnonzero((ft.count > 0) & ~is_docstart & (ft.count < wanted))
         expected = "token, gold tag, predicted tag" if wanted == 3 else "token and tag"
