@@ -579,23 +579,26 @@ def _outcomes(g_side: _Side, p_side: _Side, g: Int, p: Int, mode: str) -> Outcom
 
 
 def classify(
-    g_side: _Side, p_side: _Side, options: MucOptions, *, by_type: bool = False
-) -> dict[str, Outcomes]:
-    """Match the two sides and classify every pair, for each mode.
+    g_side: _Side, p_side: _Side, options: MucOptions
+) -> tuple[dict[str, Outcomes], dict[str, Outcomes]]:
+    """Match the two sides and classify every pair, for each mode: for the totals, and by type.
 
-    With ``by_type`` and greedy matching, each type is matched on its own, as nervaluate computes
-    its per-type rows; optimal matching has one matching for the totals and the types alike.
+    With greedy matching each type is also matched on its own, as nervaluate computes its
+    per-type rows; optimal matching has one matching for the totals and the types alike. The
+    overlapping pairs are found once for both.
     """
     g, p, overlap = _edges(g_side, p_side, options)
     if options.matching == "greedy":
-        if by_type:
-            same = g_side.label[g] == p_side.label[p]
-            g, p = g[same], p[same]
-        chosen = _greedy(g_side, p_side, g, p)
-        return {mode: _outcomes(g_side, p_side, g[c], p[c], mode) for mode, c in chosen.items()}
+        same = g_side.label[g] == p_side.label[p]
+        out = []
+        for eg, ep in ((g, p), (g[same], p[same])):
+            chosen = _greedy(g_side, p_side, eg, ep)
+            out.append({mode: _outcomes(g_side, p_side, eg[c], ep[c], mode) for mode, c in chosen.items()})
+        return out[0], out[1]
     picked = _optimal(g_side, p_side, g, p, overlap)
     g, p = g[picked], p[picked]
-    return {mode: _outcomes(g_side, p_side, g, p, mode) for mode in MODES}
+    overall = {mode: _outcomes(g_side, p_side, g, p, mode) for mode in MODES}
+    return overall, overall
 
 
 def tally(outcomes: Mapping[str, Outcomes], gold_key: Int, pred_key: Int, size: int) -> dict[str, Columns]:
@@ -631,7 +634,8 @@ class Tallies:
     by_type: dict[str, Columns]
     total: dict[str, Columns]
     by_document: dict[str, Columns] | None
-    outcomes: dict[str, Outcomes]
+    outcomes: dict[str, Outcomes]  # of the matching for the totals
+    typed: dict[str, Outcomes]  # of the matching for the per-type rows (the same unless greedy)
 
 
 def count_all(
@@ -641,14 +645,13 @@ def count_all(
 
     The arrays add up across documents and blocks, so streamed input is counted exactly.
     """
-    outcomes = classify(g_side, p_side, options)
-    typed = classify(g_side, p_side, options, by_type=True) if options.matching == "greedy" else outcomes
+    outcomes, typed = classify(g_side, p_side, options)
     by_type = tally(typed, g_side.label, p_side.label, n_types)
     zeros_g = np.zeros(g_side.doc.shape[0], dtype=np.int64)
     zeros_p = np.zeros(p_side.doc.shape[0], dtype=np.int64)
     total = tally(outcomes, zeros_g, zeros_p, 1)
     by_document = tally(outcomes, docs[0], docs[1], docs[2]) if docs is not None else None
-    return Tallies(by_type, total, by_document, outcomes)
+    return Tallies(by_type, total, by_document, outcomes, typed)
 
 
 def document_macro(mode: str, columns: Columns) -> DocumentMacro:

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
 
-from ..muc import MucCounts, MucOptions, Outcomes, _Side, _sorted_side, classify, mode_scores, tally
+from ..muc import MucCounts, MucOptions, Outcomes, _Side, _sorted_side, count_all, mode_scores
 from ..scoring import decode
 
 __all__ = ["EvaluationIndices", "EvaluationResult", "Evaluator"]
@@ -256,13 +256,10 @@ class Evaluator:
         ids = {tag: i for i, tag in enumerate(used)}
         gold, pred = _arrays(self.true, ids), _arrays(self.pred, ids)
         g_side, p_side = gold.side(), pred.side()
-        outcomes = classify(g_side, p_side, self.options)
+        tallies = count_all(g_side, p_side, len(used), self.options)
+        by_type, total = tallies.by_type, tallies.total
+        outcomes, typed = tallies.outcomes, tallies.typed
         greedy = self.options.matching == "greedy"
-        typed = classify(g_side, p_side, self.options, by_type=True) if greedy else outcomes
-        by_type = tally(typed, g_side.label, p_side.label, len(used))
-        zeros_g = np.zeros(g_side.doc.shape[0], dtype=np.int64)
-        zeros_p = np.zeros(p_side.doc.shape[0], dtype=np.int64)
-        total = tally(outcomes, zeros_g, zeros_p, 1)
         overall: dict[str, EvaluationResult] = {}
         entities: dict[str, dict[str, EvaluationResult]] = {tag: {} for tag in used}
         overall_indices: dict[str, EvaluationIndices] = {}
