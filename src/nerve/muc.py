@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .results import _div, fbeta
 from .spans import Span
 
 if TYPE_CHECKING:
@@ -47,10 +48,6 @@ Columns = dict[str, "Int"]
 _HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
 
 SpanLike = Span | tuple[int, int, str]
-
-
-def _div(a: float, b: float) -> float:
-    return a / b if b else 0.0
 
 
 @dataclass(frozen=True)
@@ -103,8 +100,7 @@ class MucCounts:
     @property
     def f1(self) -> float:
         """The harmonic mean of precision and recall (0.0 when both are 0)."""
-        p, r = self.precision, self.recall
-        return _div(2 * p * r, p + r)
+        return fbeta(self.precision, self.recall)
 
     @property
     def und(self) -> float:

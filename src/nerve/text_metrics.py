@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from ._version import __version__
+from .results import _div, _Totals, fbeta
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -59,19 +60,11 @@ __all__ = [
 METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 
 
-def _percent(part: float, whole: float) -> float:
-    return 100.0 * part / whole if whole else 0.0
-
-
 def _rate(errors: float, gold: int) -> float:
     """100 · errors / gold, capped at 100; over no gold entity, 0 without errors and 100 with."""
     if gold == 0:
         return 0.0 if errors == 0 else 100.0
     return min(100.0 * errors / gold, 100.0)
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass(frozen=True)
@@ -108,8 +101,8 @@ class ErrorRow:
 
 
 @dataclass(frozen=True)
-class NervalRow:
-    """OI-Nerval counts of the total or of one category."""
+class NervalRow(_Totals):
+    """OI-Nerval counts of the total or of one category (``gold`` and ``predicted`` derived)."""
 
     tp: int = 0
     fp: int = 0
@@ -117,29 +110,19 @@ class NervalRow:
     documents: int = 0
 
     @property
-    def gold(self) -> int:
-        """Gold entities: TP + FN."""
-        return self.tp + self.fn
-
-    @property
-    def predicted(self) -> int:
-        """Predicted entities: TP + FP."""
-        return self.tp + self.fp
-
-    @property
     def precision(self) -> float:
         """TP / (TP + FP), in percent."""
-        return _percent(self.tp, self.predicted)
+        return 100.0 * _div(self.tp, self.predicted)
 
     @property
     def recall(self) -> float:
         """TP / (TP + FN), in percent."""
-        return _percent(self.tp, self.gold)
+        return 100.0 * _div(self.tp, self.gold)
 
     @property
     def f1(self) -> float:
         """The harmonic mean of precision and recall, in percent."""
-        return _f1(self.precision, self.recall)
+        return fbeta(self.precision, self.recall)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: scores in percent, counts."""
