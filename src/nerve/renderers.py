@@ -82,6 +82,12 @@ def _aligned(head: list[str], body: list[list[str]]) -> list[str]:
     return [line(head), *(line(r) for r in body)]
 
 
+def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
+    """A Markdown table: the first column left-aligned (``|`` escaped), the others right-aligned."""
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|"]
+    return out + ["| " + " | ".join([r[0].replace("|", "\\|"), *r[1:]]) + " |" for r in body]
+
+
 def render_table(result: Result) -> str:
     """A plain-text table for the terminal."""
     with_fbeta = result.settings.beta != 1
@@ -117,13 +123,7 @@ def render_markdown(result: Result) -> str:
             cells[0] = f"**{cells[0]}**"
         out.append("| " + " | ".join(cells) + " |")
     if result.muc is not None:
-        head, body = _muc_rows(result)
-        out += [
-            "",
-            "| " + " | ".join(head) + " |",
-            "|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|",
-        ]
-        out += ["| " + " | ".join([r[0].replace("|", "\\|"), *r[1:]]) + " |" for r in body]
+        out += ["", *_markdown_table(*_muc_rows(result))]
     return "\n".join(out) + "\n\n" + _footer(result)
 
 
@@ -335,7 +335,4 @@ def render_text(scores: TextScores, command: str, output: str = "markdown", by_c
     head, body = _text_rows(scores, command, by_category)
     if output == "table":
         return scores.signature + "\n\n" + "\n".join(_aligned(head, body)) + "\n"
-    lines = [f"`{scores.signature}`", "", "| " + " | ".join(head) + " |"]
-    lines.append("|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|")
-    lines += ["| " + " | ".join([r[0].replace("|", "\\|"), *r[1:]]) + " |" for r in body]
-    return "\n".join(lines) + "\n"
+    return "\n".join([f"`{scores.signature}`", "", *_markdown_table(head, body)]) + "\n"

@@ -39,13 +39,14 @@ from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenSt
 from .schemes import Scheme, TagFormat, encode_sequence, get_scheme
 from .span_readers import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
 from .spans import Span
-from .text_metrics import TextScores
 from .vocab import TagVocab
 
 __all__ = ["decode", "encode", "score", "score_spans", "validate"]
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+    from .text_metrics import TextScores
 
     Int = npt.NDArray[np.int64]
 
