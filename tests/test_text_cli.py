@@ -128,6 +128,18 @@ def test_files_on_one_side_and_missing_directories(
     assert "go together" in err
 
 
+def test_a_directory_named_bio_is_named_not_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label, pred = small(tmp_path)
+    (label / "d0.bio").mkdir()
+    write_bio(pred, "d0.bio", [("x", "O")])
+    code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))
+    assert code == 2
+    assert "d0.bio: is a directory, expected a file" in err
+    assert "Traceback" not in err
+
+
 def test_invalid_transitions_are_repaired_and_counted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerve.text_metrics import EntityTexts, score_texts
+from nerve.text_metrics import EntityTexts, _as_symbols, score_texts
 
 Doc = list[tuple[str, str]]
 
@@ -313,3 +313,30 @@ def test_large_components_equal_brute_force(n_gold: int, n_pred: int) -> None:
     r = score_texts([gold], [pred], metrics=["ecer-ewer"])
     assert r.ecer_ewer is not None
     assert r.ecer_ewer.total.char_errors == pytest.approx(brute_errors(gold, pred, words=False))
+
+
+def word_distance(a: list[str], b: list[str]) -> int:
+    """Levenshtein distance over words, the textbook table."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+text = st.lists(st.sampled_from(["a", "b", "ab", "", "é", "x\ny", "\n"]), max_size=4).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(text, max_size=5), st.lists(text, max_size=5))
+def test_word_symbols_keep_word_distances(texts_a: list[str], texts_b: list[str]) -> None:
+    # Texts with empty words, newlines of their own and the batched split all give word distances.
+    a, b = _as_symbols(texts_a, texts_b)
+    assert len(a) == len(texts_a)
+    assert len(b) == len(texts_b)
+    from rapidfuzz.distance import Levenshtein
+
+    for x, sx in zip(texts_a, a, strict=True):
+        for y, sy in zip(texts_b, b, strict=True):
+            assert Levenshtein.distance(sx, sy) == word_distance(x.split(" "), y.split(" "))

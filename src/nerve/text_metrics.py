@@ -313,18 +313,31 @@ def _as_symbols(texts_a: list[str], texts_b: list[str]) -> tuple[list[Any], list
 
     A character edit distance of the results is then the word edit distance of the texts, which
     rapidfuzz computes fastest on strings. With more distinct words than there are characters the
-    word lists themselves are returned.
+    word lists themselves are returned. All texts are split, numbered and rejoined as one string
+    with newlines between them, so that every loop runs in C.
     """
-    words = {w: None for t in chain(texts_a, texts_b) for w in t.split(" ")}
+    texts = list(chain(texts_a, texts_b))
+    joined = " \n ".join(texts)
+    if joined.count("\n") != max(len(texts) - 1, 0):  # a text with its own newline
+        words = {w: None for t in texts for w in t.split(" ")}
+        flat = None
+    else:
+        flat = joined.split(" ")
+        words = dict.fromkeys(flat)
+        words.pop("\n", None)
     if len(words) > _SYMBOLS:
         return [t.split(" ") for t in texts_a], [t.split(" ") for t in texts_b]
-    # Skip the surrogates, which cannot be in a str handed to C.
-    symbol = {w: chr(n + 0x100 + (0x800 if n + 0x100 >= 0xD800 else 0)) for n, w in enumerate(words)}
-    get = symbol.__getitem__
-    return (
-        ["".join(map(get, t.split(" "))) for t in texts_a],
-        ["".join(map(get, t.split(" "))) for t in texts_b],
-    )
+    # Symbols from U+0100 on, skipping the surrogates, which cannot be in a str handed to C.
+    codes = np.arange(len(words), dtype=np.uint32) + 0x100
+    codes[codes >= 0xD800] += 0x800
+    symbol = dict(zip(words, codes.astype("<u4").tobytes().decode("utf-32-le"), strict=True))
+    if flat is None:
+        get = symbol.__getitem__
+        out = ["".join(map(get, t.split(" "))) for t in texts]
+    else:
+        symbol["\n"] = "\n"
+        out = "".join(map(symbol.__getitem__, flat)).split("\n") if texts else []
+    return out[: len(texts_a)], out[len(texts_a) :]
 
 
 def _min_cost_rows(rows: Int, cols: Int, cost: Float, n_rows: int, n_cols: int) -> Bool:
@@ -430,25 +443,38 @@ class _Prepared:
     @cached_property
     def char_cost(self) -> Float:
         """min(CER, 1) of each same-category pair: characters, spaces included."""
-        return self._costs(self.gold.text, self.pred.text)
+        return self._costs(self.gold.text, self.pred.text, self.pair_g, self.pair_p)
 
     @cached_property
     def word_cost(self) -> Float:
-        """min(WER, 1) of each same-category pair, words being the space-separated parts."""
-        return self._costs(*_as_symbols(self.gold.text, self.pred.text))
+        """min(WER, 1) of each same-category pair, words being the space-separated parts.
 
-    def _costs(self, gold: list[Any], pred: list[Any]) -> Float:
+        Pairs of equal texts cost 0; only the texts of the other pairs are split into words.
+        """
+        cost = np.zeros(self.pair_g.shape[0], dtype=np.float64)
+        differ = np.flatnonzero(self.char_cost > 0)
+        if not differ.shape[0]:
+            return cost
+        g_used, g_at = np.unique(self.pair_g[differ], return_inverse=True)
+        p_used, p_at = np.unique(self.pair_p[differ], return_inverse=True)
+        gold, pred = self.gold.text, self.pred.text
+        g_words, p_words = _as_symbols([gold[i] for i in g_used.tolist()], [pred[i] for i in p_used.tolist()])
+        cost[differ] = self._costs(g_words, p_words, g_at.reshape(-1), p_at.reshape(-1))
+        return cost
+
+    @staticmethod
+    def _costs(gold: list[Any], pred: list[Any], pair_g: Int, pair_p: Int) -> Float:
         """Edit distance over the gold length, capped at 1, of each pair, in one batch.
 
         The pairs' strings are gathered as object arrays, without a Python loop per pair.
         """
+        if not pair_g.shape[0]:
+            return np.zeros(0, dtype=np.float64)
         g = np.asarray(gold, dtype=object)
         p = np.asarray(pred, dtype=object)
         length = np.fromiter(map(len, gold), dtype=np.int64, count=len(gold))
-        if not self.pair_g.shape[0]:
-            return np.zeros(0, dtype=np.float64)
-        d = _distances(g[self.pair_g], p[self.pair_p])
-        return np.minimum(d / np.maximum(length[self.pair_g], 1), 1.0)
+        d = _distances(g[pair_g], p[pair_p])
+        return np.minimum(d / np.maximum(length[pair_g], 1), 1.0)
 
     def doc_counts(self) -> tuple[Int, Int]:
         """Gold and predicted entities per (document, category) cell, flattened."""

@@ -293,8 +293,8 @@ def read_bio_dirs(
             raise InputError(
                 os.fspath(d), None, "no such directory" if not path.exists() else "is not a directory"
             )
-        with os.scandir(path) as entries:
-            sides.append({e.name for e in entries if e.name.endswith(".bio") and e.is_file()})
+        # A directory named ``*.bio`` is not skipped: reading it fails, naming it.
+        sides.append({name for name in os.listdir(path) if name.endswith(".bio")})
     labels, predictions = sides
     only_label = sorted(labels - predictions)
     only_pred = sorted(predictions - labels)
