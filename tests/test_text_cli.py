@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
@@ -161,6 +163,47 @@ def test_blank_lines_and_empty_files(tmp_path: Path) -> None:
     corpus = read_bio_dirs(label, pred)
     assert corpus.pred.text[-2:] == ["A", "B"]  # a blank line ends the entity
     assert corpus.pred.doc.tolist()[-2:] == [2, 2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_bom_crlf_missing_newlines_and_long_files(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    # Every file gets a BOM, CRLF line ends, no final newline, or is longer than the first read
+    # (8 KiB), at random; the entities read equal those of the plain files.
+    rnd = random.Random(data.draw(st.integers(0, 10**6)))
+    plain, odd = tmp_path_factory.mktemp("plain"), tmp_path_factory.mktemp("odd")
+    for side in ("labels", "predictions"):
+        for d in range(6):
+            n = rnd.choice([0, 1, 3, 20, 1500])
+            lines = [f"w{rnd.randrange(50)} {rnd.choice(['O', 'B-PER', 'I-PER', 'B-LOC'])}" for _ in range(n)]
+            text = "".join(line + "\n" for line in lines)
+            for root in (plain, odd):
+                (root / side).mkdir(exist_ok=True)
+            (plain / side / f"{d}.bio").write_bytes(text.encode())
+            raw = text.encode()
+            if data.draw(st.booleans()):
+                raw = raw.replace(b"\n", b"\r\n")
+            if data.draw(st.booleans()):
+                raw = raw.rstrip(b"\r\n")
+            if data.draw(st.booleans()):
+                raw = "\ufeff".encode() + raw
+            (odd / side / f"{d}.bio").write_bytes(raw)
+    a = read_bio_dirs(plain / "labels", plain / "predictions")
+    b = read_bio_dirs(odd / "labels", odd / "predictions")
+    for x, y in ((a.gold, b.gold), (a.pred, b.pred)):
+        assert x.text == y.text
+        assert x.category == y.category
+        assert x.doc.tolist() == y.doc.tolist()
+
+
+def test_bad_bytes_name_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label, pred = small(tmp_path)
+    (label / "d2.bio").write_bytes(b"\xef\xbb\xbfParis B-LOC\r\nMa\xffrie B-PER\r\n")
+    code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))
+    assert code == 2
+    assert "d2.bio:2: byte 0xff is not valid UTF-8" in err
 
 
 # --- ie-eval's bugs, and nerve's answers -----------------------------------------------------

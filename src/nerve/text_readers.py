@@ -70,8 +70,19 @@ class _Files:
         return name, line - int(self.first_line[f]) + 1
 
 
+def _normalize(data: bytes) -> bytes:
+    """Bytes without a BOM, with LF line ends and a final newline (unless empty)."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    return data
+
+
 def _read_bytes(path: str) -> bytes:
-    """A file's bytes, without a BOM, with LF line ends and a final newline.
+    """A file's bytes, as they are (`_load` normalizes them).
 
     ``os.open``/``os.read`` rather than ``open()``: a directory may hold tens of thousands of
     small files, and the buffered-file machinery costs more than the reading.
@@ -95,21 +106,14 @@ def _read_bytes(path: str) -> bytes:
         raise InputError(path, None, f"cannot be read: {err.strerror or err}") from None
     finally:
         os.close(fd)
-    data = pieces[0] if len(pieces) == 1 else b"".join(pieces)
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
-    if data and not data.endswith(b"\n"):
-        data += b"\n"
-    return data
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
 def _read_dir(directory: str, names: list[str]) -> list[bytes]:
     """The bytes of many files of one directory, as `_read_bytes` gives them.
 
-    A tight loop of system calls relative to the directory, then the rare fixes (BOM, CRLF, a
-    missing final newline); any trouble is left to `_read_bytes` to name precisely.
+    A tight loop of system calls relative to the directory; files that may be longer than the
+    first read are read again in full, and any trouble is left to `_read_bytes` to name.
     """
     op, rd, cl, flag = os.open, os.read, os.close, os.O_RDONLY
     try:
@@ -129,25 +133,42 @@ def _read_dir(directory: str, names: list[str]) -> list[bytes]:
         cl(dfd)
     if len(parts) != len(names):
         return [_read_bytes(os.path.join(directory, n)) for n in names]
-    odd = [
-        i
-        for i, data in enumerate(parts)
-        if len(data) == _FIRST or data[: len(_BOM)] == _BOM or data[-1:] not in (b"\n", b"")
-    ]
-    for i in odd:
+    sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    for i in np.flatnonzero(sizes == _FIRST).tolist():
         parts[i] = _read_bytes(os.path.join(directory, names[i]))
     return parts
 
 
 def _load(paths: list[str], parts: list[bytes] | None = None, directory: str | None = None) -> _Files:
-    """The files (``paths`` relative to ``directory`` if given) in one buffer; ``parts`` if read."""
+    """The files (``paths`` relative to ``directory`` if given) in one buffer; ``parts`` if read.
+
+    Files are normalized (`_normalize`) only where an array test over the joined bytes finds a
+    BOM, a carriage return or a missing final newline.
+    """
     if parts is None:
         parts = [_read_bytes(path if directory is None else os.path.join(directory, path)) for path in paths]
-    elif any(b"\r" in p for p in parts):
-        parts = [p.replace(b"\r\n", b"\n") if b"\r" in p else p for p in parts]
-    lines = np.fromiter((p.count(b"\n") for p in parts), dtype=np.int64, count=len(parts))
-    first = np.cumsum(lines) - lines
     data = b"".join(parts)
+    sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    ends = np.cumsum(sizes)
+    buf = np.frombuffer(data, dtype=np.uint8)
+    if buf.shape[0]:
+        starts = ends - sizes
+        head = np.zeros((len(parts), len(_BOM)), dtype=np.uint8)
+        room = sizes >= len(_BOM)
+        head[room] = buf[starts[room, None] + np.arange(len(_BOM))]
+        odd = room & (head == np.frombuffer(_BOM, dtype=np.uint8)).all(axis=1)
+        odd |= (sizes > 0) & (buf[np.maximum(ends - 1, 0)] != 10)
+        if b"\r" in data:
+            odd[np.searchsorted(ends, np.flatnonzero(buf == 13), side="right")] = True
+        if odd.any():
+            for i in np.flatnonzero(odd).tolist():
+                parts[i] = _normalize(parts[i])
+            data = b"".join(parts)
+            buf = np.frombuffer(data, dtype=np.uint8)
+            sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+            ends = np.cumsum(sizes)
+    newlines = np.flatnonzero(buf == 10)
+    first = np.searchsorted(newlines, ends - sizes)  # lines before each file
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
