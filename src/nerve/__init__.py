@@ -7,6 +7,7 @@
 """
 
 from ._version import __version__
+from .chunk_evaluator import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
 from .readers import TaggedCorpus, read_conll
 from .renderers import render
@@ -14,9 +15,11 @@ from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, 
 from .schemes import SUPPORTED_SCHEMES, TagFormat
 from .scoring import decode, encode, score, score_text, validate
 from .spans import Span, SpanArray
+from .streaming import StreamingMetric
 
 __all__ = [
     "SUPPORTED_SCHEMES",
+    "ChunkEvaluator",
     "Counts",
     "ExactScores",
     "InputError",
@@ -30,6 +33,7 @@ __all__ = [
     "Settings",
     "Span",
     "SpanArray",
+    "StreamingMetric",
     "TagFormat",
     "TaggedCorpus",
     "TokenStats",

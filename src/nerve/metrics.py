@@ -224,6 +224,37 @@ class ExactAccumulator:
             if tallies.by_document is not None:
                 _add_columns(self.muc_docs, tallies.by_document, np.arange(size) + doc_base)
 
+    def add_counts(
+        self,
+        gold_transitions: Int,
+        pred_transitions: Int,
+        gold: Int,
+        pred: Int,
+        matched: Int,
+        tokens: int,
+        correct: int,
+        sentences: int,
+    ) -> None:
+        """Add counts made elsewhere (on a GPU, say) in this vocabulary's ids.
+
+        Transition tables are indexed by (previous id, id), sentence edges as id 0; the per-type
+        arrays by type id. They may cover fewer ids than the vocabulary has now.
+        """
+        if self.perl is not None:
+            raise ValueError("conlleval counting carries state from one sentence to the next")
+        size = max(len(self.vocab), gold_transitions.shape[0])
+        for table, more in ((self.gold_table, gold_transitions), (self.pred_table, pred_transitions)):
+            grown = table.sized(size)
+            k = more.shape[0]
+            grown[:k, :k] += more
+            table.counts = grown
+        n = max(len(self.vocab.type_names), gold.shape[0])
+        self.gold = _grow(self.gold, n) + _grow(gold.astype(np.int64), n)
+        self.pred = _grow(self.pred, n) + _grow(pred.astype(np.int64), n)
+        self.matched = _grow(self.matched, n) + _grow(matched.astype(np.int64), n)
+        self.tokens = self.tokens + TokenStats(tokens, correct)
+        self.sentences += sentences
+
     def absorb(self, other: ExactAccumulator) -> None:
         """Add the counts of an accumulator of the same settings that read other sentences.
 

@@ -1,0 +1,392 @@
+"""Scoring inside training loops: a streaming metric over batches of tag ids, tensors or tags.
+
+`StreamingMetric` keeps only additive counts (an `ExactAccumulator`): per-type gold, predicted
+and matched entities, token counts, and the (previous tag, tag) transition tables the scheme is
+inferred from and repairs are counted from. So updating batch by batch, in any split, gives the
+one-shot result, and two metrics merge exactly (shards, processes, GPUs).
+
+A batch is gold and predicted ids of shape ``(batch, length)``, as lists, numpy arrays or torch
+tensors, with ``lengths`` and/or an ignore index (``-100`` by default, Hugging Face's mark for
+padding and sub-word positions) saying which positions count; every row is one sentence. Ids
+index the label list. Lists of tag strings (one list per sentence) are taken too.
+
+Torch tensors are decoded on their own device (`nerve.tensors`): only a vector of counts comes
+back to the host, one transfer per batch.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from .metrics import ExactAccumulator, TransitionTable, infer_from
+from .readers import TagBlock, iter_lists
+from .repair import get_policy
+from .results import ExactScores, Result, Settings
+from .schemes import Scheme, TagFormat, get_scheme
+from .vocab import TagVocab
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = ["LabelMap", "StreamingMetric"]
+
+Labels = Sequence[str] | Mapping[int, str]
+
+
+class LabelMap:
+    """A label list (id -> tag) turned into ids of a `TagVocab`.
+
+    Args:
+        labels: the tag of each id, as a list (``labels[i]``) or a mapping such as a Hugging
+            Face ``config.id2label``. Ids missing from a mapping are out of range.
+        vocab: the vocabulary the tags are added to.
+    """
+
+    def __init__(self, labels: Labels, vocab: TagVocab):
+        if isinstance(labels, Mapping):
+            keys = [int(k) for k in labels]
+            if any(k < 0 for k in keys):
+                raise SchemeError(f"label ids must be 0 or more, got {min(keys)}")
+            tags: list[str | None] = [None] * (max(keys, default=-1) + 1)
+            for k, v in labels.items():
+                tags[int(k)] = v
+        else:
+            tags = list(labels)
+        not_str = next((t for t in tags if t is not None and not isinstance(t, str)), None)
+        if not_str is not None:
+            raise SchemeError(f"labels must be tag strings, got {type(not_str).__name__} {not_str!r}")
+        known = [t for t in tags if t is not None]
+        ids = vocab.add(known)
+        if (ids < 0).any():
+            bad = known[int(np.argmin(ids))]
+            raise SchemeError(f"label list: {vocab.explain(bad)}")
+        lookup = np.full(len(tags), -1, dtype=np.int32)
+        lookup[[i for i, t in enumerate(tags) if t is not None]] = ids
+        self.tags = tags
+        self.lookup = lookup  # label id -> vocab id, -1 for a hole in a mapping
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+
+def _to_numpy(x: Any, what: str, batch: int) -> np.ndarray[Any, Any]:
+    """Lists and numpy arrays of ids as a numpy array (torch tensors are handled elsewhere)."""
+    try:
+        a = np.asarray(x)
+    except ValueError:
+        raise InputError(f"batch {batch}", None, f"{what}: rows of different lengths; pad them") from None
+    if a.dtype == object:
+        raise InputError(
+            f"batch {batch}", None, f"{what}: rows of different lengths or mixed types; pad them"
+        )
+    return a.astype(np.int64) if a.size == 0 else a  # [[], []] reads as floats
+
+
+def _is_torch(x: Any) -> bool:
+    return type(x).__module__.startswith("torch") and hasattr(x, "device")
+
+
+def _is_tag_lists(x: Any) -> bool:
+    """Whether ``x`` is a list of lists of tag strings."""
+    if isinstance(x, (list, tuple)):
+        for row in x:
+            if isinstance(row, str):
+                return True
+            if isinstance(row, (list, tuple)) and row:
+                return isinstance(row[0], str)
+    return False
+
+
+def check_batch(
+    gold: np.ndarray[Any, Any],
+    pred: np.ndarray[Any, Any],
+    lengths: Any,
+    ignore_index: int | None,
+    n_labels: int,
+    batch: int,
+) -> np.ndarray[Any, Any]:
+    """Check shapes, lengths and ids of a batch; return the mask of positions that count.
+
+    Raises:
+        InputError: naming the batch, and the row and position where it applies.
+    """
+    where = f"batch {batch}"
+    if gold.ndim == 1:
+        gold = gold[None, :]
+        pred = pred[None, :] if pred.ndim == 1 else pred
+    if gold.ndim != 2:
+        hint = "; take the argmax over the last axis of logits first" if gold.ndim == 3 else ""
+        raise InputError(where, None, f"gold ids: expected shape (batch, length), got {gold.shape}{hint}")
+    if pred.shape != gold.shape:
+        hint = "; take the argmax over the last axis of logits first" if pred.ndim == 3 else ""
+        raise InputError(
+            where,
+            None,
+            f"predicted ids: expected shape {gold.shape} (the gold ids' shape), got {pred.shape}{hint}",
+        )
+    for name, a in (("gold ids", gold), ("predicted ids", pred)):
+        if a.size and not np.issubdtype(a.dtype, np.integer):
+            raise InputError(where, None, f"{name}: expected integers, got {a.dtype}")
+    b, t = gold.shape
+    mask = np.ones((b, t), dtype=np.bool_)
+    if lengths is not None:
+        lens = (
+            np.asarray(lengths.cpu() if _is_torch(lengths) else lengths).reshape(-1)
+            if np.ndim(lengths)
+            else None
+        )
+        if lens is None or lens.shape != (b,):
+            shape = np.shape(lengths.cpu() if _is_torch(lengths) else lengths)
+            raise InputError(where, None, f"lengths: expected shape ({b},) (one per row), got {shape}")
+        if lens.size and not np.issubdtype(lens.dtype, np.integer):
+            raise InputError(where, None, f"lengths: expected integers, got {lens.dtype}")
+        bad = np.flatnonzero((lens < 0) | (lens > t))
+        if bad.shape[0]:
+            r = int(bad[0])
+            raise InputError(
+                where, None, f"row {r}: length {int(lens[r])} is not within 0..{t} (the sequence length)"
+            )
+        mask &= np.arange(t)[None, :] < lens[:, None]
+    if ignore_index is not None:
+        mask &= gold != ignore_index
+    for name, a in (("gold", gold), ("predicted", pred)):
+        bad_at = np.argwhere(mask & ((a < 0) | (a >= n_labels)))
+        if bad_at.shape[0]:
+            r, c = (int(v) for v in bad_at[0])
+            raise InputError(
+                where,
+                None,
+                f"row {r}, position {c}: {name} id {int(a[r, c])} is not in the label list "
+                f"(0..{n_labels - 1})",
+            )
+    return mask
+
+
+class StreamingMetric:
+    """Exact entity scores accumulated over batches: ``update`` per batch, ``compute`` at the end.
+
+    Args:
+        labels: the tag of each id (a list, or a mapping such as ``config.id2label``); needed
+            for ids and tensors, not for tag strings.
+        scheme: ``"auto"`` (inferred at `compute` from the transitions seen) or a scheme name.
+            ``discard`` and ``error`` need it while decoding: with ``"auto"`` it is inferred from
+            the label list's letters.
+        repair: ``"begin"``, ``"discard"`` or ``"error"`` (``conlleval`` carries state from one
+            sentence to the next, so it cannot be split into batches).
+        tag_format: how tags are spelled (``"B-X"``, ``"X-B"``...); inferred when ``None``.
+        outside: the outside tag.
+        ignore_index: the gold id of positions that do not count (padding, sub-words), or
+            ``None``.
+        beta: the beta of the F-score reported besides F1.
+
+    >>> m = StreamingMetric(labels=["O", "B-PER", "I-PER"])
+    >>> m.update([[1, 2, 0, -100]], [[1, 2, 0, 0]])
+    >>> m.compute().micro.f1
+    1.0
+    """
+
+    def __init__(
+        self,
+        labels: Labels | None = None,
+        *,
+        scheme: str = "auto",
+        repair: str = "begin",
+        tag_format: str | TagFormat | None = None,
+        outside: str = "O",
+        ignore_index: int | None = -100,
+        beta: float = 1.0,
+    ):
+        from .scoring import _parse_tag_format
+
+        policy = get_policy(repair)
+        if policy == "conlleval":
+            raise NerveError(
+                "the conlleval policy carries state from one sentence to the next; stream with begin, "
+                "discard or error"
+            )
+        if beta <= 0:
+            raise NerveError(f"Expected beta > 0, but got {beta}")
+        fmt = _parse_tag_format(tag_format, outside)
+        fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+        vocab = TagVocab(fmt, fixed, outside)
+        label_map = LabelMap(labels, vocab) if labels is not None else None
+        self.inferred = fixed is None
+        if fixed is None and policy in ("discard", "error"):
+            if label_map is None:
+                raise NerveError(f"the {policy} policy decodes with the scheme: give scheme= or labels=")
+            fixed = _scheme_of_labels(vocab)
+        self.labels = label_map
+        self.policy = policy
+        self.scheme: Scheme | None = fixed
+        self.ignore_index = ignore_index
+        self.beta = beta
+        self._vocab_args = (fmt, fixed, outside)
+        self._vocab = vocab
+        self.batches = 0
+        self._acc = ExactAccumulator(vocab, policy, fixed, ("<gold>", "<pred>"))
+        self._device_tables: dict[str, Any] = {}
+
+    @property
+    def vocab(self) -> TagVocab:
+        """The tag vocabulary (grows when tag strings bring new tags)."""
+        return self._vocab
+
+    @property
+    def accumulator(self) -> ExactAccumulator:
+        """The additive counts."""
+        return self._acc
+
+    def reset(self) -> None:
+        """Forget every batch (the label list and settings stay)."""
+        self._acc = ExactAccumulator(self._vocab, self.policy, self.scheme, ("<gold>", "<pred>"))
+        self.batches = 0
+
+    def empty_copy(self) -> StreamingMetric:
+        """A metric with the same settings and label list, and no counts."""
+        new = copy.copy(self)
+        new._device_tables = {}
+        new.reset()
+        return new
+
+    def update(self, gold: Any, pred: Any, lengths: Any = None) -> None:
+        """Add one batch: gold and predicted ids (or tag lists), and optionally row lengths.
+
+        Raises:
+            InputError: shapes that differ, lengths outside the rows, ids outside the label
+                list, devices that differ; the message names the batch, row and position.
+            InvalidSequenceError: with ``repair="error"``, the batch's invalid transitions.
+        """
+        batch = self.batches
+        if _is_tag_lists(gold) or _is_tag_lists(pred):
+            if lengths is not None:
+                raise InputError(f"batch {batch}", None, "lengths apply to ids, not to lists of tags")
+            (block,) = iter_lists(gold, pred, self._vocab)
+            self._add(block, None)
+        elif _is_torch(gold) or _is_torch(pred):
+            from .tensors import update_from_tensors
+
+            update_from_tensors(self, gold, pred, lengths, batch)
+        else:
+            g = _to_numpy(gold, "gold ids", batch)
+            p = _to_numpy(pred, "predicted ids", batch)
+            self._update_numpy(g, p, lengths, batch)
+        self.batches += 1
+
+    def _label_map(self, batch: int) -> LabelMap:
+        if self.labels is None:
+            raise InputError(f"batch {batch}", None, "ids need a label list: StreamingMetric(labels=[...])")
+        return self.labels
+
+    def _update_numpy(
+        self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, batch: int
+    ) -> None:
+        label_map = self._label_map(batch)
+        mask = check_batch(gold, pred, lengths, self.ignore_index, len(label_map), batch)
+        if gold.ndim == 1:
+            gold, pred = gold[None, :], pred[None, :]
+        lookup = label_map.lookup
+        holes = np.argwhere(
+            mask & ((lookup[np.where(mask, gold, 0)] < 0) | (lookup[np.where(mask, pred, 0)] < 0))
+        )
+        if holes.shape[0]:
+            r, c = (int(v) for v in holes[0])
+            raise InputError(f"batch {batch}", None, f"row {r}, position {c}: id not in the label mapping")
+        g = lookup[gold[mask]]
+        p = lookup[pred[mask]]
+        per_row = mask.sum(axis=1)
+        n = int(per_row.sum())
+        sentence_start = np.zeros(n, dtype=np.bool_)
+        offsets = np.cumsum(per_row) - per_row
+        sentence_start[offsets[per_row > 0]] = True
+        line = np.arange(1, n + 1, dtype=np.int64)
+        block = TagBlock(g, p, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
+        self._add(block, (mask, batch))
+
+    def _add(self, block: TagBlock, where: tuple[np.ndarray[Any, Any], int] | None) -> None:
+        """Count one block; with ``error``, raise its problems (positions named by ``where``)."""
+        if self.policy != "error":
+            self._acc.update(block)
+            return
+        trial = ExactAccumulator(self._vocab, self.policy, self.scheme, ("<gold>", "<pred>"))
+        trial.update(block)
+        if trial.problems:
+            assert self.scheme is not None
+            raise InvalidSequenceError(_locate(trial.problems, where), self.scheme.name)
+        self._acc.absorb(trial)
+
+    def add_counts(
+        self,
+        gold_transitions: Int,
+        pred_transitions: Int,
+        gold: Int,
+        pred: Int,
+        matched: Int,
+        tokens: int,
+        correct: int,
+        sentences: int,
+    ) -> None:
+        """Add counts made elsewhere (on a device) in this metric's vocabulary ids."""
+        self._acc.add_counts(
+            gold_transitions, pred_transitions, gold, pred, matched, tokens, correct, sentences
+        )
+
+    def merge(self, other: StreamingMetric) -> StreamingMetric:
+        """Add the counts of another metric with the same settings (in place); returns self."""
+        if (self.policy, self.scheme, self.beta) != (other.policy, other.scheme, other.beta):
+            raise NerveError("only metrics with the same scheme, repair policy and beta merge")
+        self._acc.absorb(other._acc)
+        self.batches += other.batches
+        return self
+
+    def compute(self) -> Result:
+        """The result so far, as `nerve.score` gives it (sentences are the rows seen)."""
+        acc = self._acc
+        totals = acc.finish()
+        vocab = self._vocab
+        settings = Settings(
+            scheme=totals.scheme.name,
+            scheme_inferred=self.inferred,
+            tag_format=vocab.format.describe() if vocab.format is not None else None,
+            outside=vocab.outside,
+            repair=self.policy,
+            beta=self.beta,
+        )
+        return Result(
+            settings=settings,
+            tokens=totals.tokens,
+            exact=ExactScores(totals.counts, self.beta),
+            repairs=totals.repairs,
+            sentences=totals.sentences,
+            documents=totals.documents,
+        )
+
+
+def _scheme_of_labels(vocab: TagVocab) -> Scheme:
+    """The scheme the label list's letters make (IOB2 for B and I, IOBES for B, I, E, S...)."""
+    table = TransitionTable()
+    size = len(vocab)
+    ids = np.arange(size, dtype=np.int32)
+    # Every tag once, each its own sentence: the letters are seen, no transition between tags.
+    start = np.ones(size, dtype=np.bool_)
+    table.add(ids, start, np.zeros(size, dtype=np.int32), size)
+    return infer_from(vocab, [table])
+
+
+def _locate(problems: list[Problem], where: tuple[np.ndarray[Any, Any], int] | None) -> list[Problem]:
+    """Problems with their batch and row as the source, and the position in the row (from 0) as the line."""
+    if where is None:
+        return [Problem("<tags>", p.line, p.side, p.previous, p.tag, p.message) for p in problems]
+    mask, batch = where
+    rows, cols = np.nonzero(mask)
+    out = []
+    for p in problems:
+        r, c = int(rows[p.line - 1]), int(cols[p.line - 1])
+        out.append(Problem(f"batch {batch}, row {r}", c, p.side, p.previous, p.tag, p.message))
+    return out

@@ -1,0 +1,241 @@
+"""The streaming metric: ids, arrays and tensors against `nerve.score`, batch splits, merging, bad input."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nerve
+from nerve import InputError, InvalidSequenceError, NerveError, StreamingMetric
+
+torch = pytest.importorskip("torch", reason="the tensor path needs torch (the test extras install it)")
+
+LABELS = {
+    "IOB2": ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"],
+    "IOBES": ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "E-LOC", "S-LOC"],
+    "BILOU": ["O", "B-PER", "I-PER", "L-PER", "U-PER", "B-LOC", "I-LOC", "L-LOC", "U-LOC"],
+    "IOE2": ["O", "I-PER", "E-PER", "I-LOC", "E-LOC"],
+}
+
+
+def random_batch(rnd: random.Random, labels: list[str], rows: int, width: int) -> tuple[Any, Any, Any]:
+    """Gold and predicted ids with padding after each row's length and -100 sub-word marks."""
+    n = len(labels)
+    gold = np.full((rows, width), -100, dtype=np.int64)
+    pred = np.array([[rnd.randrange(n) for _ in range(width)] for _ in range(rows)], dtype=np.int64)
+    lengths = np.array([rnd.randint(0, width) for _ in range(rows)], dtype=np.int64)
+    for r in range(rows):
+        for c in range(int(lengths[r])):
+            gold[r, c] = -100 if rnd.random() < 0.15 else rnd.randrange(n)
+            if rnd.random() < 0.5:
+                pred[r, c] = gold[r, c] if gold[r, c] >= 0 else pred[r, c]
+    return gold, pred, lengths
+
+
+def decoded(gold: Any, pred: Any, lengths: Any, labels: list[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """The tag strings of the positions that count: within the length and gold not -100."""
+    g_rows, p_rows = [], []
+    for r in range(gold.shape[0]):
+        keep = [c for c in range(int(lengths[r])) if gold[r, c] != -100]
+        g_rows.append([labels[gold[r, c]] for c in keep])
+        p_rows.append([labels[pred[r, c]] for c in keep])
+    return g_rows, p_rows
+
+
+def same(a: nerve.Result, b: nerve.Result) -> None:
+    """Equal results but for the number of documents (a stream has none)."""
+    da, db = a.to_dict(), b.to_dict()
+    da.pop("documents", None)
+    db.pop("documents", None)
+    assert da == db
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(LABELS)),
+    st.sampled_from(["begin", "discard"]),
+    st.integers(0, 10**6),
+    st.integers(1, 4),
+)
+def test_ids_equal_score_on_strings_and_batches_split_freely(
+    scheme: str, repair: str, seed: int, parts: int
+) -> None:
+    rnd = random.Random(seed)
+    labels = LABELS[scheme]
+    gold, pred, lengths = random_batch(rnd, labels, rnd.randint(1, 12), rnd.randint(1, 9))
+    one = StreamingMetric(labels, scheme=scheme, repair=repair)
+    one.update(gold, pred, lengths)
+    g, p = decoded(gold, pred, lengths, labels)
+    same(one.compute(), nerve.score(g, p, scheme=scheme, repair=repair))
+    # Any split into batches, numpy or torch, narrowed to the longest row or not.
+    cuts = sorted(rnd.sample(range(1, gold.shape[0]), min(parts - 1, gold.shape[0] - 1)))
+    split = StreamingMetric(labels, scheme=scheme, repair=repair)
+    for lo, hi in zip([0, *cuts], [*cuts, gold.shape[0]], strict=True):
+        width = int(lengths[lo:hi].max(initial=0))
+        g_b, p_b, l_b = gold[lo:hi, :width], pred[lo:hi, :width], lengths[lo:hi]
+        if rnd.random() < 0.5:
+            split.update(torch.as_tensor(g_b), torch.as_tensor(p_b), torch.as_tensor(l_b))
+        else:
+            split.update(g_b.tolist(), p_b.tolist(), l_b.tolist())
+    assert split.compute().to_dict() == one.compute().to_dict()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(LABELS)), st.sampled_from(["begin", "discard", "auto"]), st.integers(0, 10**6))
+def test_torch_path_equals_numpy_path(scheme: str, repair: str, seed: int) -> None:
+    rnd = random.Random(seed)
+    labels = LABELS[scheme]
+    gold, pred, lengths = random_batch(rnd, labels, rnd.randint(1, 10), rnd.randint(1, 12))
+    use_lengths = rnd.random() < 0.5
+    kwargs: dict[str, Any] = {"scheme": scheme if repair != "auto" else "auto"}
+    kwargs["repair"] = "begin" if repair == "auto" else repair
+    a, b = StreamingMetric(labels, **kwargs), StreamingMetric(labels, **kwargs)
+    a.update(gold, pred, lengths if use_lengths else None)
+    b.update(torch.as_tensor(gold), torch.as_tensor(pred), torch.as_tensor(lengths) if use_lengths else None)
+    assert a.accumulator.gold_table.counts.tolist() == b.accumulator.gold_table.sized(len(a.vocab)).tolist()
+    assert a.compute().to_dict() == b.compute().to_dict()
+
+
+@pytest.mark.skipif(
+    not torch.cuda.is_available(), reason="no CUDA device here; the CPU tensor path is tested"
+)
+@pytest.mark.parametrize("scheme", sorted(LABELS))
+def test_cuda_path_equals_numpy_path(scheme: str) -> None:
+    rnd = random.Random(7)
+    labels = LABELS[scheme]
+    for repair in ("begin", "discard"):
+        a, b = (
+            StreamingMetric(labels, scheme=scheme, repair=repair),
+            StreamingMetric(labels, scheme=scheme, repair=repair),
+        )
+        for _ in range(20):
+            gold, pred, lengths = random_batch(rnd, labels, 32, 40)
+            a.update(gold, pred, lengths)
+            b.update(
+                torch.as_tensor(gold).cuda(), torch.as_tensor(pred).cuda(), torch.as_tensor(lengths).cuda()
+            )
+        assert a.compute().to_dict() == b.compute().to_dict()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_merge_and_pickle_equal_one_pass(seed: int) -> None:
+    rnd = random.Random(seed)
+    labels = LABELS["IOB2"]
+    batches = [
+        random_batch(rnd, labels, rnd.randint(1, 6), rnd.randint(1, 8)) for _ in range(rnd.randint(1, 5))
+    ]
+    whole = StreamingMetric(labels)
+    left, right = StreamingMetric(labels), StreamingMetric(labels)
+    for i, (g, p, n) in enumerate(batches):
+        whole.update(g, p, n)
+        (left if i % 2 else right).update(g, p, n)
+    merged = pickle.loads(pickle.dumps(left)).merge(pickle.loads(pickle.dumps(right)))
+    assert merged.compute().to_dict() == whole.compute().to_dict()
+    whole.reset()
+    assert whole.compute().micro.gold == 0
+
+
+def test_tag_strings_id2label_and_suffix_labels() -> None:
+    m = StreamingMetric()
+    m.update([["B-PER", "I-PER", "O"], ["B-LOC"]], [["B-PER", "I-PER", "O"], ["O"]])
+    r = m.compute()
+    assert (r.micro.tp, r.micro.fn, r.micro.fp) == (1, 1, 0)
+    hf = StreamingMetric(labels={0: "O", 1: "B-PER", 2: "I-PER"})
+    hf.update([[1, 2, -100, 0]], [[1, 2, 2, 0]])
+    assert hf.compute().micro.f1 == 1.0
+    suffix = StreamingMetric(labels=["O", "PER-B", "PER-I"], tag_format="X-B")
+    suffix.update([[1, 2, 0]], [[1, 0, 0]])
+    assert suffix.compute().micro.tp == 0
+
+
+def test_bad_batches_name_the_position() -> None:
+    labels = LABELS["IOB2"]
+    m = StreamingMetric(labels)
+    good = np.zeros((2, 3), dtype=np.int64)
+    cases = [
+        ((good, np.zeros((2, 4), dtype=np.int64), None), "expected shape (2, 3)"),
+        ((good, np.zeros((2, 3, 7)), None), "argmax"),
+        ((good, good, [3, 4]), "row 1: length 4 is not within 0..3"),
+        ((good, good, [3]), "lengths: expected shape (2,)"),
+        (
+            (good, np.array([[0, 0, 0], [0, 9, 0]]), None),
+            "row 1, position 1: predicted id 9 is not in the label list (0..6)",
+        ),
+        ((np.array([[0, -1, 0], [0, 0, 0]]), good, None), "row 0, position 1: gold id -1"),
+        ((good, good.astype(np.float32), None), "expected integers"),
+        (([[0, 1], [0]], [[0, 1], [0]], None), "rows of different lengths"),
+    ]
+    for (g, p, n), message in cases:
+        forms = [(g, p)] if isinstance(g, list) else [(g, p), (torch.as_tensor(g), torch.as_tensor(p))]
+        for g_in, p_in in forms:
+            with pytest.raises(InputError) as info:
+                m.update(g_in, p_in, n)
+            assert message in str(info.value), (message, str(info.value))
+            assert str(info.value).startswith("batch ")
+    # Padding after the length is never looked at, whatever it holds.
+    m.update(good, np.array([[0, 0, 99], [0, 0, 0]]), [2, 3])
+    assert m.compute().tokens.count == 5
+
+
+def test_devices_must_agree() -> None:
+    m = StreamingMetric(LABELS["IOB2"])
+    with pytest.raises(InputError, match="are on meta, but the gold ids are on cpu"):
+        m.update(torch.zeros((1, 2), dtype=torch.long), torch.zeros((1, 2), dtype=torch.long, device="meta"))
+
+
+def test_error_policy_names_batch_row_and_position() -> None:
+    labels = LABELS["IOB2"]
+    for convert in (np.asarray, torch.as_tensor):
+        m = StreamingMetric(labels, repair="error")
+        assert m.scheme is not None
+        assert m.scheme.name == "IOB2"  # from the label list's letters
+        m.update(convert(np.array([[1, 2, 0]])), convert(np.array([[1, 2, 0]])))
+        with pytest.raises(InvalidSequenceError) as info:
+            m.update(convert(np.array([[0, 0, 0], [1, 2, 0]])), convert(np.array([[0, 0, 0], [0, 0, 2]])))
+        problem = info.value.problems[0]
+        assert (problem.source, problem.line, problem.side) == ("batch 1, row 1", 2, "pred")
+        assert m.compute().micro.tp == 1  # the bad batch added nothing
+
+
+def test_settings_and_options() -> None:
+    with pytest.raises(NerveError, match="conlleval"):
+        StreamingMetric(LABELS["IOB2"], repair="conlleval")
+    with pytest.raises(NerveError, match="give scheme= or labels="):
+        StreamingMetric(repair="discard")
+    with pytest.raises(nerve.SchemeError, match="label list"):
+        StreamingMetric(["O", "B-PER", "weird tag"])
+    with pytest.raises(InputError, match="need a label list"):
+        StreamingMetric().update([[0]], [[0]])
+    m = StreamingMetric(LABELS["IOB2"], ignore_index=None)
+    with pytest.raises(InputError, match="gold id -100"):
+        m.update([[-100]], [[0]])
+
+
+def test_import_nerve_does_not_import_torch() -> None:
+    code = (
+        "import sys, nerve; nerve.StreamingMetric(['O', 'B-X']).update([[1]], [[1]]); "
+        "print('torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_torch_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from nerve.tensors import import_torch\n"
+        "try:\n    import_torch()\nexcept Exception as e:\n    print(e)\n"
+        "try:\n    import nerve.integrations.torchmetrics\nexcept Exception as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    assert lines == ['torch tensors need torch: pip install "nerve[torch]"'] * 2
