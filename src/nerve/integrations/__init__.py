@@ -1,0 +1,1 @@
+"""Adapters for training frameworks; each imports its framework only when it is imported."""
