@@ -78,6 +78,7 @@ def test_ids_equal_score_on_strings_and_batches_split_freely(
     # Any split into batches, numpy or torch, narrowed to the longest row or not.
     cuts = sorted(rnd.sample(range(1, gold.shape[0]), min(parts - 1, gold.shape[0] - 1)))
     split = StreamingMetric(labels, scheme=scheme, repair=repair)
+    split.flush_tokens = rnd.choice([1, 7, 10**6])  # buffers decoded at any point
     for lo, hi in zip([0, *cuts], [*cuts, gold.shape[0]], strict=True):
         width = int(lengths[lo:hi].max(initial=0))
         g_b, p_b, l_b = gold[lo:hi, :width], pred[lo:hi, :width], lengths[lo:hi]
@@ -177,8 +178,14 @@ def test_bad_batches_name_the_position() -> None:
     for (g, p, n), message in cases:
         forms = [(g, p)] if isinstance(g, list) else [(g, p), (torch.as_tensor(g), torch.as_tensor(p))]
         for g_in, p_in in forms:
-            with pytest.raises(InputError) as info:
+
+            def attempt(g_in: Any = g_in, p_in: Any = p_in, n: Any = n) -> None:
                 m.update(g_in, p_in, n)
+                m.compute()  # tensors are checked when their buffer is decoded
+
+            with pytest.raises(InputError) as info:
+                attempt()
+            m.reset()
             assert message in str(info.value), (message, str(info.value))
             assert str(info.value).startswith("batch ")
     # Padding after the length is never looked at, whatever it holds.

@@ -39,6 +39,10 @@ __all__ = ["LabelMap", "StreamingMetric"]
 
 Labels = Sequence[str] | Mapping[int, str]
 
+# Id batches are buffered and decoded together once this many tokens wait (or when the counts
+# are read): one pass over many batches costs far less than one pass per batch.
+FLUSH_TOKENS = 1 << 20
+
 
 class LabelMap:
     """A label list (id -> tag) turned into ids of a `TagVocab`.
@@ -71,6 +75,7 @@ class LabelMap:
         lookup[[i for i, t in enumerate(tags) if t is not None]] = ids
         self.tags = tags
         self.lookup = lookup  # label id -> vocab id, -1 for a hole in a mapping
+        self.has_holes = bool((lookup < 0).any())
 
     def __len__(self) -> int:
         return len(self.tags)
@@ -230,8 +235,9 @@ class StreamingMetric:
         self._vocab_args = (fmt, fixed, outside)
         self._vocab = vocab
         self.batches = 0
-        self._acc = ExactAccumulator(vocab, policy, fixed, ("<gold>", "<pred>"))
         self._device_tables: dict[str, Any] = {}
+        self.flush_tokens = FLUSH_TOKENS
+        self.reset()
 
     @property
     def vocab(self) -> TagVocab:
@@ -240,13 +246,45 @@ class StreamingMetric:
 
     @property
     def accumulator(self) -> ExactAccumulator:
-        """The additive counts."""
+        """The additive counts (buffered batches are decoded first)."""
+        self._flush()
         return self._acc
 
     def reset(self) -> None:
         """Forget every batch (the label list and settings stay)."""
         self._acc = ExactAccumulator(self._vocab, self.policy, self.scheme, ("<gold>", "<pred>"))
+        self._pending: list[tuple[Any, Any, Any]] = []
+        self._tensor_pending: list[tuple[Any, Any, Any, int]] = []
+        self._pending_tokens = 0
         self.batches = 0
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._flush()
+        state = dict(self.__dict__)
+        state["_device_tables"] = {}
+        return state
+
+    def _flush(self) -> None:
+        """Decode the buffered id batches: arrays as one block, tensors by device and width."""
+        if self._tensor_pending:
+            from .tensors import flush_tensors
+
+            pending, self._tensor_pending = self._tensor_pending, []
+            self._pending_tokens = 0
+            flush_tensors(self, pending)
+        if not self._pending:
+            return
+        g = np.concatenate([x[0] for x in self._pending])
+        p = np.concatenate([x[1] for x in self._pending])
+        per_row = np.concatenate([x[2] for x in self._pending])
+        self._pending = []
+        self._pending_tokens = 0
+        n = g.shape[0]
+        sentence_start = np.zeros(n, dtype=np.bool_)
+        offsets = np.cumsum(per_row) - per_row
+        sentence_start[offsets[per_row > 0]] = True
+        line = np.arange(1, n + 1, dtype=np.int64)
+        self._acc.update(TagBlock(g, p, sentence_start, np.zeros(n, dtype=np.bool_), line, line))
 
     def empty_copy(self) -> StreamingMetric:
         """A metric with the same settings and label list, and no counts."""
@@ -288,6 +326,8 @@ class StreamingMetric:
         self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, batch: int
     ) -> None:
         label_map = self._label_map(batch)
+        if self.policy != "error" and self._fast_path(gold, pred, lengths, label_map):
+            return
         mask = check_batch(gold, pred, lengths, self.ignore_index, len(label_map), batch)
         if gold.ndim == 1:
             gold, pred = gold[None, :], pred[None, :]
@@ -309,8 +349,50 @@ class StreamingMetric:
         block = TagBlock(g, p, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
         self._add(block, (mask, batch))
 
+    def _fast_path(
+        self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, label_map: LabelMap
+    ) -> bool:
+        """Buffer a well-formed batch for decoding later, with as few array passes as it takes.
+
+        Returns False for anything unusual, which `check_batch` then examines and names.
+        """
+        if (
+            gold.ndim != 2
+            or pred.shape != gold.shape
+            or gold.dtype.kind not in "iu"
+            or pred.dtype.kind not in "iu"
+        ):
+            return False
+        b, t = gold.shape
+        ignore = self.ignore_index
+        mask = gold != ignore if ignore is not None else np.ones((b, t), dtype=np.bool_)
+        if lengths is not None:
+            lens = np.asarray(lengths)
+            if (
+                lens.shape != (b,)
+                or lens.dtype.kind not in "iu"
+                or (b and (lens.min() < 0 or lens.max() > t))
+            ):
+                return False
+            mask &= np.arange(t) < lens[:, None]
+        g = gold[mask]
+        p = pred[mask]
+        n = len(label_map)
+        if g.shape[0] and (min(g.min(), p.min()) < 0 or max(g.max(), p.max()) >= n):
+            return False
+        lookup = label_map.lookup
+        g, p = lookup[g], lookup[p]
+        if label_map.has_holes and g.shape[0] and min(g.min(), p.min()) < 0:
+            return False
+        self._pending.append((g, p, mask.sum(axis=1)))
+        self._pending_tokens += g.shape[0]
+        if self._pending_tokens >= self.flush_tokens:
+            self._flush()
+        return True
+
     def _add(self, block: TagBlock, where: tuple[np.ndarray[Any, Any], int] | None) -> None:
         """Count one block; with ``error``, raise its problems (positions named by ``where``)."""
+        self._flush()  # in order, though counts would not mind
         if self.policy != "error":
             self._acc.update(block)
             return
@@ -333,6 +415,7 @@ class StreamingMetric:
         sentences: int,
     ) -> None:
         """Add counts made elsewhere (on a device) in this metric's vocabulary ids."""
+        self._flush()
         self._acc.add_counts(
             gold_transitions, pred_transitions, gold, pred, matched, tokens, correct, sentences
         )
@@ -341,14 +424,15 @@ class StreamingMetric:
         """Add the counts of another metric with the same settings (in place); returns self."""
         if (self.policy, self.scheme, self.beta) != (other.policy, other.scheme, other.beta):
             raise NerveError("only metrics with the same scheme, repair policy and beta merge")
-        self._acc.absorb(other._acc)
+        self._flush()
+        self._acc.absorb(other.accumulator)
         self.batches += other.batches
         return self
 
     def compute(self) -> Result:
         """The result so far, as `nerve.score` gives it (sentences are the rows seen)."""
-        acc = self._acc
-        totals = acc.finish()
+        self._flush()
+        totals = self._acc.finish()
         vocab = self._vocab
         settings = Settings(
             scheme=totals.scheme.name,

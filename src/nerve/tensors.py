@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DeviceTables",
     "batch_counts",
+    "flush_tensors",
     "has_bad_input",
     "import_torch",
     "prepare_batch",
@@ -297,17 +298,49 @@ def split_counts(counts: np.ndarray[Any, Any], tables: DeviceTables) -> dict[str
 
 
 def update_from_tensors(metric: StreamingMetric, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
-    """Count one batch of tensors on their device and add the counts to ``metric``."""
-    torch = import_torch()
+    """Check one batch of tensors and buffer it on its device; decode when enough are waiting.
+
+    Batches of one device and width are decoded together (`flush_tensors`): one call of
+    `batch_counts` and one transfer for many batches. With ``repair="error"`` each batch is
+    decoded at once, so that its invalid transitions are raised by its own update.
+    """
     gold, pred, lens = prepare_batch(gold, pred, lengths, batch)
     metric._label_map(batch)  # ids need a label list
-    tables = tables_for(metric, gold.device)
-    with torch.no_grad():
-        counts = batch_counts(gold, pred, lens, metric.ignore_index, tables, metric.policy).cpu().numpy()
-    if has_bad_input(counts):
-        # Check on the host, which names the row and position (and raises).
-        metric._update_numpy(
-            gold.cpu().numpy(), pred.cpu().numpy(), None if lens is None else lens.cpu().numpy(), batch
-        )
-        return
-    metric.add_counts(**split_counts(counts, tables))
+    metric._tensor_pending.append((gold, pred, lens, batch))
+    metric._pending_tokens += gold.numel()
+    if metric.policy == "error" or metric._pending_tokens >= metric.flush_tokens:
+        metric._flush()
+
+
+def flush_tensors(metric: StreamingMetric, pending: list[tuple[Any, Any, Any, int]]) -> None:
+    """Decode buffered tensor batches, grouped by device and width, and add their counts.
+
+    If a group holds bad input, its batches are checked on the host one by one, in order: the
+    first bad one raises, naming its batch, row and position.
+    """
+    torch = import_torch()
+    groups: dict[tuple[str, int], list[tuple[Any, Any, Any, int]]] = {}
+    for item in pending:
+        groups.setdefault((str(item[0].device), int(item[0].shape[1])), []).append(item)
+    for items in groups.values():
+        gold = torch.cat([g for g, _, _, _ in items])
+        pred = torch.cat([p for _, p, _, _ in items])
+        lens = None
+        if any(n is not None for _, _, n, _ in items):
+            width = gold.shape[1]
+            lens = torch.cat(
+                [
+                    n.to(g.device) if n is not None else torch.full((g.shape[0],), width, device=g.device)
+                    for g, _, n, _ in items
+                ]
+            )
+        tables = tables_for(metric, gold.device)
+        with torch.no_grad():
+            counts = batch_counts(gold, pred, lens, metric.ignore_index, tables, metric.policy).cpu().numpy()
+        if has_bad_input(counts):
+            for g, p, n, batch in items:  # the host check names the row and position, and raises
+                metric._update_numpy(
+                    g.cpu().numpy(), p.cpu().numpy(), None if n is None else n.cpu().numpy(), batch
+                )
+            continue
+        metric._acc.add_counts(**split_counts(counts, tables))
