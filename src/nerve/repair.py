@@ -83,6 +83,13 @@ def neighbours(ids: Ids, sentence_start: Bool) -> tuple[Ids, Ids]:
     return prev, nxt
 
 
+def _pair_keys(prev: Ids, ids: Ids, size: int) -> npt.NDArray[np.integer]:
+    """``prev * size + ids``: a flat index into a (size, size) table, in 32 bits when it fits."""
+    if size * size < 2**31:
+        return prev.astype(np.int32, copy=False) * np.int32(size) + ids.astype(np.int32, copy=False)
+    return prev.astype(np.int64) * size + ids
+
+
 def decode_ids(ids: Ids, prev: Ids, continues: Bool, kinds: npt.NDArray[np.int8], types: Int) -> Chunks:
     """Decode with the shared rule: every entity tag continues the open entity or begins one.
 
@@ -93,8 +100,8 @@ def decode_ids(ids: Ids, prev: Ids, continues: Bool, kinds: npt.NDArray[np.int8]
         kinds: kind of each tag id.
         types: type id of each tag id.
     """
-    inside = kinds[ids] != OUT
-    starts = inside & ~continues[prev, ids]  # prev is the outside tag at sentence starts
+    inside = (kinds != OUT).take(ids)
+    starts = inside & ~continues.ravel().take(_pair_keys(prev, ids, continues.shape[0]))  # prev: O at starts
     # A chunk ends after token i when the next token does not continue it.
     last = np.ones_like(inside)
     last[:-1] = starts[1:] | ~inside[1:]
@@ -112,11 +119,11 @@ def chunk_validity(chunks: Chunks, ids: Ids, prev: Ids, nxt: Ids, bad_start: Boo
 
 def transition_counts(ids: Ids, sentence_start: Bool, prev: Ids, size: int) -> Int:
     """Count every (previous tag, tag) pair, with sentence edges as the outside tag (id 0)."""
-    pairs = prev.astype(np.int64) * size + ids
+    pairs = _pair_keys(prev, ids, size)
     n = ids.shape[0]
     if n:
         last = np.append(np.flatnonzero(sentence_start)[1:] - 1, n - 1)
-        pairs = np.concatenate([pairs, ids[last].astype(np.int64) * size])
+        pairs = np.concatenate([pairs, _pair_keys(ids[last], np.zeros_like(ids[last]), size)])
     return np.bincount(pairs, minlength=size * size).reshape(size, size)
 
 
