@@ -109,6 +109,30 @@ def _is_tag_lists(x: Any) -> bool:
     return False
 
 
+_ARGMAX = "; take the argmax over the last axis of logits first"
+
+
+def shape_problem(gold: tuple[int, ...], pred: tuple[int, ...]) -> str | None:
+    """What is wrong with the shapes of gold and predicted ids (2-D, equal), or ``None``."""
+    if len(gold) != 2:
+        hint = _ARGMAX if len(gold) == 3 else ""
+        return f"gold ids: expected shape (batch, length), got {gold}{hint}"
+    if pred != gold:
+        hint = _ARGMAX if len(pred) == 3 else ""
+        return f"predicted ids: expected shape {gold} (the gold ids' shape), got {pred}{hint}"
+    return None
+
+
+def _rows_block(gold: npt.NDArray[np.int32], pred: npt.NDArray[np.int32], per_row: Int) -> TagBlock:
+    """The ids of rows laid end to end as a block, each row a sentence (empty rows vanish)."""
+    n = gold.shape[0]
+    sentence_start = np.zeros(n, dtype=np.bool_)
+    offsets = np.cumsum(per_row) - per_row
+    sentence_start[offsets[per_row > 0]] = True
+    line = np.arange(1, n + 1, dtype=np.int64)
+    return TagBlock(gold, pred, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
+
+
 def check_batch(
     gold: np.ndarray[Any, Any],
     pred: np.ndarray[Any, Any],
@@ -126,30 +150,19 @@ def check_batch(
     if gold.ndim == 1:
         gold = gold[None, :]
         pred = pred[None, :] if pred.ndim == 1 else pred
-    if gold.ndim != 2:
-        hint = "; take the argmax over the last axis of logits first" if gold.ndim == 3 else ""
-        raise InputError(where, None, f"gold ids: expected shape (batch, length), got {gold.shape}{hint}")
-    if pred.shape != gold.shape:
-        hint = "; take the argmax over the last axis of logits first" if pred.ndim == 3 else ""
-        raise InputError(
-            where,
-            None,
-            f"predicted ids: expected shape {gold.shape} (the gold ids' shape), got {pred.shape}{hint}",
-        )
+    problem = shape_problem(tuple(gold.shape), tuple(pred.shape))
+    if problem:
+        raise InputError(where, None, problem)
     for name, a in (("gold ids", gold), ("predicted ids", pred)):
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise InputError(where, None, f"{name}: expected integers, got {a.dtype}")
     b, t = gold.shape
     mask = np.ones((b, t), dtype=np.bool_)
     if lengths is not None:
-        lens = (
-            np.asarray(lengths.cpu() if _is_torch(lengths) else lengths).reshape(-1)
-            if np.ndim(lengths)
-            else None
-        )
-        if lens is None or lens.shape != (b,):
-            shape = np.shape(lengths.cpu() if _is_torch(lengths) else lengths)
-            raise InputError(where, None, f"lengths: expected shape ({b},) (one per row), got {shape}")
+        lens = np.asarray(lengths.cpu() if _is_torch(lengths) else lengths)
+        if lens.ndim == 0 or lens.size != b:
+            raise InputError(where, None, f"lengths: expected shape ({b},) (one per row), got {lens.shape}")
+        lens = lens.reshape(-1)
         if lens.size and not np.issubdtype(lens.dtype, np.integer):
             raise InputError(where, None, f"lengths: expected integers, got {lens.dtype}")
         bad = np.flatnonzero((lens < 0) | (lens > t))
@@ -232,7 +245,6 @@ class StreamingMetric:
         self.scheme: Scheme | None = fixed
         self.ignore_index = ignore_index
         self.beta = beta
-        self._vocab_args = (fmt, fixed, outside)
         self._vocab = vocab
         self.batches = 0
         self._device_tables: dict[str, Any] = {}
@@ -279,12 +291,7 @@ class StreamingMetric:
         per_row = np.concatenate([x[2] for x in self._pending])
         self._pending = []
         self._pending_tokens = 0
-        n = g.shape[0]
-        sentence_start = np.zeros(n, dtype=np.bool_)
-        offsets = np.cumsum(per_row) - per_row
-        sentence_start[offsets[per_row > 0]] = True
-        line = np.arange(1, n + 1, dtype=np.int64)
-        self._acc.update(TagBlock(g, p, sentence_start, np.zeros(n, dtype=np.bool_), line, line))
+        self._acc.update(_rows_block(g, p, per_row))
 
     def empty_copy(self) -> StreamingMetric:
         """A metric with the same settings and label list, and no counts."""
@@ -338,16 +345,7 @@ class StreamingMetric:
         if holes.shape[0]:
             r, c = (int(v) for v in holes[0])
             raise InputError(f"batch {batch}", None, f"row {r}, position {c}: id not in the label mapping")
-        g = lookup[gold[mask]]
-        p = lookup[pred[mask]]
-        per_row = mask.sum(axis=1)
-        n = int(per_row.sum())
-        sentence_start = np.zeros(n, dtype=np.bool_)
-        offsets = np.cumsum(per_row) - per_row
-        sentence_start[offsets[per_row > 0]] = True
-        line = np.arange(1, n + 1, dtype=np.int64)
-        block = TagBlock(g, p, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
-        self._add(block, (mask, batch))
+        self._add(_rows_block(lookup[gold[mask]], lookup[pred[mask]], mask.sum(axis=1)), (mask, batch))
 
     def _fast_path(
         self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, label_map: LabelMap
@@ -402,23 +400,6 @@ class StreamingMetric:
             assert self.scheme is not None
             raise InvalidSequenceError(_locate(trial.problems, where), self.scheme.name)
         self._acc.absorb(trial)
-
-    def add_counts(
-        self,
-        gold_transitions: Int,
-        pred_transitions: Int,
-        gold: Int,
-        pred: Int,
-        matched: Int,
-        tokens: int,
-        correct: int,
-        sentences: int,
-    ) -> None:
-        """Add counts made elsewhere (on a device) in this metric's vocabulary ids."""
-        self._flush()
-        self._acc.add_counts(
-            gold_transitions, pred_transitions, gold, pred, matched, tokens, correct, sentences
-        )
 
     def merge(self, other: StreamingMetric) -> StreamingMetric:
         """Add the counts of another metric with the same settings (in place); returns self."""

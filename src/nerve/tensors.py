@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import InputError, NerveError
+from .streaming import shape_problem
 
 if TYPE_CHECKING:
     import torch
@@ -56,6 +57,7 @@ class DeviceTables:
     continues: torch.Tensor  # flattened (size * size) bool
     bad_start: torch.Tensor
     bad_end: torch.Tensor
+    invalid: torch.Tensor  # bad_start | bad_end: what ``error`` reports
     inside: torch.Tensor  # vocab id -> not the outside kind
     types: torch.Tensor  # vocab id -> type id, n_types for the outside tag
     size: int
@@ -85,6 +87,7 @@ class DeviceTables:
             continues=t(cont),
             bad_start=t(bad_start),
             bad_end=t(bad_end),
+            invalid=t(bad_start | bad_end),
             inside=t(kinds != OUT),
             types=t(np.where(types < 0, n_types, types).astype(np.int64)),
             size=size,
@@ -163,7 +166,7 @@ def batch_counts(
             bad_end = tables.bad_end[out_of] & last
             start &= ~(tables.bad_start[into] | bad_end.gather(1, end_at.clamp(max=t - 1)))
         if policy == "error":
-            bad = tables.bad_start | tables.bad_end
+            bad = tables.invalid
             invalid = invalid + (mask & bad[into]).sum() + (final & bad[ids * size]).sum()
         outside_key = torch.full_like(into, size * size)
         pairs = torch.cat(
@@ -236,19 +239,9 @@ def prepare_batch(
     pred = _as_tensor(pred, gold, "predicted ids", batch)
     if gold.ndim == 1 and pred.ndim == 1:
         gold, pred = gold[None, :], pred[None, :]
-    if gold.ndim != 2:
-        hint = "; take the argmax over the last axis of logits first" if gold.ndim == 3 else ""
-        raise InputError(
-            where, None, f"gold ids: expected shape (batch, length), got {tuple(gold.shape)}{hint}"
-        )
-    if pred.shape != gold.shape:
-        hint = "; take the argmax over the last axis of logits first" if pred.ndim == 3 else ""
-        raise InputError(
-            where,
-            None,
-            f"predicted ids: expected shape {tuple(gold.shape)} (the gold ids' shape), "
-            f"got {tuple(pred.shape)}{hint}",
-        )
+    problem = shape_problem(tuple(gold.shape), tuple(pred.shape))
+    if problem:
+        raise InputError(where, None, problem)
     for name, a in (("gold ids", gold), ("predicted ids", pred)):
         if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
             raise InputError(where, None, f"{name}: expected integers, got {a.dtype}")

@@ -133,7 +133,7 @@ class EntityScore(Metric):
                 "(counted with validate=False; validate=True names them)"
             )
         stream = self._stream.empty_copy()
-        stream.add_counts(
+        stream.accumulator.add_counts(
             state["gold_transitions"],
             state["pred_transitions"],
             state["gold"],
