@@ -325,6 +325,20 @@ def _candidates(gold: _Side, pred: _Side) -> tuple[Int, Int]:
     return g[keep], p[keep]
 
 
+def split_edges(rows: Int, cols: Int) -> tuple[npt.NDArray[np.bool_], Int, Int]:
+    """Split the edges ``rows[k] - cols[k]`` of a bipartite graph for matching.
+
+    Returns whether each edge is alone (shares no node with another edge), the indices of the
+    other edges, and the connected component of each of those.
+    """
+    alone = (np.bincount(rows)[rows] == 1) & (np.bincount(cols)[cols] == 1)
+    rest = np.flatnonzero(~alone)
+    row_nodes, r = np.unique(rows[rest], return_inverse=True)
+    col_nodes, c = np.unique(cols[rest], return_inverse=True)
+    n = row_nodes.shape[0]
+    return alone, rest, _components(r.reshape(-1), n + c.reshape(-1), n + col_nodes.shape[0])
+
+
 def _components(a: Int, b: Int, size: int) -> Int:
     """The connected component (its smallest node) of each edge ``a[i] - b[i]`` of a graph."""
     label = np.arange(size)
@@ -475,16 +489,11 @@ def _greedy(gold: _Side, pred: _Side, g: Int, p: Int) -> dict[str, Bool]:
     chosen: dict[str, Bool] = {mode: np.zeros(g.shape[0], dtype=np.bool_) for mode in MODES}
     if not g.shape[0]:
         return chosen
-    alone = (np.bincount(g)[g] == 1) & (np.bincount(p)[p] == 1)
-    rest = np.flatnonzero(~alone)
+    alone, rest, component = split_edges(g, p)
     for mode in MODES:
         chosen[mode][alone] = True
     if not rest.shape[0]:
         return chosen
-    gold_nodes, g_local = np.unique(g[rest], return_inverse=True)
-    pred_nodes, p_local = np.unique(p[rest], return_inverse=True)
-    n_g = gold_nodes.shape[0]
-    component = _components(g_local, n_g + p_local, n_g + pred_nodes.shape[0])
     gr, pr = g[rest], p[rest]
     # Within a component: predictions in list order, and each one's golds in list order.
     order = np.lexsort((gold.index[gr], gold.doc[gr], pred.index[pr], pred.doc[pr], component))

@@ -352,29 +352,22 @@ def _min_cost_rows(rows: Int, cols: Int, cost: Float, n_rows: int, n_cols: int) 
     chosen = np.zeros(rows.shape[0], dtype=np.bool_)
     if not rows.shape[0]:
         return chosen
-    alone = np.bincount(rows, minlength=n_rows)[rows] == 1
-    alone &= np.bincount(cols, minlength=n_cols)[cols] == 1
+    from .muc import split_edges
+
+    alone, rest, component = split_edges(rows, cols)
     chosen[alone] = True
-    rest = np.flatnonzero(~alone)
     if not rest.shape[0]:
         return chosen
-    from .muc import _components
-
-    row_nodes, r_local = np.unique(rows[rest], return_inverse=True)
-    col_nodes, c_local = np.unique(cols[rest], return_inverse=True)
-    n_r = row_nodes.shape[0]
-    component = _components(r_local, n_r + c_local, n_r + col_nodes.shape[0])
     order = np.lexsort((-(1.0 - cost[rest]), component))  # by component, best saving first
     edges, comp = rest[order], component[order]
-    r_of, c_of = r_local[order], c_local[order]
     saving = 1.0 - cost[edges]
     starts = np.flatnonzero(np.r_[True, comp[1:] != comp[:-1]])
     bounds = np.r_[starts, comp.shape[0]]
     # Number the rows and columns of each component from 0.
-    r_key, r_at = np.unique(comp * n_r + r_of, return_inverse=True)
-    c_key, c_at = np.unique(comp * col_nodes.shape[0] + c_of, return_inverse=True)
-    r_first = np.searchsorted(r_key // n_r, comp[starts])
-    c_first = np.searchsorted(c_key // col_nodes.shape[0], comp[starts])
+    r_key, r_at = np.unique(comp * n_rows + rows[edges], return_inverse=True)
+    c_key, c_at = np.unique(comp * n_cols + cols[edges], return_inverse=True)
+    r_first = np.searchsorted(r_key // n_rows, comp[starts])
+    c_first = np.searchsorted(c_key // n_cols, comp[starts])
     which = np.repeat(np.arange(starts.shape[0]), np.diff(bounds))
     r_at = r_at - r_first[which]
     c_at = c_at - c_first[which]
