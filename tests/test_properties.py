@@ -421,3 +421,27 @@ def test_counter_sanity() -> None:
         Span(0, 5, 6, "X"),
     ]
     assert Counter(s.label for s in reference_decode([tags], "IO", "begin")) == Counter({"X": 3, "Y": 1})
+
+
+@st.composite
+def _one_per_start(draw: st.DrawFn, n: int) -> list[tuple[int, int, int]]:
+    """Spans over ``n`` tokens, at most one per start, with type ids 0..2."""
+    starts = draw(st.sets(st.integers(0, n - 1), max_size=n))
+    return [(s, draw(st.integers(s + 1, n)), draw(st.integers(0, 2))) for s in sorted(starts)]
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_aligned_exact_match_equals_the_multiset_intersection(data: st.DataObject) -> None:
+    """Matching by start position counts what the sorted-key intersection counts, per type."""
+    import numpy as np
+
+    from nerve.matching import exact_match_aligned, exact_match_types
+
+    n = data.draw(st.integers(1, 12))
+    sides = [data.draw(_one_per_start(n)) for _ in range(2)]
+    cols = [tuple(np.asarray([sp[i] for sp in side], dtype=np.int64) for i in range(3)) for side in sides]
+    expected = Counter(t for (s, e, t) in set(sides[0]) & set(sides[1]))
+    got = exact_match_aligned(cols[0], cols[1], n, 3)  # type: ignore[arg-type]
+    assert got.tolist() == [expected[t] for t in range(3)]
+    assert got.tolist() == exact_match_types(cols[0], cols[1], 3).tolist()  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["exact_match_types"]
+__all__ = ["exact_match_aligned", "exact_match_types"]
 
 
 def _keys(start: Int, end: Int, typ: Int, width: int, n_types: int) -> Int:
@@ -41,3 +41,18 @@ def exact_match_types(gold: tuple[Int, Int, Int], pred: tuple[Int, Int, Int], n_
     common, gi, pi = np.intersect1d(g_vals, p_vals, assume_unique=True, return_indices=True)
     matched = np.minimum(g_counts[gi], p_counts[pi])
     return np.bincount(common % max(n_types, 1), weights=matched, minlength=n_types).astype(np.int64)
+
+
+def exact_match_aligned(
+    gold: tuple[Int, Int, Int], pred: tuple[Int, Int, Int], n_tokens: int, n_types: int
+) -> Int:
+    """`exact_match_types` for spans decoded from one sequence of ``n_tokens``, one per start.
+
+    Where no two spans of a side share a start, a gold span is matched when the predicted span
+    that starts at its start has its end and type: one lookup per span, no sorting.
+    """
+    n = max(n_types, 1)
+    key_at = np.zeros(n_tokens, dtype=np.int64)  # 0: no predicted span starts here (ends are >= 1)
+    key_at[pred[0]] = pred[1] * n + pred[2]
+    hit = key_at[gold[0]] == gold[1] * n + gold[2]
+    return np.bincount(gold[2][hit], minlength=n_types).astype(np.int64, copy=False)

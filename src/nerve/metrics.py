@@ -14,7 +14,7 @@ import numpy as np
 
 from .conlleval import P_O, PerlChunker, perl_letter
 from .errors import Problem, SchemeError
-from .matching import exact_match_types
+from .matching import exact_match_aligned
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
 from .readers import TagBlock
@@ -23,6 +23,7 @@ from .repair import (
     decode_ids,
     invalid_positions,
     neighbours,
+    pair_keys,
     problems_for,
     repair_kinds,
     transition_counts,
@@ -60,9 +61,10 @@ class TransitionTable:
         sentence_start: npt.NDArray[np.bool_],
         prev: npt.NDArray[np.int32],
         size: int,
+        keys: npt.NDArray[np.integer] | None = None,
     ) -> None:
-        """Count the transitions of one block."""
-        block = transition_counts(ids, sentence_start, prev, size)
+        """Count the transitions of one block (``keys``: its `pair_keys`, if made already)."""
+        block = transition_counts(ids, sentence_start, prev, size, keys)
         old = self.counts
         if old.shape[0] < size:
             grown = np.zeros((size, size), dtype=np.int64)
@@ -157,8 +159,9 @@ class ExactAccumulator:
         size = len(vocab)
         g_prev, g_next = neighbours(block.gold, block.sentence_start)
         p_prev, p_next = neighbours(block.pred, block.sentence_start)
-        self.gold_table.add(block.gold, block.sentence_start, g_prev, size)
-        self.pred_table.add(block.pred, block.sentence_start, p_prev, size)
+        g_keys, p_keys = pair_keys(g_prev, block.gold, size), pair_keys(p_prev, block.pred, size)
+        self.gold_table.add(block.gold, block.sentence_start, g_prev, size, g_keys)
+        self.pred_table.add(block.pred, block.sentence_start, p_prev, size, p_keys)
         self.tokens = self.tokens + TokenStats(len(block), int(np.count_nonzero(block.gold == block.pred)))
         self.sentences += int(np.count_nonzero(block.sentence_start))
         doc_base = self.documents
@@ -193,15 +196,15 @@ class ExactAccumulator:
                             leaving,
                         )
                     )
-        gold = decode_ids(block.gold, g_prev, continues, kinds, types)
-        pred = decode_ids(block.pred, p_prev, continues, kinds, types)
+        gold = decode_ids(block.gold, g_prev, continues, kinds, types, g_keys)
+        pred = decode_ids(block.pred, p_prev, continues, kinds, types, p_keys)
         if self.policy == "discard":
             gold = gold.select(chunk_validity(gold, block.gold, g_prev, g_next, bad_start, bad_end))
             pred = pred.select(chunk_validity(pred, block.pred, p_prev, p_next, bad_start, bad_end))
         self.gold = _grow(self.gold, n_types) + _grow(np.bincount(gold.type, minlength=n_types), n_types)
         self.pred = _grow(self.pred, n_types) + _grow(np.bincount(pred.type, minlength=n_types), n_types)
-        hits = exact_match_types(
-            (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), n_types
+        hits = exact_match_aligned(
+            (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), len(block), n_types
         )
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
         if self.overlap is not None:

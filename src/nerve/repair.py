@@ -38,6 +38,7 @@ __all__ = [
     "get_policy",
     "invalid_positions",
     "neighbours",
+    "pair_keys",
     "transition_counts",
 ]
 
@@ -77,20 +78,27 @@ def neighbours(ids: Ids, sentence_start: Bool) -> tuple[Ids, Ids]:
     if n:
         prev[1:] = ids[:-1]
         nxt[:-1] = ids[1:]
-        prev[sentence_start] = 0
-        ends = np.flatnonzero(sentence_start)[1:] - 1
-        nxt[ends] = 0
+        first = np.flatnonzero(sentence_start)
+        prev[first] = 0
+        nxt[first[1:] - 1] = 0
     return prev, nxt
 
 
-def _pair_keys(prev: Ids, ids: Ids, size: int) -> npt.NDArray[np.integer]:
+def pair_keys(prev: Ids, ids: Ids, size: int) -> npt.NDArray[np.integer]:
     """``prev * size + ids``: a flat index into a (size, size) table, in 32 bits when it fits."""
     if size * size < 2**31:
         return prev.astype(np.int32, copy=False) * np.int32(size) + ids.astype(np.int32, copy=False)
     return prev.astype(np.int64) * size + ids
 
 
-def decode_ids(ids: Ids, prev: Ids, continues: Bool, kinds: npt.NDArray[np.int8], types: Int) -> Chunks:
+def decode_ids(
+    ids: Ids,
+    prev: Ids,
+    continues: Bool,
+    kinds: npt.NDArray[np.int8],
+    types: Int,
+    keys: npt.NDArray[np.integer] | None = None,
+) -> Chunks:
     """Decode with the shared rule: every entity tag continues the open entity or begins one.
 
     Args:
@@ -99,9 +107,12 @@ def decode_ids(ids: Ids, prev: Ids, continues: Bool, kinds: npt.NDArray[np.int8]
         continues: table (previous id, current id) -> whether the current tag continues.
         kinds: kind of each tag id.
         types: type id of each tag id.
+        keys: ``pair_keys(prev, ids, len(continues))``, when the caller has them already.
     """
+    if keys is None:
+        keys = pair_keys(prev, ids, continues.shape[0])
     inside = (kinds != OUT).take(ids)
-    starts = inside & ~continues.ravel().take(_pair_keys(prev, ids, continues.shape[0]))  # prev: O at starts
+    starts = inside & ~continues.ravel().take(keys)  # prev: O at sentence starts
     # A chunk ends after token i when the next token does not continue it.
     last = np.ones_like(inside)
     last[:-1] = starts[1:] | ~inside[1:]
@@ -117,14 +128,21 @@ def chunk_validity(chunks: Chunks, ids: Ids, prev: Ids, nxt: Ids, bad_start: Boo
     return ~(bad_start[prev[s], ids[s]] | bad_end[ids[e], nxt[e]])
 
 
-def transition_counts(ids: Ids, sentence_start: Bool, prev: Ids, size: int) -> Int:
-    """Count every (previous tag, tag) pair, with sentence edges as the outside tag (id 0)."""
-    pairs = _pair_keys(prev, ids, size)
+def transition_counts(
+    ids: Ids, sentence_start: Bool, prev: Ids, size: int, keys: npt.NDArray[np.integer] | None = None
+) -> Int:
+    """Count every (previous tag, tag) pair, with sentence edges as the outside tag (id 0).
+
+    ``keys`` are ``pair_keys(prev, ids, size)``, when the caller has them already.
+    """
+    if keys is None:
+        keys = pair_keys(prev, ids, size)
+    counts = np.bincount(keys, minlength=size * size)
     n = ids.shape[0]
     if n:
         last = np.append(np.flatnonzero(sentence_start)[1:] - 1, n - 1)
-        pairs = np.concatenate([pairs, _pair_keys(ids[last], np.zeros_like(ids[last]), size)])
-    return np.bincount(pairs, minlength=size * size).reshape(size, size)
+        counts += np.bincount(ids[last].astype(np.int64) * size, minlength=size * size)  # (tag, O)
+    return counts.reshape(size, size)
 
 
 def invalid_positions(ids: Ids, sentence_start: Bool, prev: Ids, nxt: Ids, invalid: Bool) -> tuple[Int, Int]:

@@ -41,7 +41,7 @@ Labels = Sequence[str] | Mapping[int, str]
 
 # Id batches are buffered and decoded together once this many tokens wait (or when the counts
 # are read): one pass over many batches costs far less than one pass per batch.
-FLUSH_TOKENS = 1 << 20
+FLUSH_TOKENS = 1 << 17
 
 
 class LabelMap:
