@@ -77,7 +77,8 @@ def test_ids_equal_score_on_strings_and_batches_split_freely(
     same(one.compute(), nerve.score(g, p, scheme=scheme, repair=repair))
     # Any split into batches, numpy or torch, narrowed to the longest row or not.
     cuts = sorted(rnd.sample(range(1, gold.shape[0]), min(parts - 1, gold.shape[0] - 1)))
-    split = StreamingMetric(labels, scheme=scheme, repair=repair)
+    # Tensors on the CPU go through numpy, or through the tensor decoder with device_decode.
+    split = StreamingMetric(labels, scheme=scheme, repair=repair, device_decode=rnd.choice([None, True]))
     split.flush_tokens = rnd.choice([1, 7, 10**6])  # buffers decoded at any point
     for lo, hi in zip([0, *cuts], [*cuts, gold.shape[0]], strict=True):
         width = int(lengths[lo:hi].max(initial=0))
@@ -98,7 +99,7 @@ def test_torch_path_equals_numpy_path(scheme: str, repair: str, seed: int) -> No
     use_lengths = rnd.random() < 0.5
     kwargs: dict[str, Any] = {"scheme": scheme if repair != "auto" else "auto"}
     kwargs["repair"] = "begin" if repair == "auto" else repair
-    a, b = StreamingMetric(labels, **kwargs), StreamingMetric(labels, **kwargs)
+    a, b = StreamingMetric(labels, **kwargs), StreamingMetric(labels, device_decode=True, **kwargs)
     a.update(gold, pred, lengths if use_lengths else None)
     b.update(torch.as_tensor(gold), torch.as_tensor(pred), torch.as_tensor(lengths) if use_lengths else None)
     assert a.accumulator.gold_table.counts.tolist() == b.accumulator.gold_table.sized(len(a.vocab)).tolist()
@@ -158,9 +159,10 @@ def test_tag_strings_id2label_and_suffix_labels() -> None:
     assert suffix.compute().micro.tp == 0
 
 
-def test_bad_batches_name_the_position() -> None:
+@pytest.mark.parametrize("device_decode", [None, True])
+def test_bad_batches_name_the_position(device_decode: bool | None) -> None:
     labels = LABELS["IOB2"]
-    m = StreamingMetric(labels)
+    m = StreamingMetric(labels, device_decode=device_decode)
     good = np.zeros((2, 3), dtype=np.int64)
     cases = [
         ((good, np.zeros((2, 4), dtype=np.int64), None), "expected shape (2, 3)"),
@@ -172,6 +174,10 @@ def test_bad_batches_name_the_position() -> None:
             "row 1, position 1: predicted id 9 is not in the label list (0..6)",
         ),
         ((np.array([[0, -1, 0], [0, 0, 0]]), good, None), "row 0, position 1: gold id -1"),
+        (
+            (good, np.array([[0, 0, 0], [-3, 0, 0]], dtype=np.int8), None),
+            "row 1, position 0: predicted id -3",
+        ),
         ((good, good.astype(np.float32), None), "expected integers"),
         (([[0, 1], [0]], [[0, 1], [0]], None), "rows of different lengths"),
     ]
@@ -201,8 +207,8 @@ def test_devices_must_agree() -> None:
 
 def test_error_policy_names_batch_row_and_position() -> None:
     labels = LABELS["IOB2"]
-    for convert in (np.asarray, torch.as_tensor):
-        m = StreamingMetric(labels, repair="error")
+    for convert, device_decode in ((np.asarray, None), (torch.as_tensor, None), (torch.as_tensor, True)):
+        m = StreamingMetric(labels, repair="error", device_decode=device_decode)
         assert m.scheme is not None
         assert m.scheme.name == "IOB2"  # from the label list's letters
         m.update(convert(np.array([[1, 2, 0]])), convert(np.array([[1, 2, 0]])))
@@ -211,6 +217,27 @@ def test_error_policy_names_batch_row_and_position() -> None:
         problem = info.value.problems[0]
         assert (problem.source, problem.line, problem.side) == ("batch 1, row 1", 2, "pred")
         assert m.compute().micro.tp == 1  # the bad batch added nothing
+
+
+@pytest.mark.parametrize("device_decode", [None, True, False])
+def test_where_tensors_are_decoded_and_buffers_are_copies(device_decode: bool | None) -> None:
+    """Every choice of decoder counts the same, and reusing a tensor after update changes nothing."""
+    labels = LABELS["IOBES"]
+    rnd = random.Random(3)
+    batches = [random_batch(rnd, labels, 8, 10) for _ in range(5)]
+    expected = StreamingMetric(labels)
+    for g, p, n in batches:
+        expected.update(g, p, n)
+    m = StreamingMetric(labels, device_decode=device_decode)
+    m.flush_tokens = 10**6  # everything waits in the buffer until compute
+    gold_buf, pred_buf = torch.empty((8, 10), dtype=torch.long), torch.empty((8, 10), dtype=torch.long)
+    for g, p, n in batches:
+        gold_buf.copy_(torch.as_tensor(g))
+        pred_buf.copy_(torch.as_tensor(p))
+        m.update(gold_buf, pred_buf, torch.as_tensor(n))
+    gold_buf.fill_(1)  # the caller's buffers hold other ids by the time the metric decodes
+    pred_buf.fill_(2)
+    assert m.compute().to_dict() == expected.compute().to_dict()
 
 
 def test_settings_and_options() -> None:

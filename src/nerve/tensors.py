@@ -291,15 +291,16 @@ def split_counts(counts: np.ndarray[Any, Any], tables: DeviceTables) -> dict[str
 
 
 def update_from_tensors(metric: StreamingMetric, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
-    """Check one batch of tensors and buffer it on its device; decode when enough are waiting.
+    """Buffer one batch of tensors (from `prepare_batch`) on its device; decode when enough wait.
 
     Batches of one device and width are decoded together (`flush_tensors`): one call of
-    `batch_counts` and one transfer for many batches. With ``repair="error"`` each batch is
+    `batch_counts` and one transfer for many batches. They are cloned, so a caller that reuses
+    its tensors in place cannot change what was counted. With ``repair="error"`` each batch is
     decoded at once, so that its invalid transitions are raised by its own update.
     """
-    gold, pred, lens = prepare_batch(gold, pred, lengths, batch)
     metric._label_map(batch)  # ids need a label list
-    metric._tensor_pending.append((gold, pred, lens, batch))
+    lens = None if lengths is None else lengths.clone()
+    metric._tensor_pending.append((gold.clone(), pred.clone(), lens, batch))
     metric._pending_tokens += gold.numel()
     if metric.policy == "error" or metric._pending_tokens >= metric.flush_tokens:
         metric._flush()
