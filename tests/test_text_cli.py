@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from nerve import text_readers
 from nerve.cli import main
 from nerve.scoring import score_text
 from nerve.text_readers import read_bio_dirs
@@ -38,13 +39,21 @@ def small(tmp_path: Path) -> tuple[Path, Path]:
     return label, pred
 
 
+@pytest.fixture(params=[False, True], ids=["in-process", "apart"])
+def apart(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether a second interpreter reads the predictions, as it does for many files."""
+    if request.param:
+        monkeypatch.setattr(text_readers, "_APART", 0)
+    return bool(request.param)
+
+
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
-def test_reading_directories(tmp_path: Path) -> None:
+def test_reading_directories(tmp_path: Path, apart: bool) -> None:
     label, pred = small(tmp_path)
     corpus = read_bio_dirs(label, pred)
     assert corpus.documents == ["d1.bio", "d2.bio"]
@@ -131,11 +140,14 @@ def test_files_on_one_side_and_missing_directories(
 
 
 def test_a_directory_named_bio_is_named_not_skipped(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], apart: bool
 ) -> None:
     label, pred = small(tmp_path)
     (label / "d0.bio").mkdir()
     write_bio(pred, "d0.bio", [("x", "O")])
+    code, _, err = run(capsys, "bow", "-l", str(pred), "-p", str(label))  # the predictions' side
+    assert code == 2
+    assert "d0.bio: is a directory, expected a file" in err
     code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))
     assert code == 2
     assert "d0.bio: is a directory, expected a file" in err
@@ -156,7 +168,7 @@ def test_invalid_transitions_are_repaired_and_counted(
     assert "d2.bio:1" in err
 
 
-def test_blank_lines_and_empty_files(tmp_path: Path) -> None:
+def test_blank_lines_and_empty_files(tmp_path: Path, apart: bool) -> None:
     label, pred = small(tmp_path)
     (label / "d3.bio").write_text("", encoding="utf-8")
     (pred / "d3.bio").write_text("\nA B-PER\n\nB I-PER\n", encoding="utf-8")
@@ -192,13 +204,41 @@ def test_bom_crlf_missing_newlines_and_long_files(
             (odd / side / f"{d}.bio").write_bytes(raw)
     a = read_bio_dirs(plain / "labels", plain / "predictions")
     b = read_bio_dirs(odd / "labels", odd / "predictions")
-    for x, y in ((a.gold, b.gold), (a.pred, b.pred)):
-        assert x.text == y.text
-        assert x.category == y.category
-        assert x.doc.tolist() == y.doc.tolist()
+    default, text_readers._APART = text_readers._APART, 0  # the predictions read apart
+    try:
+        c = read_bio_dirs(odd / "labels", odd / "predictions")
+    finally:
+        text_readers._APART = default
+    for x, y, z in ((a.gold, b.gold, c.gold), (a.pred, b.pred, c.pred)):
+        assert x.text == y.text == z.text
+        assert x.category == y.category == z.category
+        assert x.doc.tolist() == y.doc.tolist() == z.doc.tolist()
 
 
-def test_bad_bytes_name_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_second_interpreter_reads_what_this_one_reads(tmp_path: Path) -> None:
+    """`_read_apart` really reads (a fallback would hide a broken helper), and says when it fails."""
+    sizes = [0, 5, 8191, 8192, 8193, 3 * 2**20 + 7]  # around the first read and its pieces
+    names = [f"{i}.bio" for i in range(len(sizes))]
+    rnd = random.Random(5)
+    for name, size in zip(names, sizes, strict=True):
+        (tmp_path / name).write_bytes(rnd.randbytes(size))
+    expected = [(tmp_path / name).read_bytes() for name in names]
+    got = text_readers._read_apart(str(tmp_path), names)
+    assert got is not None
+    data, sizes_read = got
+    assert sizes_read.tolist() == [len(e) for e in expected]
+    assert data == b"".join(expected)
+    empty = text_readers._read_apart(str(tmp_path), [])
+    assert empty is not None
+    assert (empty[0], empty[1].tolist()) == (b"", [])
+    (tmp_path / "sub.bio").mkdir()
+    assert text_readers._read_apart(str(tmp_path), [*names, "sub.bio"]) is None
+    assert text_readers._read_apart(str(tmp_path), ["missing.bio"]) is None
+
+
+def test_bad_bytes_name_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], apart: bool
+) -> None:
     label, pred = small(tmp_path)
     (label / "d2.bio").write_bytes(b"\xef\xbb\xbfParis B-LOC\r\nMa\xffrie B-PER\r\n")
     code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))

@@ -40,6 +40,7 @@ __all__ = ["TextCorpus", "read_bio_dirs", "read_text_files"]
 
 _FIRST = 1 << 13
 _PIECE = 1 << 20
+_APART = 8192  # files per side from which a second interpreter reads the predictions
 
 
 @dataclass(frozen=True)
@@ -139,21 +140,69 @@ def _read_dir(directory: str, names: list[str]) -> list[bytes]:
     return parts
 
 
+def _read_apart(directory: str, names: list[str]) -> tuple[bytes, Int] | None:
+    """The joined bytes and sizes of a directory's files, read by a second interpreter.
+
+    Reading many files is one system call after another; a second process reads them while
+    this one reads the other side, with no GIL between the two. ``None`` when that fails in any
+    way (no interpreter, a file that cannot be read...): the caller then reads the files itself,
+    which names the problem.
+    """
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(__file__), "_read_files.py")
+    if not sys.executable:
+        return None
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", script, directory],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        with proc.stdin:
+            proc.stdin.write(b"\0".join(map(os.fsencode, names)))
+        out = proc.stdout.read()
+    except OSError:
+        out = b""
+    finally:
+        proc.stdout.close()
+        status = proc.wait()
+    n = len(names)
+    if status != 0 or len(out) < 8 * (n + 1) or int.from_bytes(out[:8], "little") != n:
+        return None
+    sizes = np.frombuffer(out, dtype="<i8", count=n, offset=8).astype(np.int64)
+    data = out[8 * (n + 1) :]
+    if int(sizes.sum()) != len(data):
+        return None
+    return data, sizes
+
+
 def _load(paths: list[str], parts: list[bytes] | None = None, directory: str | None = None) -> _Files:
-    """The files (``paths`` relative to ``directory`` if given) in one buffer; ``parts`` if read.
+    """The files (``paths`` relative to ``directory`` if given) in one buffer; ``parts`` if read."""
+    if parts is None:
+        parts = [_read_bytes(path if directory is None else os.path.join(directory, path)) for path in paths]
+    sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    return _load_joined(paths, b"".join(parts), sizes, directory)
+
+
+def _load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | None = None) -> _Files:
+    """Files read into one buffer (``sizes`` bytes each), checked and normalized.
 
     Files are normalized (`_normalize`) only where an array test over the joined bytes finds a
     BOM, a carriage return or a missing final newline.
     """
-    if parts is None:
-        parts = [_read_bytes(path if directory is None else os.path.join(directory, path)) for path in paths]
-    data = b"".join(parts)
-    sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
     ends = np.cumsum(sizes)
     buf = np.frombuffer(data, dtype=np.uint8)
     if buf.shape[0]:
         starts = ends - sizes
-        head = np.zeros((len(parts), len(_BOM)), dtype=np.uint8)
+        head = np.zeros((len(paths), len(_BOM)), dtype=np.uint8)
         room = sizes >= len(_BOM)
         head[room] = buf[starts[room, None] + np.arange(len(_BOM))]
         odd = room & (head == np.frombuffer(_BOM, dtype=np.uint8)).all(axis=1)
@@ -161,6 +210,8 @@ def _load(paths: list[str], parts: list[bytes] | None = None, directory: str | N
         if b"\r" in data:
             odd[np.searchsorted(ends, np.flatnonzero(buf == 13), side="right")] = True
         if odd.any():
+            bounds = zip(starts.tolist(), ends.tolist(), strict=True)
+            parts = [data[a:b] for a, b in bounds]
             for i in np.flatnonzero(odd).tolist():
                 parts[i] = _normalize(parts[i])
             data = b"".join(parts)
@@ -307,46 +358,67 @@ def read_bio_dirs(
     policy = get_policy(repair)
     if policy == "conlleval":
         raise NerveError("the text metrics need entities; use --repair begin, discard or error")
-    sides = []
     for d in (label_dir, prediction_dir):
         path = Path(d)
         if not path.is_dir():
             raise InputError(
                 os.fspath(d), None, "no such directory" if not path.exists() else "is not a directory"
             )
-        # A directory named ``*.bio`` is not skipped: reading it fails, naming it.
-        sides.append({name for name in os.listdir(path) if name.endswith(".bio")})
-    labels, predictions = sides
-    only_label = sorted(labels - predictions)
-    only_pred = sorted(predictions - labels)
-    if only_label or only_pred:
-
-        def listing(names: list[str]) -> str:
-            return ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
-
-        parts = []
-        if only_label:
-            parts.append(f"{len(only_label)} without a prediction ({listing(only_label)})")
-        if only_pred:
-            parts.append(f"{len(only_pred)} without a label ({listing(only_pred)})")
-        raise InputError(os.fspath(label_dir), None, "files are on one side only: " + "; ".join(parts))
-    names = sorted(labels)  # no files at all is an empty dataset: every count is 0
-    doc_of_file = np.arange(len(names), dtype=np.int64)
-    vocab = _vocab(scheme)
-    # The two sides are read and parsed at once, each with its own vocabulary: reading is system
-    # calls and parsing mostly numpy, both of which release the GIL.
+    # The two sides are listed, read and parsed at once, each with its own vocabulary: listing
+    # and reading are system calls and parsing mostly numpy, all of which release the GIL.
     from concurrent.futures import ThreadPoolExecutor
 
-    def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
-        d = os.fspath(directory)
-        files = _load(names, _read_dir(d, names), d)
-        return _side(files, doc_of_file, _vocab(scheme), policy, role, "last")
+    pool = ThreadPoolExecutor(2)
+    with pool:
+        label_names, pred_names = pool.map(_bio_names, (label_dir, prediction_dir))
+        if label_names != pred_names:
+            raise _one_side_only(label_dir, label_names, pred_names)
+        names = label_names  # no files at all is an empty dataset: every count is 0
+        doc_of_file = np.arange(len(names), dtype=np.int64)
 
-    with ThreadPoolExecutor(2) as pool:
+        def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
+            d = os.fspath(directory)
+            # With many files, the predictions are read by a second interpreter (`_read_apart`).
+            joined = _read_apart(d, names) if role == "pred" and len(names) >= _APART else None
+            if joined is None:
+                files = _load(names, _read_dir(d, names), d)
+            else:
+                files = _load_joined(names, *joined, d)
+            return _side(files, doc_of_file, _vocab(scheme), policy, role, "last")
+
         (gold, g_rep), (pred, p_rep) = pool.map(side, (label_dir, prediction_dir), ("gold", "pred"))
+    vocab = _vocab(scheme)
     return TextCorpus(
         gold, pred, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy
     )
+
+
+def _bio_names(directory: str | os.PathLike[str]) -> list[str]:
+    """The ``*.bio`` names of a directory, sorted (a directory named so is kept: reading names it)."""
+    names = os.listdir(directory)
+    if ("\0".join(names) + "\0").count(".bio\0") != len(names):  # one C pass when all are .bio
+        names = [name for name in names if name.endswith(".bio")]
+    names.sort()
+    return names
+
+
+def _one_side_only(
+    label_dir: str | os.PathLike[str], label_names: list[str], pred_names: list[str]
+) -> InputError:
+    """The error that names the files found on one side only (the sorted listings differ)."""
+    labels, predictions = set(label_names), set(pred_names)
+
+    def listing(names: list[str]) -> str:
+        return ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+
+    parts = []
+    only_label = sorted(labels - predictions)
+    only_pred = sorted(predictions - labels)
+    if only_label:
+        parts.append(f"{len(only_label)} without a prediction ({listing(only_label)})")
+    if only_pred:
+        parts.append(f"{len(only_pred)} without a label ({listing(only_pred)})")
+    return InputError(os.fspath(label_dir), None, "files are on one side only: " + "; ".join(parts))
 
 
 def read_text_files(
