@@ -10,7 +10,9 @@ sees them, in two layouts:
 Per layout, each of these loops over all batches and ends with the corpus totals:
 
 - ``nerve numpy``: ``StreamingMetric.update(gold, pred)`` on numpy arrays, ``compute()``;
-- ``nerve torch cpu``: the same on torch tensors (decoded with tensor operations);
+- ``nerve torch cpu``: the same on CPU tensors (read through numpy, the default there);
+- ``nerve torch cpu, tensor decoder``: the same with ``device_decode=True``, the static-shape
+  tensor decoder that CUDA tensors use, run on the CPU (shown, not part of the target);
 - ``nerve torch cuda``: the same on CUDA tensors, when a CUDA device is at hand;
 - ``seqeval per batch``: ids to tag strings in Python (dropping -100), then seqeval's
   ``get_entities`` on both sides and a per-type set intersection, added up: what PaddleNLP's
@@ -93,10 +95,10 @@ def batches(gold: list[list[int]], pred: list[list[int]], layout: str) -> list[t
     return [(g_rows[i : i + ROWS], p_rows[i : i + ROWS]) for i in range(0, g_rows.shape[0], ROWS)]
 
 
-def run_nerve(labels: list[str], data: list[tuple[Any, Any]]) -> tuple[int, int, int]:
+def run_nerve(labels: list[str], data: list[tuple[Any, Any]], **options: Any) -> tuple[int, int, int]:
     import nerve
 
-    metric = nerve.StreamingMetric(labels)
+    metric = nerve.StreamingMetric(labels, **options)
     for g, p in data:
         metric.update(g, p)
     micro = metric.compute().micro
@@ -162,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         if torch is not None:
             cpu = [(torch.as_tensor(g), torch.as_tensor(p)) for g, p in data]
             loops["nerve torch cpu"] = lambda cpu=cpu: run_nerve(labels, cpu)
+            loops["nerve torch cpu, tensor decoder"] = lambda cpu=cpu: run_nerve(
+                labels, cpu, device_decode=True
+            )
             if torch.cuda.is_available():
                 cuda = [(g.cuda(), p.cuda()) for g, p in cpu]
 
@@ -192,9 +197,10 @@ def main(argv: list[str] | None = None) -> int:
         report["layouts"][layout] = {"batches": len(data), "rows": rows}
         for name in rows:
             if name.startswith("nerve"):
-                ok &= rows[name]["ratio"] >= TARGET or "cuda" in name
+                ok &= rows[name]["ratio"] >= TARGET or "cuda" in name or "tensor decoder" in name
     path = bs.write_json(f"bench-stream-{args.tokens}", report)
-    print(f"target: every nerve CPU loop at least {TARGET:g}x seqeval per batch: {'PASS' if ok else 'FAIL'}")
+    verdict = "PASS" if ok else "FAIL"
+    print(f"target: nerve numpy and torch cpu at least {TARGET:g}x seqeval per batch: {verdict}")
     print(f"written: {bs.rel(path)}")
     return 0 if ok else 1
 

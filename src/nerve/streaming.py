@@ -333,7 +333,9 @@ class StreamingMetric:
             InvalidSequenceError: with ``repair="error"``, the batch's invalid transitions.
         """
         batch = self.batches
-        if _is_tag_lists(gold) or _is_tag_lists(pred):
+        if type(gold) is np.ndarray and type(pred) is np.ndarray:  # the common case, first
+            self._update_numpy(gold, pred, lengths, batch)
+        elif _is_tag_lists(gold) or _is_tag_lists(pred):
             if lengths is not None:
                 raise InputError(f"batch {batch}", None, "lengths apply to ids, not to lists of tags")
             (block,) = iter_lists(gold, pred, self._vocab)
