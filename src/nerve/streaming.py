@@ -350,8 +350,9 @@ class StreamingMetric:
 
             g_t, p_t, n_t = prepare_batch(gold, pred, lengths, batch)
             if self.device_decode is False:
-                n = None if n_t is None else n_t.cpu().numpy()
-                self._update_numpy(g_t.cpu().numpy(), p_t.cpu().numpy(), n, batch)
+                g, p = g_t.detach().cpu().numpy(), p_t.detach().cpu().numpy()
+                n = None if n_t is None else n_t.detach().cpu().numpy()
+                self._update_numpy(g, p, n, batch)
             else:
                 update_from_tensors(self, g_t, p_t, n_t, batch)
         else:
