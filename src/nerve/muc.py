@@ -405,19 +405,14 @@ def _assign(g: Int, p: Int, weight: npt.NDArray[np.float64]) -> Bool:
     chosen = np.zeros(g.shape[0], dtype=np.bool_)
     if not g.shape[0]:
         return chosen
-    gold_nodes, g_local = np.unique(g, return_inverse=True)
-    pred_nodes, p_local = np.unique(p, return_inverse=True)
-    n_g = gold_nodes.shape[0]
-    alone = (np.bincount(g_local)[g_local] == 1) & (np.bincount(p_local)[p_local] == 1)
+    alone, rest, component = split_edges(g, p)
     chosen[alone] = True
-    rest = np.flatnonzero(~alone)
     if not rest.shape[0]:
         return chosen
-    component = _components(g_local[rest], n_g + p_local[rest], n_g + pred_nodes.shape[0])
     order = np.argsort(component, kind="stable")
     bounds = np.flatnonzero(np.diff(component[order])) + 1
     edges = rest[order]
-    g_of, p_of, w_of = g_local[edges].tolist(), p_local[edges].tolist(), weight[edges].tolist()
+    g_of, p_of, w_of = g[edges].tolist(), p[edges].tolist(), weight[edges].tolist()
     start = 0
     for stop in [*bounds.tolist(), edges.shape[0]]:
         # Components are small: plain Python is faster here than numpy calls.
