@@ -57,6 +57,20 @@ class _Totals:
         return self.tp + self.fp
 
 
+def _score_dict(s: Any) -> dict[str, Any]:
+    """Precision, recall, F1 and the counts of a score or row, as JSON gives them, in this order."""
+    return {
+        "precision": s.precision,
+        "recall": s.recall,
+        "f1": s.f1,
+        "tp": s.tp,
+        "fp": s.fp,
+        "fn": s.fn,
+        "gold": s.gold,
+        "predicted": s.predicted,
+    }
+
+
 @dataclass(frozen=True)
 class Counts(_Totals):
     """True positives, false positives and false negatives; they add up across shards."""
@@ -93,16 +107,7 @@ class Score(_Totals):
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: scores as fractions, counts as integers."""
-        d: dict[str, Any] = {
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "gold": self.gold,
-            "predicted": self.predicted,
-        }
+        d = _score_dict(self)
         if self.fbeta is not None:
             d["fbeta"] = self.fbeta
         return d

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from ._version import __version__
-from .results import _div, _Totals, fbeta
+from .results import _div, _score_dict, _Totals, fbeta
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -126,17 +126,7 @@ class NervalRow(_Totals):
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: scores in percent, counts."""
-        return {
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "gold": self.gold,
-            "predicted": self.predicted,
-            "documents": self.documents,
-        }
+        return {**_score_dict(self), "documents": self.documents}
 
 
 @dataclass(frozen=True)
