@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._read_files import FIRST, PIECE, read_all
 from .errors import InputError, InvalidSequenceError, NerveError
 from .readers import _BOM, DOCSTART, _starts_with, intern, split_fields
 from .repair import chunk_validity, decode_ids, get_policy, invalid_positions, neighbours, problems_for
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
 
 __all__ = ["TextCorpus", "read_bio_dirs", "read_text_files"]
 
-_FIRST = 1 << 13
-_PIECE = 1 << 20
 _APART = 8192  # files per side from which a second interpreter reads the predictions
 
 
@@ -96,10 +95,10 @@ def _read_bytes(path: str) -> bytes:
         raise InputError(path, None, f"cannot be read: {err.strerror or err}") from None
     try:
         # Small first: os.read allocates the whole size asked for. A short read is the end.
-        pieces = [os.read(fd, _FIRST)]
-        size = _FIRST
+        pieces = [os.read(fd, FIRST)]
+        size = FIRST
         while len(pieces[-1]) == size:
-            size = _PIECE
+            size = PIECE
             pieces.append(os.read(fd, size))
     except IsADirectoryError:
         raise InputError(path, None, "is a directory, expected a file") from None
@@ -113,31 +112,13 @@ def _read_bytes(path: str) -> bytes:
 def _read_dir(directory: str, names: list[str]) -> list[bytes]:
     """The bytes of many files of one directory, as `_read_bytes` gives them.
 
-    A tight loop of system calls relative to the directory; files that may be longer than the
-    first read are read again in full, and any trouble is left to `_read_bytes` to name.
+    A tight loop of system calls relative to the directory (`nerve._read_files.read_all`); any
+    trouble is left to `_read_bytes`, file by file, to name.
     """
-    op, rd, cl, flag = os.open, os.read, os.close, os.O_RDONLY
     try:
-        dfd = op(directory, flag)
+        return read_all(directory, names)
     except OSError:
         return [_read_bytes(os.path.join(directory, n)) for n in names]
-    parts: list[bytes] = []
-    append = parts.append
-    try:
-        for name in names:
-            fd = op(name, flag, dir_fd=dfd)
-            append(rd(fd, _FIRST))
-            cl(fd)
-    except OSError:
-        parts = []
-    finally:
-        cl(dfd)
-    if len(parts) != len(names):
-        return [_read_bytes(os.path.join(directory, n)) for n in names]
-    sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
-    for i in np.flatnonzero(sizes == _FIRST).tolist():
-        parts[i] = _read_bytes(os.path.join(directory, names[i]))
-    return parts
 
 
 def _read_apart(directory: str, names: list[str]) -> tuple[bytes, Int] | None:
