@@ -350,9 +350,7 @@ class StreamingMetric:
 
             g_t, p_t, n_t = prepare_batch(gold, pred, lengths, batch)
             if self.device_decode is False:
-                g, p = g_t.detach().cpu().numpy(), p_t.detach().cpu().numpy()
-                n = None if n_t is None else n_t.detach().cpu().numpy()
-                self._update_numpy(g, p, n, batch)
+                self._update_host(g_t, p_t, n_t, batch)
             else:
                 update_from_tensors(self, g_t, p_t, n_t, batch)
         else:
@@ -365,6 +363,11 @@ class StreamingMetric:
         if self.labels is None:
             raise InputError(f"batch {batch}", None, "ids need a label list: StreamingMetric(labels=[...])")
         return self.labels
+
+    def _update_host(self, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
+        """Add a batch of tensors (from `prepare_batch`) copied to the host, checked there."""
+        g, p = gold.detach().cpu().numpy(), pred.detach().cpu().numpy()
+        self._update_numpy(g, p, None if lengths is None else lengths.detach().cpu().numpy(), batch)
 
     def _update_numpy(
         self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, batch: int

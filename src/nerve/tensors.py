@@ -333,8 +333,6 @@ def flush_tensors(metric: StreamingMetric, pending: list[tuple[Any, Any, Any, in
             counts = batch_counts(gold, pred, lens, metric.ignore_index, tables, metric.policy).cpu().numpy()
         if has_bad_input(counts):
             for g, p, n, batch in items:  # the host check names the row and position, and raises
-                metric._update_numpy(
-                    g.cpu().numpy(), p.cpu().numpy(), None if n is None else n.cpu().numpy(), batch
-                )
+                metric._update_host(g, p, n, batch)
             continue
         metric._acc.add_counts(**split_counts(counts, tables))

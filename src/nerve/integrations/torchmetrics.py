@@ -99,9 +99,7 @@ class EntityScore(Metric):
         counts = batch_counts(gold, pred, lens, stream.ignore_index, tables, stream.policy)
         if self._validate and has_bad_input(counts[:FIXED].cpu().numpy()):
             # The host check names the row and position, and raises.
-            stream._update_numpy(
-                gold.cpu().numpy(), pred.cpu().numpy(), None if lens is None else lens.cpu().numpy(), batch
-            )
+            stream._update_host(gold, pred, lens, batch)
             stream.reset()
         self._add(counts)
 
