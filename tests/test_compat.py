@@ -19,7 +19,7 @@ import pytest
 import nerve.compat.eval4ner as muc
 from nerve.compat import nereval as ner
 from nerve.errors import InputError
-from nerve.muc import muc_score
+from nerve.metrics.muc import muc_score
 
 # The peers are test dependencies: without them these tests fail rather than skip.
 eval4ner_muc = importlib.import_module("eval4ner.muc")

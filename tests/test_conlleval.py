@@ -12,7 +12,7 @@ import pytest
 import nerve
 from conftest import SHARED_DATA, shared_data_dir
 from conlleval_cases import CASES, ConllevalCase
-from nerve import conlleval
+from nerve.compat import conlleval as conlleval
 
 
 def run(args: list[str], data: bytes) -> tuple[bytes, int, bytes]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerve.muc import MODES, MucCounts, match_document, muc_score
+from nerve.metrics.muc import MODES, MucCounts, match_document, muc_score
 
 Spans = list[tuple[int, int, str]]
 

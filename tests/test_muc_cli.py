@@ -9,7 +9,7 @@ import pytest
 
 import nerve
 from nerve.cli import main
-from nerve.muc import MODES, muc_score
+from nerve.metrics.muc import MODES, muc_score
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "news.conll"

@@ -436,7 +436,7 @@ def test_aligned_exact_match_equals_the_multiset_intersection(data: st.DataObjec
     """Matching by start position counts what the sorted-key intersection counts, per type."""
     import numpy as np
 
-    from nerve.matching import exact_match_aligned, exact_match_types
+    from nerve.matching.exact import exact_match_aligned, exact_match_types
 
     n = data.draw(st.integers(1, 12))
     sides = [data.draw(_one_per_start(n)) for _ in range(2)]

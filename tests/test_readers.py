@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve import InputError, TaggedCorpus
-from nerve.readers import BLOCK_BYTES, ConllReader, TagBlock, intern, iter_conll, split_fields
-from nerve.vocab import TagVocab
+from nerve.io.conll import BLOCK_BYTES, ConllReader, TagBlock, intern, iter_conll, split_fields
+from nerve.model.vocab import TagVocab
 
 PROFILE = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

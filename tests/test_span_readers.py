@@ -9,7 +9,7 @@ import pytest
 
 import nerve
 from nerve.cli import main
-from nerve.span_readers import read_spans, sniff_format
+from nerve.io.span_files import read_spans, sniff_format
 
 TEXT = "John Jones and Peter Peters came to York"
 GOLD = [

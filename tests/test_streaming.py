@@ -266,7 +266,7 @@ def test_import_nerve_does_not_import_torch() -> None:
 def test_missing_torch_names_the_extra() -> None:
     code = (
         "import sys; sys.modules['torch'] = None\n"
-        "from nerve.tensors import import_torch\n"
+        "from nerve.tagging.torch_decode import import_torch\n"
         "try:\n    import_torch()\nexcept Exception as e:\n    print(e)\n"
         "try:\n    import nerve.integrations.torchmetrics\nexcept Exception as e:\n    print(e)\n"
     )

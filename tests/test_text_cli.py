@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
-from nerve import text_readers
+from nerve.api import score_text
 from nerve.cli import main
-from nerve.scoring import score_text
-from nerve.text_readers import read_bio_dirs
+from nerve.io import bio_dirs as text_readers
+from nerve.io.bio_dirs import read_bio_dirs
 
 Doc = list[tuple[str, str]]
 

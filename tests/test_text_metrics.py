@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerve.text_metrics import EntityTexts, _as_symbols, score_texts
+from nerve.metrics.text import EntityTexts, _as_symbols, score_texts
 
 Doc = list[tuple[str, str]]
 

@@ -6,16 +6,19 @@
 1.0
 """
 
+from . import _deprecated
 from ._version import __version__
-from .chunk_evaluator import ChunkEvaluator
+from .api import decode, encode, score, score_text, validate
+from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
-from .readers import TaggedCorpus, read_conll
-from .renderers import render
+from .io.conll import TaggedCorpus, read_conll
+from .model.schemes import SUPPORTED_SCHEMES, TagFormat
+from .model.spans import Span, SpanArray
+from .report.renderers import render
 from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, TokenStats
-from .schemes import SUPPORTED_SCHEMES, TagFormat
-from .scoring import decode, encode, score, score_text, validate
-from .spans import Span, SpanArray
-from .streaming import StreamingMetric
+from .streaming.metric import StreamingMetric
+
+_deprecated.install()
 
 __all__ = [
     "SUPPORTED_SCHEMES",

@@ -15,7 +15,7 @@ from ._version import __version__
 from .errors import NerveError
 
 if TYPE_CHECKING:
-    from .muc import MucResult
+    from .metrics.muc import MucResult
 
 __all__ = [
     "Counts",

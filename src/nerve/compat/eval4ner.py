@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ..muc import MODES, muc_score
+from ..metrics.muc import MODES, muc_score
 
 __all__ = ["evaluate_all", "evaluate_one", "locate"]
 

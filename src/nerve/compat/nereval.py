@@ -34,7 +34,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ..errors import InputError
-from ..span_readers import read_spans
+from ..io.span_files import read_spans
 
 __all__ = [
     "Entity",

@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
 
-from ..muc import MucCounts, MucOptions, Outcomes, _Side, _sorted_side, count_all, mode_scores
-from ..scoring import decode
+from ..api import decode
+from ..metrics.muc import MucCounts, MucOptions, Outcomes, _Side, _sorted_side, count_all, mode_scores
 
 __all__ = ["EvaluationIndices", "EvaluationResult", "Evaluator"]
 

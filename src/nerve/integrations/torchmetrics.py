@@ -13,8 +13,8 @@ from typing import Any
 
 from ..errors import NerveError
 from ..results import Result
-from ..streaming import StreamingMetric
-from ..tensors import (
+from ..streaming.metric import StreamingMetric
+from ..tagging.torch_decode import (
     CORRECT,
     FIXED,
     HOLES,

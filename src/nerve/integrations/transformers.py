@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..results import Result
-from ..streaming import StreamingMetric
+from ..streaming.metric import StreamingMetric
 
 __all__ = ["compute_metrics", "to_hf_dict"]
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -430,8 +430,8 @@ def _eval4ner_shapes_ok(docs: list[Any]) -> bool:
 
 
 def _eval4ner(path: str) -> tuple[SpanColumns, SpanColumns]:
-    from .compat.eval4ner import _spans as locate_spans
-    from .compat.eval4ner import locate_many
+    from ..compat.eval4ner import _spans as locate_spans
+    from ..compat.eval4ner import locate_many
 
     data = _read(path)
     jsonl = path.endswith(".jsonl") or data.lstrip().startswith(b"{")

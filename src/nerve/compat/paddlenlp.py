@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import NerveError
-from .streaming import StreamingMetric
+from ..errors import NerveError
+from ..streaming.metric import StreamingMetric
 
 __all__ = ["ChunkEvaluator"]
 

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .conlleval import P_O, PerlChunker, perl_letter
-from .errors import Problem, SchemeError
-from .matching import exact_match_aligned
-from .muc import FIELDS as MUC_FIELDS
-from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
-from .readers import TagBlock
-from .repair import (
+from ..compat.conlleval import P_O, PerlChunker, perl_letter
+from ..errors import Problem, SchemeError
+from ..io.conll import TagBlock
+from ..matching.exact import exact_match_aligned
+from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
+from ..model.vocab import TagVocab
+from ..results import Counts, RepairStats, TokenStats
+from ..tagging.decode import (
     chunk_validity,
     decode_ids,
     invalid_positions,
@@ -28,9 +29,8 @@ from .repair import (
     repair_kinds,
     transition_counts,
 )
-from .results import Counts, RepairStats, TokenStats
-from .schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
-from .vocab import TagVocab
+from .muc import FIELDS as MUC_FIELDS
+from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -11,13 +11,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import conlleval
-from ._version import __version__
-from .errors import InvalidSequenceError, NerveError
-from .renderers import RENDERERS, TEXT_COMMANDS, render, render_text
-from .repair import REPAIR_POLICIES
-from .schemes import SUPPORTED_SCHEMES
-from .scoring import score, score_text, validate
+from .._version import __version__
+from ..api import score, score_text, validate
+from ..compat import conlleval
+from ..errors import InvalidSequenceError, NerveError
+from ..model.schemes import SUPPORTED_SCHEMES
+from ..report.renderers import RENDERERS, TEXT_COMMANDS, render, render_text
+from ..tagging.decode import REPAIR_POLICIES
 
 __all__ = ["main"]
 

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, BinaryIO, Union
 
 import numpy as np
 
-from .errors import InputError
-from .vocab import TagVocab
+from ..errors import InputError
+from ..model.vocab import TagVocab
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import SchemeError
+from ..errors import SchemeError
 from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format
 
 if TYPE_CHECKING:

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import Problem, SchemeError
-from .schemes import KIND_NAMES, OUT, Scheme
-from .vocab import TagVocab
+from ..errors import Problem, SchemeError
+from ..model.schemes import KIND_NAMES, OUT, Scheme
+from ..model.vocab import TagVocab
 
 if TYPE_CHECKING:
     import numpy.typing as npt

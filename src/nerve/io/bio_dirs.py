@@ -24,13 +24,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError, InvalidSequenceError, NerveError
+from ..metrics.text import EntityTexts
+from ..model.schemes import TagFormat, get_scheme
+from ..model.vocab import TagVocab
+from ..tagging.decode import (
+    chunk_validity,
+    decode_ids,
+    get_policy,
+    invalid_positions,
+    neighbours,
+    problems_for,
+)
 from ._read_files import FIRST, PIECE, read_all
-from .errors import InputError, InvalidSequenceError, NerveError
-from .readers import _BOM, DOCSTART, _starts_with, intern, split_fields
-from .repair import chunk_validity, decode_ids, get_policy, invalid_positions, neighbours, problems_for
-from .schemes import TagFormat, get_scheme
-from .text_metrics import EntityTexts
-from .vocab import TagVocab
+from .conll import _BOM, DOCSTART, _starts_with, intern, split_fields
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
-from .metrics import ExactAccumulator, TransitionTable, infer_from
-from .readers import TagBlock, iter_lists
-from .repair import get_policy
-from .results import ExactScores, Result, Settings
-from .schemes import Scheme, TagFormat, get_scheme
-from .vocab import TagVocab
+from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from ..io.conll import TagBlock, iter_lists
+from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
+from ..model.schemes import Scheme, TagFormat, get_scheme
+from ..model.vocab import TagVocab
+from ..results import ExactScores, Result, Settings
+from ..tagging.decode import get_policy
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -244,7 +244,7 @@ class StreamingMetric:
         beta: float = 1.0,
         device_decode: bool | None = None,
     ):
-        from .scoring import _parse_tag_format
+        from ..api import _parse_tag_format
 
         policy = get_policy(repair)
         if policy == "conlleval":
@@ -303,7 +303,7 @@ class StreamingMetric:
     def _flush(self) -> None:
         """Decode the buffered id batches: arrays as one block, tensors by device and width."""
         if self._tensor_pending:
-            from .tensors import flush_tensors
+            from ..tagging.torch_decode import flush_tensors
 
             pending, self._tensor_pending = self._tensor_pending, []
             self._pending_tokens = 0
@@ -346,7 +346,7 @@ class StreamingMetric:
             p = _to_numpy(_numpy_view(pred), "predicted ids", batch)
             self._update_numpy(g, p, _numpy_view(lengths), batch)
         elif _is_torch(gold) or _is_torch(pred):
-            from .tensors import prepare_batch, update_from_tensors
+            from ..tagging.torch_decode import prepare_batch, update_from_tensors
 
             g_t, p_t, n_t = prepare_batch(gold, pred, lengths, batch)
             if self.device_decode is False:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .results import _div, fbeta
-from .spans import Span
+from ..model.spans import Span
+from ..results import _div, fbeta
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -15,10 +15,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
-from .matching import exact_match_types
-from .metrics import ExactAccumulator, TransitionTable, infer_from
-from .muc import MucOptions, muc_columns
-from .readers import (
+from .io.conll import (
     ConllReader,
     FileRange,
     TagBlock,
@@ -27,7 +24,15 @@ from .readers import (
     iter_lists,
     split_files,
 )
-from .repair import (
+from .io.span_files import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
+from .matching.exact import exact_match_types
+from .metrics.exact import ExactAccumulator, TransitionTable, infer_from
+from .metrics.muc import MucOptions, muc_columns
+from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
+from .model.spans import Span
+from .model.vocab import TagVocab
+from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
+from .tagging.decode import (
     chunk_validity,
     decode_ids,
     get_policy,
@@ -35,18 +40,13 @@ from .repair import (
     neighbours,
     problems_for,
 )
-from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
-from .schemes import Scheme, TagFormat, encode_sequence, get_scheme
-from .span_readers import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
-from .spans import Span
-from .vocab import TagVocab
 
 __all__ = ["decode", "encode", "score", "score_spans", "validate"]
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from .text_metrics import TextScores
+    from .metrics.text import TextScores
 
     Int = npt.NDArray[np.int64]
 
@@ -578,8 +578,8 @@ def score_text(
         InputError: a missing directory, a file on one side only, a line that is not
             ``token TAG``, an unknown tag; with the file and line.
     """
-    from .text_metrics import score_texts
-    from .text_readers import read_bio_dirs, read_text_files
+    from .io.bio_dirs import read_bio_dirs, read_text_files
+    from .metrics.text import score_texts
 
     if not 0.0 <= threshold <= 1.0:
         raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")

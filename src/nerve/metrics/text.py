@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from ._version import __version__
-from .results import _div, _score_dict, _Totals, fbeta
+from .._version import __version__
+from ..results import _div, _score_dict, _Totals, fbeta
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InputError, NerveError
-from .streaming import shape_problem
+from ..errors import InputError, NerveError
+from ..streaming.metric import shape_problem
 
 if TYPE_CHECKING:
     import torch
 
-    from .streaming import StreamingMetric
+    from ..streaming.metric import StreamingMetric
 
 __all__ = [
     "DeviceTables",
@@ -67,7 +67,7 @@ class DeviceTables:
     def build(cls, metric: StreamingMetric, device: Any) -> DeviceTables:
         """Tables for ``metric``'s vocabulary and label list, on ``device``."""
         torch = import_torch()
-        from .schemes import OUT, continuation_table
+        from ..model.schemes import OUT, continuation_table
 
         vocab = metric.vocab
         assert metric.labels is not None

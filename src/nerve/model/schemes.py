@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from .errors import SchemeError
+from ..errors import SchemeError
 
 if TYPE_CHECKING:
     import numpy.typing as npt

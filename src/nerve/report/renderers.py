@@ -11,9 +11,9 @@ import io
 import json
 from collections.abc import Callable
 
-from .muc import MODES
-from .results import Result, Score
-from .text_metrics import BagRow, ErrorRow, NervalRow, TextScores
+from ..metrics.muc import MODES
+from ..metrics.text import BagRow, ErrorRow, NervalRow, TextScores
+from ..results import Result, Score
 
 __all__ = ["RENDERERS", "TEXT_COMMANDS", "render", "render_text"]
 
