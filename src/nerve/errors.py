@@ -12,6 +12,7 @@ __all__ = [
     "InputError",
     "InvalidSequenceError",
     "NerveError",
+    "OptionError",
     "Problem",
     "SchemeError",
 ]
@@ -25,17 +26,34 @@ class InputError(NerveError):
     """Input that cannot be read: a missing file, a malformed line, misaligned files.
 
     Attributes:
-        source: the file name or a description of the input (``"<gold>"``).
+        source: the file name or a description of the input (``"<gold>"``, ``"document 3, span 2"``).
         line: the 1-based line number, or ``None`` when the problem is not on one line.
         detail: what was found and what was expected.
+        option: the option that would fix it (``"--ignore-tokens"``), if there is one.
     """
 
-    def __init__(self, source: str, line: int | None, detail: str) -> None:
+    def __init__(self, source: str, line: int | None, detail: str, option: str | None = None) -> None:
         self.source = source
         self.line = line
         self.detail = detail
+        self.option = option
         where = f"{source}:{line}" if line is not None else source
-        super().__init__(f"{where}: {detail}")
+        hint = f" (use {option})" if option and option not in detail else ""
+        super().__init__(f"{where}: {detail}{hint}")
+
+
+class OptionError(NerveError, ValueError):
+    """An option with a value nerve cannot use, or that does not apply to the input.
+
+    Attributes:
+        option: the option's name as the caller spelled it (``"beta"``, ``"--min-iou"``).
+        detail: what was given and what was expected.
+    """
+
+    def __init__(self, option: str, detail: str) -> None:
+        self.option = option
+        self.detail = detail
+        super().__init__(f"{option}: {detail}")
 
 
 class SchemeError(NerveError):

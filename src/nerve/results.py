@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .errors import NerveError
+from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
 
 if TYPE_CHECKING:
     from .metrics.muc import MucResult
@@ -27,90 +28,6 @@ __all__ = [
     "TokenStats",
     "fbeta",
 ]
-
-
-def _div(a: float, b: float) -> float:
-    return a / b if b else 0.0
-
-
-def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:
-    """The weighted harmonic mean of precision and recall; 0.0 when both are 0."""
-    b2 = beta * beta
-    return _div((1 + b2) * precision * recall, b2 * precision + recall)
-
-
-class _Totals:
-    """Gold and predicted totals of anything with ``tp``, ``fp`` and ``fn``."""
-
-    tp: int
-    fp: int
-    fn: int
-
-    @property
-    def gold(self) -> int:
-        """How many gold entities there are (tp + fn)."""
-        return self.tp + self.fn
-
-    @property
-    def predicted(self) -> int:
-        """How many entities were predicted (tp + fp)."""
-        return self.tp + self.fp
-
-
-def _score_dict(s: Any) -> dict[str, Any]:
-    """Precision, recall, F1 and the counts of a score or row, as JSON gives them, in this order."""
-    return {
-        "precision": s.precision,
-        "recall": s.recall,
-        "f1": s.f1,
-        "tp": s.tp,
-        "fp": s.fp,
-        "fn": s.fn,
-        "gold": s.gold,
-        "predicted": s.predicted,
-    }
-
-
-@dataclass(frozen=True)
-class Counts(_Totals):
-    """True positives, false positives and false negatives; they add up across shards."""
-
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    def __add__(self, other: Counts) -> Counts:
-        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
-
-    def score(self, beta: float = 1.0) -> Score:
-        """Precision, recall and F-scores of these counts."""
-        p = _div(self.tp, self.predicted)
-        r = _div(self.tp, self.gold)
-        return Score(p, r, fbeta(p, r), self.tp, self.fp, self.fn, fbeta(p, r, beta) if beta != 1 else None)
-
-
-@dataclass(frozen=True)
-class Score(_Totals):
-    """Precision, recall and F1 (fractions in 0..1) with the counts they come from.
-
-    For the macro and weighted averages the counts are the corpus totals and the scores are
-    averages of the per-type scores. ``fbeta`` is set only when a beta other than 1 was asked for.
-    """
-
-    precision: float
-    recall: float
-    f1: float
-    tp: int
-    fp: int
-    fn: int
-    fbeta: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: scores as fractions, counts as integers."""
-        d = _score_dict(self)
-        if self.fbeta is not None:
-            d["fbeta"] = self.fbeta
-        return d
 
 
 @dataclass(frozen=True)
@@ -137,10 +54,10 @@ class ExactScores:
         weight_sum = sum(support)
 
         def mean(values: Iterable[float]) -> float:
-            return _div(sum(values), n)
+            return safe_div(sum(values), n)
 
         def weighted(values: Iterable[float]) -> float:
-            return _div(sum(v * w for v, w in zip(values, support, strict=True)), weight_sum)
+            return safe_div(sum(v * w for v, w in zip(values, support, strict=True)), weight_sum)
 
         beta_set = self.beta != 1
         macro = Score(
@@ -180,57 +97,6 @@ class ExactScores:
             "weighted": self.weighted.to_dict(),
             "per_type": {name: s.to_dict() for name, s in self.per_type.items()},
         }
-
-
-@dataclass(frozen=True)
-class TokenStats:
-    """Token accuracy on the raw tags, before any repair, kept apart from entity scores."""
-
-    count: int = 0
-    correct: int = 0
-
-    @property
-    def accuracy(self) -> float:
-        """The share of tokens whose predicted tag equals the gold tag (0.0 for no tokens)."""
-        return _div(self.correct, self.count)
-
-    def __add__(self, other: TokenStats) -> TokenStats:
-        return TokenStats(self.count + other.count, self.correct + other.correct)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form."""
-        return {"count": self.count, "accuracy": self.accuracy}
-
-
-@dataclass(frozen=True)
-class RepairStats:
-    """How many transitions the scheme does not allow, on each side, and of which kinds.
-
-    ``by_kind`` maps a transition between tag kinds (``"O -> I"``) to its count, gold and
-    predicted together.
-    """
-
-    policy: str
-    gold: int = 0
-    pred: int = 0
-    by_kind: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        """Invalid transitions on both sides."""
-        return self.gold + self.pred
-
-    def __add__(self, other: RepairStats) -> RepairStats:
-        kinds = dict(self.by_kind)
-        for k, v in other.by_kind.items():
-            kinds[k] = kinds.get(k, 0) + v
-        return RepairStats(
-            self.policy, self.gold + other.gold, self.pred + other.pred, dict(sorted(kinds.items()))
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form."""
-        return {"policy": self.policy, "gold": self.gold, "pred": self.pred, "by_kind": dict(self.by_kind)}
 
 
 @dataclass(frozen=True)

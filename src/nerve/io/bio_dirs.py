@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, InvalidSequenceError, NerveError
-from ..metrics.text import EntityTexts
 from ..model.schemes import TagFormat, get_scheme
+from ..model.texts import EntityTexts
 from ..model.vocab import TagVocab
 from ..tagging.decode import (
     chunk_validity,

@@ -16,9 +16,9 @@ from ..compat.conlleval import P_O, PerlChunker, perl_letter
 from ..errors import Problem, SchemeError
 from ..io.conll import TagBlock
 from ..matching.exact import exact_match_aligned
+from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
 from ..model.vocab import TagVocab
-from ..results import Counts, RepairStats, TokenStats
 from ..tagging.decode import (
     chunk_validity,
     decode_ids,

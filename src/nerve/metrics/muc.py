@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..model.counts import fbeta, safe_div
 from ..model.spans import Span
-from ..results import _div, fbeta
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -90,12 +90,12 @@ class MucCounts:
     @property
     def precision(self) -> float:
         """(COR + w·PAR) / ACT, with w = ½ in partial and type modes and 0 otherwise."""
-        return _div(self.pred_cor + _HALF_CREDIT[self.mode] * self.pred_par, self.act)
+        return safe_div(self.pred_cor + _HALF_CREDIT[self.mode] * self.pred_par, self.act)
 
     @property
     def recall(self) -> float:
         """(COR + w·PAR) / POS."""
-        return _div(self.cor + _HALF_CREDIT[self.mode] * self.par, self.pos)
+        return safe_div(self.cor + _HALF_CREDIT[self.mode] * self.par, self.pos)
 
     @property
     def f1(self) -> float:
@@ -105,17 +105,17 @@ class MucCounts:
     @property
     def und(self) -> float:
         """Undergeneration, MIS / POS."""
-        return _div(self.mis, self.pos)
+        return safe_div(self.mis, self.pos)
 
     @property
     def ovg(self) -> float:
         """Overgeneration, SPU / ACT."""
-        return _div(self.spu, self.act)
+        return safe_div(self.spu, self.act)
 
     @property
     def sub(self) -> float:
         """Substitution, INC / (COR + INC)."""
-        return _div(self.inc, self.cor + self.inc)
+        return safe_div(self.inc, self.cor + self.inc)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``cor, inc, par, mis, spu, pos, act, precision, recall, f1``."""
@@ -665,9 +665,9 @@ def document_macro(mode: str, columns: Columns) -> DocumentMacro:
     scored = [c for c in scores if c.pos or c.act]
     k = len(scored)
     return DocumentMacro(
-        _div(sum(c.precision for c in scored), k),
-        _div(sum(c.recall for c in scored), k),
-        _div(sum(c.f1 for c in scored), k),
+        safe_div(sum(c.precision for c in scored), k),
+        safe_div(sum(c.recall for c in scored), k),
+        safe_div(sum(c.f1 for c in scored), k),
         k,
     )
 

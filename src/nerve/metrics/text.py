@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from .._version import __version__
-from ..results import _div, _score_dict, _Totals, fbeta
+from ..model.counts import Totals, fbeta, safe_div, score_dict
+from ..model.texts import EntityTexts
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -101,7 +102,7 @@ class ErrorRow:
 
 
 @dataclass(frozen=True)
-class NervalRow(_Totals):
+class NervalRow(Totals):
     """OI-Nerval counts of the total or of one category (``gold`` and ``predicted`` derived)."""
 
     tp: int = 0
@@ -112,12 +113,12 @@ class NervalRow(_Totals):
     @property
     def precision(self) -> float:
         """TP / (TP + FP), in percent."""
-        return 100.0 * _div(self.tp, self.predicted)
+        return 100.0 * safe_div(self.tp, self.predicted)
 
     @property
     def recall(self) -> float:
         """TP / (TP + FN), in percent."""
-        return 100.0 * _div(self.tp, self.gold)
+        return 100.0 * safe_div(self.tp, self.gold)
 
     @property
     def f1(self) -> float:
@@ -126,7 +127,7 @@ class NervalRow(_Totals):
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: scores in percent, counts."""
-        return {**_score_dict(self), "documents": self.documents}
+        return {**score_dict(self), "documents": self.documents}
 
 
 @dataclass(frozen=True)
@@ -234,41 +235,6 @@ class TextScores:
             if table is not None:
                 out[name.replace("_", "-")] = table.to_dict()
         return out
-
-
-@dataclass(frozen=True)
-class EntityTexts:
-    """One side's entities by text: the document, category and text of each, in parallel lists.
-
-    The text of an entity is its words joined by single spaces.
-    """
-
-    doc: Int
-    category: list[str]
-    text: list[str]
-    n_docs: int
-
-    @classmethod
-    def from_documents(cls, docs: Sequence[Iterable[tuple[str, str]]]) -> EntityTexts:
-        """From one list of ``(category, text)`` per document."""
-        lists = [list(d) for d in docs]
-        for i, d in enumerate(lists):
-            for j, (category, text) in enumerate(d):
-                if not isinstance(category, str) or not isinstance(text, str) or not text.split():
-                    raise ValueError(
-                        f"document {i}, entity {j}: expected (category, text) strings with a word, "
-                        f"but got {(category, text)!r}"
-                    )
-        doc = np.repeat(np.arange(len(lists), dtype=np.int64), [len(d) for d in lists])
-        return cls(
-            doc,
-            [c for d in lists for c, _ in d],
-            [" ".join(t.split()) for d in lists for _, t in d],
-            len(lists),
-        )
-
-    def __len__(self) -> int:
-        return len(self.text)
 
 
 def _pairs(g_key: Int, p_key: Int) -> tuple[Int, Int]:
