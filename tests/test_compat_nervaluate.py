@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import nervaluate
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import peer
 from nerve.compat.nervaluate import Evaluator
+
+nervaluate = peer("nervaluate")
 
 TAGS = ["PER", "ORG", "LOC", "DATE"]
 # nervaluate's README example.

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import peer
 from nerve.metrics.muc import MODES, MucCounts, match_document, muc_score
 
 Spans = list[tuple[int, int, str]]
@@ -249,7 +250,7 @@ STRATEGY = {"strict": "strict", "exact": "exact", "partial": "partial", "type": 
 
 
 def run_nervaluate(gold: list[Spans], pred: list[Spans], percent: float) -> dict:  # type: ignore[type-arg]
-    from nervaluate import Evaluator
+    Evaluator = peer("nervaluate").Evaluator
 
     def dicts(docs: list[Spans]) -> list[list[dict[str, object]]]:
         return [[{"label": lab, "start": s, "end": e - 1} for s, e, lab in doc] for doc in docs]

@@ -77,3 +77,21 @@ def _tool(*args: str) -> subprocess.CompletedProcess[str]:
 def test_lint_and_types(args: tuple[str, ...]) -> None:
     proc = _tool(*args)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_license_file_matches_the_declared_license() -> None:
+    declared = re.search(r'^license = "(.*)"$', (ROOT / "pyproject.toml").read_text(), flags=re.M)
+    assert declared is not None
+    assert declared.group(1) == "MIT"
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+
+
+def test_every_pin_on_a_peer_that_needs_a_newer_python_has_a_marker() -> None:
+    """The README names Python 3.10: a pin whose release needs 3.11 must carry a marker."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for name in ("nervaluate==1.2.1", "ie-eval==0.2.0"):
+        lines = [line for line in text.splitlines() if name in line]
+        assert lines, name
+        assert all("python_version >= '3.11'" in line for line in lines), lines
