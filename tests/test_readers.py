@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve import InputError, TaggedCorpus
-from nerve.io.conll import BLOCK_BYTES, ConllReader, TagBlock, intern, iter_conll, split_fields
+from nerve.io.bytes import BLOCK_BYTES, intern, split_fields
+from nerve.io.conll import ConllReader, iter_conll
+from nerve.model.blocks import TagBlock
 from nerve.model.vocab import TagVocab
 
 PROFILE = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

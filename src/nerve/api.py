@@ -15,19 +15,15 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
-from .io.conll import (
-    ConllReader,
-    FileRange,
-    TagBlock,
-    TaggedCorpus,
-    first_token_columns,
-    iter_lists,
-    split_files,
-)
+from .io.bytes import FileRange
+from .io.conll import ConllReader, TaggedCorpus, split_files
+from .io.conll_lines import first_token_columns
+from .io.lists import iter_lists
 from .io.span_files import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
 from .matching.exact import exact_match_types
 from .metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from .metrics.muc import MucOptions, muc_columns
+from .model.blocks import TagBlock
 from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
 from .model.spans import Span
 from .model.vocab import TagVocab

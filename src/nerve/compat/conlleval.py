@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import numpy as np
 
-from ..io.conll import intern, split_fields
+from ..io.bytes import intern, split_fields
 
 if TYPE_CHECKING:
     import numpy.typing as npt

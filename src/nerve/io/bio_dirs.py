@@ -37,7 +37,7 @@ from ..tagging.decode import (
     problems_for,
 )
 from ._read_files import FIRST, PIECE, read_all
-from .conll import _BOM, DOCSTART, _starts_with, intern, split_fields
+from .bytes import BOM, DOCSTART, intern, split_fields, starts_with
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -79,8 +79,8 @@ class _Files:
 
 def _normalize(data: bytes) -> bytes:
     """Bytes without a BOM, with LF line ends and a final newline (unless empty)."""
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
     if data and not data.endswith(b"\n"):
@@ -190,10 +190,10 @@ def _load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | Non
     buf = np.frombuffer(data, dtype=np.uint8)
     if buf.shape[0]:
         starts = ends - sizes
-        head = np.zeros((len(paths), len(_BOM)), dtype=np.uint8)
-        room = sizes >= len(_BOM)
-        head[room] = buf[starts[room, None] + np.arange(len(_BOM))]
-        odd = room & (head == np.frombuffer(_BOM, dtype=np.uint8)).all(axis=1)
+        head = np.zeros((len(paths), len(BOM)), dtype=np.uint8)
+        room = sizes >= len(BOM)
+        head[room] = buf[starts[room, None] + np.arange(len(BOM))]
+        odd = room & (head == np.frombuffer(BOM, dtype=np.uint8)).all(axis=1)
         odd |= (sizes > 0) & (buf[np.maximum(ends - 1, 0)] != 10)
         if b"\r" in data:
             odd[np.searchsorted(ends, np.flatnonzero(buf == 13), side="right")] = True
@@ -260,7 +260,7 @@ def _side(
     line_no = np.arange(n_lines)
     is_docstart = np.zeros(n_lines, dtype=np.bool_)
     if doc_of_file is None:
-        is_docstart[_starts_with(files.data, DOCSTART, ft, whole_field=True)] = True
+        is_docstart[starts_with(files.data, DOCSTART, ft, whole_field=True)] = True
         wanted = 3 if tag_column == "second_last" else 2
         bad = np.flatnonzero((ft.count > 0) & ~is_docstart & (ft.count < wanted))
         expected = "token, gold tag, predicted tag" if wanted == 3 else "token and tag"

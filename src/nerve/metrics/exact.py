@@ -14,8 +14,8 @@ import numpy as np
 
 from ..compat.conlleval import P_O, PerlChunker, perl_letter
 from ..errors import Problem, SchemeError
-from ..io.conll import TagBlock
 from ..matching.exact import exact_match_aligned
+from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
 from ..model.vocab import TagVocab

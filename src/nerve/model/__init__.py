@@ -1,5 +1,6 @@
-"""The data model every layer shares: spans, tagging schemes, tag vocabularies.
+"""The data model every layer shares: spans, tagging schemes, tag vocabularies, blocks of tag ids.
 
 In: nothing but `nerve.errors`. Out: `Span` and the columnar `SpanArray` (half-open offsets, overlaps
-allowed), `Scheme` and `TagFormat` (the tag grammar), and `TagVocab` (tag strings to small ids).
+allowed), `Scheme` and `TagFormat` (the tag grammar), `TagVocab` (tag strings to small ids), and
+`TagBlock` (the tag ids of whole sentences, as every tag reader emits them).
 """

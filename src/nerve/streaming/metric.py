@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
-from ..io.conll import TagBlock, iter_lists
+from ..io.lists import iter_lists
 from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
+from ..model.blocks import TagBlock
 from ..model.schemes import Scheme, TagFormat, get_scheme
 from ..model.vocab import TagVocab
 from ..results import ExactScores, Result, Settings

@@ -1,0 +1,378 @@
+"""Byte-level helpers shared by the column readers: fields, interning, and lines of files.
+
+In: raw bytes (numpy ``uint8`` arrays) and files, paths or binary streams. Out: `FieldTable`
+(where each line's fields are, found with array operations so no Python code runs per token),
+ids of distinct byte strings (`intern`), and `LineSource` (complete UTF-8 lines of a file, read
+in pieces, with a leading BOM and CRLF line ends removed). Errors are `InputError`s.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, Union
+
+import numpy as np
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+    Bytes = npt.NDArray[np.uint8]
+
+__all__ = [
+    "BLOCK_BYTES",
+    "BOM",
+    "DOCSTART",
+    "FieldTable",
+    "FileRange",
+    "LineSource",
+    "Readable",
+    "equal_ranges",
+    "intern",
+    "split_fields",
+    "starts_with",
+]
+
+
+BLOCK_BYTES = 1 << 20
+DOCSTART = b"-DOCSTART-"
+BOM = codecs.BOM_UTF8
+
+
+@dataclass(frozen=True)
+class FieldTable:
+    """Where the fields of each line of a byte block are.
+
+    Fields ``k`` span bytes ``[start[k], end[k])``. For each line: the number of fields, and the
+    index of its first, second-to-last and last field, meaningful only where the line has that
+    many fields. ``line_cut`` and ``first_gap`` index the gaps that end and begin each line.
+    """
+
+    start: Int
+    end: Int
+    count: Int
+    first: Int
+    second_last: Int
+    last: Int
+    first_gap: Int
+    line_cut: Int
+
+    def __len__(self) -> int:
+        return int(self.count.shape[0])
+
+    def line_start(self, i: int) -> int:
+        """The byte offset where line ``i`` starts."""
+        return int(self.start[self.first_gap[i]])
+
+    def line_end(self, i: int) -> int:
+        """The byte offset of line ``i``'s newline."""
+        return int(self.end[self.line_cut[i]])
+
+
+def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
+    """Locate the fields of every line of ``buf``, which must end with a newline.
+
+    Args:
+        buf: the bytes of whole lines.
+        delimiter: ``None`` to split on runs of spaces and tabs, ignoring leading and trailing
+            ones; or one byte value, every occurrence of which separates two fields, keeping empty
+            fields except trailing ones (how Perl's ``split`` works).
+
+    The bytes between two consecutive separators (spaces, tabs or newlines) form a *gap*; fields
+    are gaps, numbered in order, and the table's ``start``/``end`` are indexed by gap.
+    """
+    if delimiter is None:
+        sep = buf == 32
+        sep |= buf == 9
+        sep |= buf == 10
+    else:
+        sep = buf == delimiter
+        sep |= buf == 10
+    cut = np.flatnonzero(sep)
+    gap_start = np.empty_like(cut)
+    gap_start[:1] = 0
+    gap_start[1:] = cut[:-1] + 1
+    line_cut = np.flatnonzero(buf[cut] == 10)  # the gap ending each line
+    first_gap = np.empty_like(line_cut)
+    first_gap[:1] = 0
+    first_gap[1:] = line_cut[:-1] + 1
+    empty = cut == gap_start
+    blank = (line_cut == first_gap) & empty[line_cut]
+    n_empty = int(np.count_nonzero(empty))
+    if n_empty == int(np.count_nonzero(blank)):
+        # Common case: the only empty gaps are blank lines.
+        count = np.where(blank, 0, line_cut - first_gap + 1)
+        first, last = first_gap, line_cut
+    elif delimiter is not None:
+        # Perl keeps empty fields but drops trailing ones.
+        last = _last_nonempty(empty)[line_cut]
+        count = np.where(last >= first_gap, last - first_gap + 1, 0)
+        first = first_gap
+    else:
+        # Runs of blanks: only non-empty gaps are fields.
+        last = _last_nonempty(empty)[line_cut]
+        nonempty_before = np.concatenate(([0], np.cumsum(~empty)))
+        count = nonempty_before[line_cut + 1] - nonempty_before[first_gap]
+        after = np.where(empty, cut.shape[0], np.arange(cut.shape[0]))
+        after = np.minimum.accumulate(after[::-1])[::-1]
+        first = after[np.minimum(first_gap, cut.shape[0] - 1)]
+        previous = _last_nonempty(empty)
+        second = np.where(last > 0, previous[np.maximum(last - 1, 0)], -1)
+        return FieldTable(gap_start, cut, count, first, second, last, first_gap, line_cut)
+    return FieldTable(gap_start, cut, count, first, last - 1, last, first_gap, line_cut)
+
+
+def _last_nonempty(empty: Bool) -> Int:
+    """For each gap, the index of the last non-empty gap at or before it (-1 if none)."""
+    idx = np.arange(empty.shape[0])
+    return np.maximum.accumulate(np.where(empty, -1, idx))
+
+
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
+
+
+def _lookup(distinct: npt.NDArray[np.uint64], key: npt.NDArray[np.uint64]) -> npt.NDArray[np.intp]:
+    """The index of each key in the sorted ``distinct`` keys, or -1 where it is absent.
+
+    Uses a multiplicative hash table without collisions among ``distinct`` when one of a few
+    multipliers gives one, which costs two gathers per key; otherwise a binary search.
+    """
+    bits = max(12, int(distinct.shape[0] * 16).bit_length())
+    if bits <= 16:
+        shift = np.uint64(64 - bits)
+        for m in _MULTIPLIERS:
+            mult = np.uint64(m)
+            slots = (distinct * mult) >> shift
+            if np.unique(slots).shape[0] == distinct.shape[0]:
+                table = np.full(1 << bits, -1, dtype=np.intp)
+                table[slots] = np.arange(distinct.shape[0])
+                found = table[(key * mult) >> shift]
+                found[distinct[np.maximum(found, 0)] != key] = -1
+                return found
+    pos = np.searchsorted(distinct, key)
+    np.minimum(pos, distinct.shape[0] - 1, out=pos)
+    pos[distinct[pos] != key] = -1
+    return pos
+
+
+def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], list[bytes]]:
+    """Map the byte strings ``buf[starts[i]:ends[i]]`` to ids of their distinct values.
+
+    Returns ``(ids, values)`` with ``values[ids[i]]`` equal to the i-th string. Each string is
+    read as 64-bit words at its byte offset. Strings of up to 7 bytes, with their length in the
+    top byte, are their own key; longer ones are hashed, and then every string is compared with
+    its representative so that a collision falls back to exact comparison. Keys are looked up
+    among the distinct keys of a sample, extended by those the sample missed.
+    """
+    n = starts.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.intp), []
+    lengths = ends - starts
+    width = int(lengths.max())
+    padded = np.zeros(buf.shape[0] + 8, dtype=np.uint8)
+    padded[: buf.shape[0]] = buf
+    words: npt.NDArray[np.uint64] = np.ndarray(
+        shape=(buf.shape[0] + 1,), dtype="<u8", buffer=padded.data, strides=(1,)
+    )
+    parts = []
+    if width <= 7:
+        key = (words[starts] & _MASKS[lengths]) | (lengths.astype(np.uint64) << np.uint64(56))
+    else:
+        for offset in range(0, width, 8):
+            at = np.minimum(starts + offset, buf.shape[0])
+            parts.append(words[at] & _MASKS[np.clip(lengths - offset, 0, 8)])
+        key = lengths.astype(np.uint64)
+        for w in parts:
+            key = (key ^ w) * np.uint64(0x100000001B3)
+    step = max(1, n // 256)
+    distinct, first = np.unique(key[::step], return_index=True)
+    reps = first * step
+    pos = _lookup(distinct, key)
+    missing = np.flatnonzero(pos < 0)
+    if missing.shape[0]:
+        extra, extra_first = np.unique(key[missing], return_index=True)
+        keys = np.concatenate([distinct, extra])
+        order = np.argsort(keys)
+        distinct, reps = keys[order], np.concatenate([reps, missing[extra_first]])[order]
+        pos = _lookup(distinct, key)
+    if parts:  # hashed keys: compare every string with its representative
+        rep = reps[pos]
+        same = lengths == lengths[rep]
+        for w in parts:
+            same &= w == w[rep]
+        if not same.all():
+            table: dict[bytes, int] = {}
+            ids = np.empty(n, dtype=np.intp)
+            for i in range(n):
+                ids[i] = table.setdefault(buf[starts[i] : ends[i]].tobytes(), len(table))
+            return ids, list(table)
+    return pos, [buf[starts[r] : ends[r]].tobytes() for r in reps.tolist()]
+
+
+@dataclass(frozen=True)
+class FileRange:
+    """Bytes ``[start, stop)`` of a UTF-8 file, which begin after ``line`` whole lines."""
+
+    path: str
+    start: int
+    stop: int
+    line: int
+
+
+Readable = Union[str, "os.PathLike[str]", BinaryIO, FileRange]
+
+
+def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
+    """Yield the file's content as UTF-8 bytes, in pieces of about ``size`` bytes."""
+    if isinstance(path, FileRange):
+        with open(path.path, "rb") as f:
+            f.seek(path.start)
+            left = path.stop - path.start
+            while left > 0 and (piece := f.read(min(size, left))):
+                left -= len(piece)
+                yield piece
+        return
+    if not isinstance(path, (str, os.PathLike)):
+        while piece := path.read(size):
+            yield piece
+        return
+    if codecs.lookup(encoding).name == "utf-8":
+        with open(path, "rb") as f:
+            while piece := f.read(size):
+                yield piece
+    else:
+        with open(path, encoding=encoding, newline="") as t:
+            while text := t.read(size):
+                yield text.encode("utf-8")
+
+
+def _name(path: Readable) -> str:
+    if isinstance(path, FileRange):
+        return path.path
+    if isinstance(path, (str, os.PathLike)):
+        return os.fspath(path)
+    return str(getattr(path, "name", "<stdin>"))
+
+
+def _check_path(path: Readable) -> None:
+    if not isinstance(path, (str, os.PathLike)):
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
+    if not p.exists():
+        raise InputError(os.fspath(path), None, "no such file")
+
+
+class LineSource:
+    """Complete lines of one file as UTF-8 bytes, with CRLF and a leading BOM removed."""
+
+    def __init__(self, path: Readable, encoding: str, size: int):
+        _check_path(path)
+        self.name = _name(path)
+        self.encoding = encoding
+        self._pieces = _chunks(path, encoding, size)
+        self._carry = b""
+        self._at_start = not isinstance(path, FileRange) or path.start == 0
+        self.done = False
+        self.line = path.line if isinstance(path, FileRange) else 0  # lines of the blocks made so far
+        self._returned = self.line  # lines returned by `more`
+
+    def more(self) -> bytes:
+        """Return the next complete lines (possibly none), reading one more piece."""
+        try:
+            piece = next(self._pieces)
+        except StopIteration:
+            self.done = True
+            piece = b""
+        except UnicodeError as err:
+            reason = getattr(err, "reason", str(err))
+            raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {reason}") from None
+        except OSError as err:
+            raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
+        data = self._carry + piece
+        if self._at_start:
+            if len(data) < len(BOM) and not self.done:
+                self._carry = data
+                return b""
+            self._at_start = False
+            if data.startswith(BOM):
+                data = data[len(BOM) :]
+        if self.done:
+            cut = len(data)
+            if data and not data.endswith(b"\n"):
+                data += b"\n"
+                cut += 1
+        else:
+            cut = data.rfind(b"\n") + 1
+        self._carry = data[cut:]
+        return self._clean(data[:cut])
+
+    def _clean(self, data: bytes) -> bytes:
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = self._returned + data.count(b"\n", 0, err.start) + 1
+            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            hint = "; pass --encoding if the file uses another encoding"
+            detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
+            raise InputError(self.name, line, detail) from None
+        self._returned += data.count(b"\n")
+        return data
+
+
+def _line_of(fields: FieldTable, offsets: list[int]) -> Int:
+    """The index of the line each byte offset falls on."""
+    ends = fields.end[fields.line_cut]
+    return np.searchsorted(ends, np.asarray(offsets, dtype=np.int64))
+
+
+def starts_with(data: bytes, prefix: bytes, fields: FieldTable, whole_field: bool) -> Int:
+    """Lines whose first byte starts ``prefix`` (as their whole first field if asked).
+
+    Found with ``bytes.find``, which skips through the block in C: such lines are rare.
+    """
+    offsets = []
+    i = data.find(prefix)
+    while i >= 0:
+        offsets.append(i)
+        i = data.find(prefix, i + 1)
+    if not offsets:
+        return np.zeros(0, dtype=np.int64)
+    lines = _line_of(fields, offsets)
+    at = np.asarray(offsets, dtype=np.int64)
+    ok = fields.start[fields.first_gap[lines]] == at  # at the start of the line
+    if whole_field:
+        ok &= fields.end[fields.first[lines]] == at + len(prefix)
+    return lines[ok]
+
+
+def equal_ranges(a: Bytes, sa: Int, ea: Int, b: Bytes, sb: Int, eb: Int) -> Bool:
+    """Whether ``a[sa[i]:ea[i]] == b[sb[i]:eb[i]]`` for every i, without a Python loop."""
+    la, lb = ea - sa, eb - sb
+    equal = la == lb
+    rows = np.flatnonzero(equal)
+    lengths = la[rows]
+    total = int(lengths.sum())
+    if total:
+        offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        within = np.arange(total) - offsets
+        pa = np.repeat(sa[rows], lengths) + within
+        pb = np.repeat(sb[rows], lengths) + within
+        differ = a[pa] != b[pb]
+        if differ.any():
+            owner = np.repeat(rows, lengths)
+            equal[owner[differ]] = False
+    return equal

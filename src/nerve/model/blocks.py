@@ -1,0 +1,40 @@
+"""Blocks of tag ids: the columnar form every tag reader emits and every tag metric consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+
+__all__ = ["TagBlock"]
+
+
+@dataclass(frozen=True)
+class TagBlock:
+    """Whole sentences of a corpus in columnar form.
+
+    Attributes:
+        gold: gold tag id of each token (ids of the reader's `TagVocab`).
+        pred: predicted tag id of each token, or ``None`` when only one side was read.
+        sentence_start: whether each token starts a sentence.
+        document_start: whether each token is the first after a ``-DOCSTART-`` line.
+        line: the 1-based line of each token in the gold (or merged) file.
+        pred_line: the line of each token in the prediction file (equal to ``line`` for one file).
+    """
+
+    gold: npt.NDArray[np.int32]
+    pred: npt.NDArray[np.int32] | None
+    sentence_start: Bool
+    document_start: Bool
+    line: Int
+    pred_line: Int
+
+    def __len__(self) -> int:
+        return int(self.gold.shape[0])
