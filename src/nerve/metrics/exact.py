@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..compat.conlleval import P_O, PerlChunker, perl_letter
 from ..errors import Problem, SchemeError
 from ..io.conll import TagBlock
 from ..matching.exact import exact_match_aligned
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
 from ..model.vocab import TagVocab
+from ..tagging.conlleval_rules import PerlChunker, vocab_codes
 from ..tagging.decode import (
     chunk_validity,
     decode_ids,
@@ -309,12 +309,7 @@ class ExactAccumulator:
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None
         assert block.pred is not None
-        vocab = self.vocab
-        codes = np.asarray([perl_letter(letter.encode()) for letter in vocab.letters], dtype=np.int8)
-        codes[0] = P_O
-        perl_type = vocab.types + 1
-        if "" in vocab.type_names:
-            perl_type[vocab.types == vocab.type_names.index("")] = 0
+        codes, perl_type = vocab_codes(self.vocab)
         starts = np.flatnonzero(block.sentence_start)
         gold = np.insert(block.gold, starts, 0)
         pred = np.insert(block.pred, starts, 0)
