@@ -27,7 +27,7 @@ MOVED = {
     "nerve.scoring": "nerve.api",
     "nerve.span_readers": "nerve.io.span_files",
     "nerve.spans": "nerve.model.spans",
-    "nerve.tensors": "nerve.tagging.torch_decode",
+    "nerve.tensors": "nerve.streaming.tensors",
     "nerve.text_metrics": "nerve.metrics.text",
     "nerve.text_readers": "nerve.io.bio_dirs",
     "nerve.vocab": "nerve.model.vocab",

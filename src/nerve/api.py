@@ -28,14 +28,7 @@ from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
 from .model.spans import Span
 from .model.vocab import TagVocab
 from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
-from .tagging.decode import (
-    chunk_validity,
-    decode_ids,
-    get_policy,
-    invalid_positions,
-    neighbours,
-    problems_for,
-)
+from .tagging.decode import DecodeRules, decode_block, get_policy, neighbours
 
 __all__ = ["decode", "encode", "score", "score_spans", "validate"]
 
@@ -433,19 +426,23 @@ def validate(
     vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []
     for block in source.blocks(vocab):
-        _continues, bad_start, bad_end = known.transition_tables(vocab.kinds, vocab.types)
-        invalid = bad_start | bad_end
+        rules = DecodeRules.of(vocab, known)  # the vocabulary grows as blocks are read
         sides = [("gold", block.gold, block.line, source.sources[0])]
         if block.pred is not None:
             sides.append(("pred", block.pred, block.pred_line, source.sources[1]))
         for side, ids, lines, name in sides:
-            prev, nxt = neighbours(ids, block.sentence_start)
-            entering, leaving = invalid_positions(ids, block.sentence_start, prev, nxt, invalid)
-            problems.extend(
-                problems_for(
-                    vocab, known, side, name, lines, ids, prev, block.sentence_start, entering, leaving
-                )
+            found = decode_block(
+                ids,
+                block.sentence_start,
+                vocab,
+                rules,
+                "error",
+                chunks=False,
+                side=side,
+                source=name,
+                lines=lines,
             )
+            problems.extend(found.problems)
     problems.sort(key=lambda p: (p.source, p.line, p.side))
     return known, problems
 
@@ -477,30 +474,12 @@ def decode(
         fixed = _infer(_Input(seqs, None, False, "utf-8", True), fmt, outside)
     vocab = TagVocab(fmt, fixed, outside)
     (block,) = list(iter_lists(seqs, None, vocab))
-    kinds, types = vocab.kinds, vocab.types
-    continues, bad_start, bad_end = fixed.transition_tables(kinds, types)
-    prev, nxt = neighbours(block.gold, block.sentence_start)
-    if policy == "error":
-        entering, leaving = invalid_positions(
-            block.gold, block.sentence_start, prev, nxt, bad_start | bad_end
-        )
-        if entering.shape[0] or leaving.shape[0]:
-            problems = problems_for(
-                vocab,
-                fixed,
-                "tags",
-                "<tags>",
-                block.line,
-                block.gold,
-                prev,
-                block.sentence_start,
-                entering,
-                leaving,
-            )
-            raise InvalidSequenceError(problems, fixed.name)
-    chunks = decode_ids(block.gold, prev, continues, kinds, types)
-    if policy == "discard":
-        chunks = chunks.select(chunk_validity(chunks, block.gold, prev, nxt, bad_start, bad_end))
+    found = decode_block(
+        block.gold, block.sentence_start, vocab, DecodeRules.of(vocab, fixed), policy, lines=block.line
+    )
+    if found.problems:
+        raise InvalidSequenceError(found.problems, fixed.name)
+    chunks = found.chunks
     lengths = np.asarray([len(s) for s in seqs], dtype=np.int64)
     seq = np.repeat(np.arange(lengths.shape[0]), lengths)[chunks.start]
     base = (np.cumsum(lengths) - lengths)[seq]

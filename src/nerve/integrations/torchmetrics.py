@@ -3,7 +3,7 @@
 Its states are the additive counts of `nerve.StreamingMetric` as tensors on the metric's device
 (transition tables, per-type gold, predicted and matched chunks, token counts), each reduced
 with ``sum``: under DDP or Lightning, ``compute`` gives what one process would give on all the
-data. Batches are decoded on their device (`nerve.tensors`).
+data. Batches are decoded on their device (`nerve.tagging.torch_decode`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import NerveError
 from ..results import Result
 from ..streaming.metric import StreamingMetric
+from ..streaming.tensors import prepare_batch
 from ..tagging.torch_decode import (
     CORRECT,
     FIXED,
@@ -24,8 +25,6 @@ from ..tagging.torch_decode import (
     batch_counts,
     has_bad_input,
     import_torch,
-    prepare_batch,
-    tables_for,
 )
 
 torch = import_torch()
@@ -95,11 +94,11 @@ class EntityScore(Metric):
         batch = self._update_count - 1  # torchmetrics counts this call already
         gold, pred, lens = prepare_batch(target, preds, lengths, batch)
         stream = self._stream
-        tables = tables_for(stream, gold.device)
+        tables = stream.device_tables(gold.device)
         counts = batch_counts(gold, pred, lens, stream.ignore_index, tables, stream.policy)
         if self._validate and has_bad_input(counts[:FIXED].cpu().numpy()):
             # The host check names the row and position, and raises.
-            stream._update_host(gold, pred, lens, batch)
+            stream.update_host(gold, pred, lens, batch)
             stream.reset()
         self._add(counts)
 

@@ -12,23 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..compat.conlleval import P_O, PerlChunker, perl_letter
 from ..errors import Problem, SchemeError
 from ..matching.exact import exact_match_aligned
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
-from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
+from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, infer_scheme
 from ..model.vocab import TagVocab
-from ..tagging.decode import (
-    chunk_validity,
-    decode_ids,
-    invalid_positions,
-    neighbours,
-    pair_keys,
-    problems_for,
-    repair_kinds,
-    transition_counts,
-)
+from ..tagging.conlleval_rules import PerlChunker, vocab_codes
+from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds, transition_counts
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
 
@@ -36,7 +27,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
-    Tables = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
+    Bool = npt.NDArray[np.bool_]
 
 __all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable"]
 
@@ -64,7 +55,11 @@ class TransitionTable:
         keys: npt.NDArray[np.integer] | None = None,
     ) -> None:
         """Count the transitions of one block (``keys``: its `pair_keys`, if made already)."""
-        block = transition_counts(ids, sentence_start, prev, size, keys)
+        self.add_counts(transition_counts(ids, sentence_start, prev, size, keys))
+
+    def add_counts(self, block: Int) -> None:
+        """Add a block's (size, size) table of transition counts (from `decode_block`)."""
+        size = block.shape[0]
         old = self.counts
         if old.shape[0] < size:
             grown = np.zeros((size, size), dtype=np.int64)
@@ -150,82 +145,75 @@ class ExactAccumulator:
         self.documents = 0
         self.problems: list[Problem] = []
         self.perl = PerlChunker() if policy == "conlleval" else None
-        self._table_cache: tuple[int, Tables] | None = None
+        self._rules_cache: DecodeRules | None = None
 
     def update(self, block: TagBlock) -> None:
         """Add the counts of one block."""
         assert block.pred is not None
-        vocab = self.vocab
-        size = len(vocab)
-        g_prev, g_next = neighbours(block.gold, block.sentence_start)
-        p_prev, p_next = neighbours(block.pred, block.sentence_start)
-        g_keys, p_keys = pair_keys(g_prev, block.gold, size), pair_keys(p_prev, block.pred, size)
-        self.gold_table.add(block.gold, block.sentence_start, g_prev, size, g_keys)
-        self.pred_table.add(block.pred, block.sentence_start, p_prev, size, p_keys)
+        gold = self._decode(block.gold, block.sentence_start, 0, block.line)
+        pred = self._decode(block.pred, block.sentence_start, 1, block.pred_line)
         self.tokens = self.tokens + TokenStats(len(block), int(np.count_nonzero(block.gold == block.pred)))
         self.sentences += int(np.count_nonzero(block.sentence_start))
         doc_base = self.documents
         self.documents += int(np.count_nonzero(block.document_start))
-        n_types = len(vocab.type_names)
         if self.perl is not None:
             self._update_perl(block)
             return
-        kinds, types = vocab.kinds, vocab.types
-        scheme = self.scheme
-        continues, bad_start, bad_end = self._tables()
-        if self.policy == "error":
-            assert scheme is not None
-            invalid = bad_start | bad_end
-            for side, ids, prev, nxt, lines, source in (
-                ("gold", block.gold, g_prev, g_next, block.line, self.sources[0]),
-                ("pred", block.pred, p_prev, p_next, block.pred_line, self.sources[1]),
-            ):
-                entering, leaving = invalid_positions(ids, block.sentence_start, prev, nxt, invalid)
-                if entering.shape[0] or leaving.shape[0]:
-                    self.problems.extend(
-                        problems_for(
-                            vocab,
-                            scheme,
-                            side,
-                            source,
-                            lines,
-                            ids,
-                            prev,
-                            block.sentence_start,
-                            entering,
-                            leaving,
-                        )
-                    )
-        gold = decode_ids(block.gold, g_prev, continues, kinds, types, g_keys)
-        pred = decode_ids(block.pred, p_prev, continues, kinds, types, p_keys)
-        if self.policy == "discard":
-            gold = gold.select(chunk_validity(gold, block.gold, g_prev, g_next, bad_start, bad_end))
-            pred = pred.select(chunk_validity(pred, block.pred, p_prev, p_next, bad_start, bad_end))
+        self._count_chunks(gold.chunks, pred.chunks, len(block))
+        if self.overlap is not None:
+            self._count_muc(gold.chunks, pred.chunks, block.document_start, doc_base)
+
+    def _decode(self, ids: npt.NDArray[np.int32], sentence_start: Bool, side: int, lines: Int) -> Decoded:
+        """Decode one side (0 gold, 1 pred) of a block; count its transitions, keep its problems."""
+        found = decode_block(
+            ids,
+            sentence_start,
+            self.vocab,
+            self._rules(),
+            self.policy,
+            transitions=True,
+            side=("gold", "pred")[side],
+            source=self.sources[side],
+            lines=lines,
+        )
+        assert found.transitions is not None
+        (self.gold_table, self.pred_table)[side].add_counts(found.transitions)
+        self.problems.extend(found.problems)
+        return found
+
+    def _count_chunks(self, gold: Chunks, pred: Chunks, length: int) -> None:
+        """Count gold, predicted and exactly matched chunks per type (positions within a block)."""
+        n_types = len(self.vocab.type_names)
         self.gold = _grow(self.gold, n_types) + _grow(np.bincount(gold.type, minlength=n_types), n_types)
         self.pred = _grow(self.pred, n_types) + _grow(np.bincount(pred.type, minlength=n_types), n_types)
         hits = exact_match_aligned(
-            (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), len(block), n_types
+            (gold.start, gold.end, gold.type), (pred.start, pred.end, pred.type), length, n_types
         )
         self.matched = _grow(self.matched, n_types) + _grow(hits, n_types)
-        if self.overlap is not None:
-            # Entities never cross sentences, so matching within a block is matching per document.
-            docs = None
-            if self.overlap.document_average:
-                # Documents are numbered from 1; 0 is the one an earlier range of the file ended in.
-                doc = np.cumsum(block.document_start, dtype=np.int64)
-                size = int(doc[-1]) + 1 if doc.shape[0] else 1
-                docs = (doc[gold.start], doc[pred.start], size)
-            tallies = count_all(
-                _Side.of(gold.start, gold.end, gold.type),
-                _Side.of(pred.start, pred.end, pred.type),
-                n_types,
-                self.overlap,
-                docs,
-            )
-            _add_columns(self.muc, tallies.by_type, np.arange(n_types))
-            _add_columns(self.muc_total, tallies.total, np.zeros(1, dtype=np.int64))
-            if tallies.by_document is not None:
-                _add_columns(self.muc_docs, tallies.by_document, np.arange(size) + doc_base)
+
+    def _count_muc(self, gold: Chunks, pred: Chunks, document_start: Bool, doc_base: int) -> None:
+        """Add the MUC tallies of a block's chunks (by type, in total, and by document)."""
+        assert self.overlap is not None
+        n_types = len(self.vocab.type_names)
+        # Entities never cross sentences, so matching within a block is matching per document.
+        docs = None
+        size = 1
+        if self.overlap.document_average:
+            # Documents are numbered from 1; 0 is the one an earlier range of the file ended in.
+            doc = np.cumsum(document_start, dtype=np.int64)
+            size = int(doc[-1]) + 1 if doc.shape[0] else 1
+            docs = (doc[gold.start], doc[pred.start], size)
+        tallies = count_all(
+            _Side.of(gold.start, gold.end, gold.type),
+            _Side.of(pred.start, pred.end, pred.type),
+            n_types,
+            self.overlap,
+            docs,
+        )
+        _add_columns(self.muc, tallies.by_type, np.arange(n_types))
+        _add_columns(self.muc_total, tallies.total, np.zeros(1, dtype=np.int64))
+        if tallies.by_document is not None:
+            _add_columns(self.muc_docs, tallies.by_document, np.arange(size) + doc_base)
 
     def add_counts(
         self,
@@ -292,29 +280,17 @@ class ExactAccumulator:
         self.documents += other.documents
         self.problems.extend(other.problems)
 
-    def _tables(self) -> Tables:
-        """Continuation and validity tables for the vocabulary as it is now (cached)."""
-        size = len(self.vocab)
-        if self._table_cache is None or self._table_cache[0] != size:
-            kinds, types = self.vocab.kinds, self.vocab.types
-            tables: Tables
-            if self.scheme is not None:
-                tables = self.scheme.transition_tables(kinds, types)
-            else:
-                empty = np.zeros((size, size), dtype=np.bool_)
-                tables = (continuation_table(kinds, types), empty, empty)
-            self._table_cache = (size, tables)
-        return self._table_cache[1]
+    def _rules(self) -> DecodeRules:
+        """The decoding tables for the vocabulary as it is now (cached while it does not grow)."""
+        rules = self._rules_cache
+        if rules is None or rules.size != len(self.vocab):
+            rules = self._rules_cache = DecodeRules.of(self.vocab, self.scheme)
+        return rules
 
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None
         assert block.pred is not None
-        vocab = self.vocab
-        codes = np.asarray([perl_letter(letter.encode()) for letter in vocab.letters], dtype=np.int8)
-        codes[0] = P_O
-        perl_type = vocab.types + 1
-        if "" in vocab.type_names:
-            perl_type[vocab.types == vocab.type_names.index("")] = 0
+        codes, perl_type = vocab_codes(self.vocab)
         starts = np.flatnonzero(block.sentence_start)
         gold = np.insert(block.gold, starts, 0)
         pred = np.insert(block.pred, starts, 0)

@@ -10,8 +10,9 @@ tensors, with ``lengths`` and/or an ignore index (``-100`` by default, Hugging F
 padding and sub-word positions) saying which positions count; every row is one sentence. Ids
 index the label list. Lists of tag strings (one list per sentence) are taken too.
 
-Torch tensors on an accelerator are decoded on their own device (`nerve.tensors`): only a vector
-of counts comes back to the host, one transfer per buffer of batches. Tensors on the CPU are read
+Batches are checked in `nerve.streaming.batches`. Torch tensors on an accelerator are decoded on
+their own device (`nerve.streaming.tensors`): only a vector of counts comes back to the host, one
+transfer per buffer of batches. Tensors on the CPU are read
 through numpy without a copy and take the array path, which is several times faster there than
 the static-shape tensor decoder (``device_decode=True`` picks that decoder for them anyway).
 """
@@ -19,12 +20,11 @@ the static-shape tensor decoder (``device_decode=True`` picks that decoder for t
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from ..errors import InputError, InvalidSequenceError, NerveError, Problem
 from ..io.lists import iter_lists
 from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
@@ -32,179 +32,26 @@ from ..model.schemes import Scheme, TagFormat, get_scheme
 from ..model.vocab import TagVocab
 from ..results import ExactScores, Result, Settings
 from ..tagging.decode import get_policy
-
-if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+from ..tagging.torch_decode import DeviceTables
+from .batches import (
+    LabelMap,
+    Labels,
+    checked_block,
+    is_tag_lists,
+    is_torch,
+    needs_torch,
+    numpy_view,
+    rows_block,
+    to_numpy,
+    well_formed_ids,
+)
+from .tensors import Pending, copy_batch, decode_pending, prepare_batch, tables_for
 
 __all__ = ["LabelMap", "StreamingMetric"]
-
-Labels = Sequence[str] | Mapping[int, str]
 
 # Id batches are buffered and decoded together once this many tokens wait (or when the counts
 # are read): one pass over many batches costs far less than one pass per batch.
 FLUSH_TOKENS = 1 << 17
-
-
-class LabelMap:
-    """A label list (id -> tag) turned into ids of a `TagVocab`.
-
-    Args:
-        labels: the tag of each id, as a list (``labels[i]``) or a mapping such as a Hugging
-            Face ``config.id2label``. Ids missing from a mapping are out of range.
-        vocab: the vocabulary the tags are added to.
-    """
-
-    def __init__(self, labels: Labels, vocab: TagVocab):
-        if isinstance(labels, Mapping):
-            keys = [int(k) for k in labels]
-            if any(k < 0 for k in keys):
-                raise SchemeError(f"label ids must be 0 or more, got {min(keys)}")
-            tags: list[str | None] = [None] * (max(keys, default=-1) + 1)
-            for k, v in labels.items():
-                tags[int(k)] = v
-        else:
-            tags = list(labels)
-        not_str = next((t for t in tags if t is not None and not isinstance(t, str)), None)
-        if not_str is not None:
-            raise SchemeError(f"labels must be tag strings, got {type(not_str).__name__} {not_str!r}")
-        known = [t for t in tags if t is not None]
-        ids = vocab.add(known)
-        if (ids < 0).any():
-            bad = known[int(np.argmin(ids))]
-            raise SchemeError(f"label list: {vocab.explain(bad)}")
-        lookup = np.full(len(tags), -1, dtype=np.int32)
-        lookup[[i for i, t in enumerate(tags) if t is not None]] = ids
-        self.tags = tags
-        self.lookup = lookup  # label id -> vocab id, -1 for a hole in a mapping
-        self.has_holes = bool((lookup < 0).any())
-
-    def __len__(self) -> int:
-        return len(self.tags)
-
-
-def _to_numpy(x: Any, what: str, batch: int) -> np.ndarray[Any, Any]:
-    """Lists and numpy arrays of ids as a numpy array (torch tensors are handled elsewhere)."""
-    try:
-        a = np.asarray(x)
-    except ValueError:
-        raise InputError(f"batch {batch}", None, f"{what}: rows of different lengths; pad them") from None
-    if a.dtype == object:
-        raise InputError(
-            f"batch {batch}", None, f"{what}: rows of different lengths or mixed types; pad them"
-        )
-    return a.astype(np.int64) if a.size == 0 else a  # [[], []] reads as floats
-
-
-def _is_torch(x: Any) -> bool:
-    return type(x).__module__.startswith("torch") and hasattr(x, "device")
-
-
-def _needs_torch(x: Any) -> bool:
-    """Whether ``x`` is a tensor numpy cannot view: off the CPU, or not of integers."""
-    if not _is_torch(x):
-        return False
-    return x.device.type != "cpu" or x.is_floating_point() or x.is_complex() or str(x.dtype) == "torch.bool"
-
-
-def _numpy_view(x: Any) -> Any:
-    """A CPU tensor as a numpy array sharing its memory; anything else as it is."""
-    return x.detach().numpy() if _is_torch(x) else x
-
-
-def _unsigned(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Integers viewed as unsigned ones of the same width."""
-    return a.view(f"u{a.dtype.itemsize}")
-
-
-def _is_tag_lists(x: Any) -> bool:
-    """Whether ``x`` is a list of lists of tag strings."""
-    if isinstance(x, (list, tuple)):
-        for row in x:
-            if isinstance(row, str):
-                return True
-            if isinstance(row, (list, tuple)) and row:
-                return isinstance(row[0], str)
-    return False
-
-
-_ARGMAX = "; take the argmax over the last axis of logits first"
-
-
-def shape_problem(gold: tuple[int, ...], pred: tuple[int, ...]) -> str | None:
-    """What is wrong with the shapes of gold and predicted ids (2-D, equal), or ``None``."""
-    if len(gold) != 2:
-        hint = _ARGMAX if len(gold) == 3 else ""
-        return f"gold ids: expected shape (batch, length), got {gold}{hint}"
-    if pred != gold:
-        hint = _ARGMAX if len(pred) == 3 else ""
-        return f"predicted ids: expected shape {gold} (the gold ids' shape), got {pred}{hint}"
-    return None
-
-
-def _rows_block(gold: npt.NDArray[np.int32], pred: npt.NDArray[np.int32], per_row: Int) -> TagBlock:
-    """The ids of rows laid end to end as a block, each row a sentence (empty rows vanish)."""
-    n = gold.shape[0]
-    sentence_start = np.zeros(n, dtype=np.bool_)
-    offsets = np.cumsum(per_row) - per_row
-    sentence_start[offsets[per_row > 0]] = True
-    line = np.arange(1, n + 1, dtype=np.int64)
-    return TagBlock(gold, pred, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
-
-
-def check_batch(
-    gold: np.ndarray[Any, Any],
-    pred: np.ndarray[Any, Any],
-    lengths: Any,
-    ignore_index: int | None,
-    n_labels: int,
-    batch: int,
-) -> np.ndarray[Any, Any]:
-    """Check shapes, lengths and ids of a batch; return the mask of positions that count.
-
-    Raises:
-        InputError: naming the batch, and the row and position where it applies.
-    """
-    where = f"batch {batch}"
-    if gold.ndim == 1:
-        gold = gold[None, :]
-        pred = pred[None, :] if pred.ndim == 1 else pred
-    problem = shape_problem(tuple(gold.shape), tuple(pred.shape))
-    if problem:
-        raise InputError(where, None, problem)
-    for name, a in (("gold ids", gold), ("predicted ids", pred)):
-        if a.size and not np.issubdtype(a.dtype, np.integer):
-            raise InputError(where, None, f"{name}: expected integers, got {a.dtype}")
-    b, t = gold.shape
-    mask = np.ones((b, t), dtype=np.bool_)
-    if lengths is not None:
-        lens = np.asarray(lengths.cpu() if _is_torch(lengths) else lengths)
-        if lens.ndim == 0 or lens.size != b:
-            raise InputError(where, None, f"lengths: expected shape ({b},) (one per row), got {lens.shape}")
-        lens = lens.reshape(-1)
-        if lens.size and not np.issubdtype(lens.dtype, np.integer):
-            raise InputError(where, None, f"lengths: expected integers, got {lens.dtype}")
-        bad = np.flatnonzero((lens < 0) | (lens > t))
-        if bad.shape[0]:
-            r = int(bad[0])
-            raise InputError(
-                where, None, f"row {r}: length {int(lens[r])} is not within 0..{t} (the sequence length)"
-            )
-        mask &= np.arange(t)[None, :] < lens[:, None]
-    if ignore_index is not None:
-        mask &= gold != ignore_index
-    for name, a in (("gold", gold), ("predicted", pred)):
-        bad_at = np.argwhere(mask & ((a < 0) | (a >= n_labels)))
-        if bad_at.shape[0]:
-            r, c = (int(v) for v in bad_at[0])
-            raise InputError(
-                where,
-                None,
-                f"row {r}, position {c}: {name} id {int(a[r, c])} is not in the label list "
-                f"(0..{n_labels - 1})",
-            )
-    return mask
 
 
 class StreamingMetric:
@@ -272,7 +119,7 @@ class StreamingMetric:
         self.device_decode = device_decode
         self._vocab = vocab
         self.batches = 0
-        self._device_tables: dict[str, Any] = {}
+        self._device_tables: dict[str, DeviceTables] = {}
         self.flush_tokens = FLUSH_TOKENS
         self.reset()
 
@@ -291,7 +138,7 @@ class StreamingMetric:
         """Forget every batch (the label list and settings stay)."""
         self._acc = ExactAccumulator(self._vocab, self.policy, self.scheme, ("<gold>", "<pred>"))
         self._pending: list[tuple[Any, Any, Any]] = []
-        self._tensor_pending: list[tuple[Any, Any, Any, int]] = []
+        self._tensor_pending: list[Pending] = []
         self._pending_tokens = 0
         self.batches = 0
 
@@ -304,11 +151,14 @@ class StreamingMetric:
     def _flush(self) -> None:
         """Decode the buffered id batches: arrays as one block, tensors by device and width."""
         if self._tensor_pending:
-            from ..tagging.torch_decode import flush_tensors
-
             pending, self._tensor_pending = self._tensor_pending, []
             self._pending_tokens = 0
-            flush_tensors(self, pending)
+            for counts, items in decode_pending(pending, self.device_tables, self.ignore_index, self.policy):
+                if counts is None:
+                    for g, p, n, batch in items:  # the host check names the row and position, and raises
+                        self.update_host(g, p, n, batch)
+                else:
+                    self._acc.add_counts(**counts)
         if not self._pending:
             return
         g = np.concatenate([x[0] for x in self._pending])
@@ -316,7 +166,13 @@ class StreamingMetric:
         per_row = np.concatenate([x[2] for x in self._pending])
         self._pending = []
         self._pending_tokens = 0
-        self._acc.update(_rows_block(g, p, per_row))
+        self._acc.update(rows_block(g, p, per_row))
+
+    def device_tables(self, device: Any) -> DeviceTables:
+        """The tensor decoder's tables on ``device``, built once per device and vocabulary size."""
+        return tables_for(
+            self._device_tables, self._vocab, self.scheme, self._label_map(self.batches), device
+        )
 
     def empty_copy(self) -> StreamingMetric:
         """A metric with the same settings and label list, and no counts."""
@@ -336,27 +192,25 @@ class StreamingMetric:
         batch = self.batches
         if type(gold) is np.ndarray and type(pred) is np.ndarray:  # the common case, first
             self._update_numpy(gold, pred, lengths, batch)
-        elif _is_tag_lists(gold) or _is_tag_lists(pred):
+        elif is_tag_lists(gold) or is_tag_lists(pred):
             if lengths is not None:
                 raise InputError(f"batch {batch}", None, "lengths apply to ids, not to lists of tags")
             (block,) = iter_lists(gold, pred, self._vocab)
             self._add(block, None)
-        elif self.device_decode is None and not any(map(_needs_torch, (gold, pred, lengths))):
+        elif self.device_decode is None and not any(map(needs_torch, (gold, pred, lengths))):
             # CPU tensors are read through numpy, without a copy.
-            g = _to_numpy(_numpy_view(gold), "gold ids", batch)
-            p = _to_numpy(_numpy_view(pred), "predicted ids", batch)
-            self._update_numpy(g, p, _numpy_view(lengths), batch)
-        elif _is_torch(gold) or _is_torch(pred):
-            from ..tagging.torch_decode import prepare_batch, update_from_tensors
-
+            g = to_numpy(numpy_view(gold), "gold ids", batch)
+            p = to_numpy(numpy_view(pred), "predicted ids", batch)
+            self._update_numpy(g, p, numpy_view(lengths), batch)
+        elif is_torch(gold) or is_torch(pred):
             g_t, p_t, n_t = prepare_batch(gold, pred, lengths, batch)
             if self.device_decode is False:
-                self._update_host(g_t, p_t, n_t, batch)
+                self.update_host(g_t, p_t, n_t, batch)
             else:
-                update_from_tensors(self, g_t, p_t, n_t, batch)
+                self._update_tensors(g_t, p_t, n_t, batch)
         else:
-            g = _to_numpy(gold, "gold ids", batch)
-            p = _to_numpy(pred, "predicted ids", batch)
+            g = to_numpy(gold, "gold ids", batch)
+            p = to_numpy(pred, "predicted ids", batch)
             self._update_numpy(g, p, lengths, batch)
         self.batches += 1
 
@@ -365,70 +219,43 @@ class StreamingMetric:
             raise InputError(f"batch {batch}", None, "ids need a label list: StreamingMetric(labels=[...])")
         return self.labels
 
-    def _update_host(self, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
-        """Add a batch of tensors (from `prepare_batch`) copied to the host, checked there."""
+    def update_host(self, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
+        """Add a batch of tensors (from `prepare_batch`) copied to the host, checked there.
+
+        Raises:
+            InputError: bad input, naming the batch, row and position.
+            InvalidSequenceError: with ``repair="error"``, the batch's invalid transitions.
+        """
         g, p = gold.detach().cpu().numpy(), pred.detach().cpu().numpy()
         self._update_numpy(g, p, None if lengths is None else lengths.detach().cpu().numpy(), batch)
+
+    def _update_tensors(self, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
+        """Buffer one batch of tensors (from `prepare_batch`) on its device; decode when enough wait.
+
+        Batches of one device and width are decoded together: one call of the tensor decoder and
+        one transfer for many batches. With ``repair="error"`` each batch is decoded at once, so
+        that its invalid transitions are raised by its own update.
+        """
+        self._label_map(batch)  # ids need a label list
+        self._tensor_pending.append(copy_batch(gold, pred, lengths, batch))
+        self._pending_tokens += gold.numel()
+        if self.policy == "error" or self._pending_tokens >= self.flush_tokens:
+            self._flush()
 
     def _update_numpy(
         self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, batch: int
     ) -> None:
         label_map = self._label_map(batch)
-        if self.policy != "error" and self._fast_path(gold, pred, lengths, label_map):
-            return
-        mask = check_batch(gold, pred, lengths, self.ignore_index, len(label_map), batch)
-        if gold.ndim == 1:
-            gold, pred = gold[None, :], pred[None, :]
-        lookup = label_map.lookup
-        holes = np.argwhere(
-            mask & ((lookup[np.where(mask, gold, 0)] < 0) | (lookup[np.where(mask, pred, 0)] < 0))
-        )
-        if holes.shape[0]:
-            r, c = (int(v) for v in holes[0])
-            raise InputError(f"batch {batch}", None, f"row {r}, position {c}: id not in the label mapping")
-        self._add(_rows_block(lookup[gold[mask]], lookup[pred[mask]], mask.sum(axis=1)), (mask, batch))
-
-    def _fast_path(
-        self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, label_map: LabelMap
-    ) -> bool:
-        """Buffer a well-formed batch for decoding later, with as few array passes as it takes.
-
-        Returns False for anything unusual, which `check_batch` then examines and names.
-        """
-        if (
-            gold.ndim != 2
-            or pred.shape != gold.shape
-            or gold.dtype.kind not in "iu"
-            or pred.dtype.kind not in "iu"
-        ):
-            return False
-        b, t = gold.shape
-        ignore = self.ignore_index
-        mask = gold != ignore if ignore is not None else np.ones((b, t), dtype=np.bool_)
-        if lengths is not None:
-            lens = np.asarray(lengths)
-            if (
-                lens.shape != (b,)
-                or lens.dtype.kind not in "iu"
-                or (b and (lens.min() < 0 or lens.max() > t))
-            ):
-                return False
-            mask &= np.arange(t) < lens[:, None]
-        g = gold[mask]
-        p = pred[mask]
-        n = len(label_map)
-        # Read as unsigned, a negative id is a huge one: one maximum per side checks the range.
-        if g.shape[0] and (_unsigned(g).max() >= n or _unsigned(p).max() >= n):
-            return False
-        lookup = label_map.lookup
-        g, p = lookup[g], lookup[p]
-        if label_map.has_holes and g.shape[0] and min(g.min(), p.min()) < 0:
-            return False
-        self._pending.append((g, p, mask.sum(axis=1)))
-        self._pending_tokens += g.shape[0]
-        if self._pending_tokens >= self.flush_tokens:
-            self._flush()
-        return True
+        if self.policy != "error":
+            ids = well_formed_ids(gold, pred, lengths, self.ignore_index, label_map)
+            if ids is not None:  # buffered for decoding later
+                self._pending.append(ids)
+                self._pending_tokens += ids[0].shape[0]
+                if self._pending_tokens >= self.flush_tokens:
+                    self._flush()
+                return
+        block, mask = checked_block(gold, pred, lengths, self.ignore_index, label_map, batch)
+        self._add(block, (mask, batch))
 
     def _add(self, block: TagBlock, where: tuple[np.ndarray[Any, Any], int] | None) -> None:
         """Count one block; with ``error``, raise its problems (positions named by ``where``)."""

@@ -4,23 +4,27 @@ Policies:
 
 - ``begin`` (default): a tag that cannot continue the open entity begins a new one.
 - ``conlleval``: conlleval.pl's own start/end-of-chunk rules and its correct-chunk state machine
-  (see `nerve.conlleval`).
+  (see `nerve.tagging.conlleval_rules`).
 - ``discard``: entities that start or end in a way the scheme forbids are dropped.
 - ``error``: every invalid transition is reported and nothing is scored.
 
 Every invalid transition is counted whatever the policy, from a table of transition counts, so a
 result always says how much repairing its numbers rest on.
+
+`decode_block` is the one composition of the steps below (neighbours, decoding, the policy's
+repairs, problems, transition counts) that scoring, validation, decoding and streaming share.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import Problem, SchemeError
-from ..model.schemes import KIND_NAMES, OUT, Scheme
+from ..model.schemes import KIND_NAMES, OUT, Scheme, continuation_table
 from ..model.vocab import TagVocab
 
 if TYPE_CHECKING:
@@ -33,7 +37,10 @@ if TYPE_CHECKING:
 __all__ = [
     "REPAIR_POLICIES",
     "Chunks",
+    "DecodeRules",
+    "Decoded",
     "chunk_validity",
+    "decode_block",
     "decode_ids",
     "get_policy",
     "invalid_positions",
@@ -200,3 +207,112 @@ def repair_kinds(counts: Int, invalid: Bool, kinds: npt.NDArray[np.int8]) -> dic
         key = f"{KIND_NAMES[int(kinds[p])]} -> {KIND_NAMES[int(kinds[c])]}"
         out[key] = out.get(key, 0) + int(counts[p, c])
     return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class DecodeRules:
+    """The (previous id, id) tables a vocabulary decodes with, under a scheme or none.
+
+    Without a scheme only the shared continuation rule applies, and nothing is invalid (the
+    scheme is inferred later, from the transition counts).
+    """
+
+    scheme: Scheme | None
+    continues: Bool  # the current tag continues the previous tag's entity
+    bad_start: Bool  # the current tag starts an entity where the scheme forbids it
+    bad_end: Bool  # the previous tag ends an entity where the scheme forbids it
+
+    @classmethod
+    def of(cls, vocab: TagVocab, scheme: Scheme | None) -> DecodeRules:
+        """The tables for ``vocab`` as it is now."""
+        kinds, types = vocab.kinds, vocab.types
+        if scheme is not None:
+            return cls(scheme, *scheme.transition_tables(kinds, types))
+        none = np.zeros((len(vocab), len(vocab)), dtype=np.bool_)
+        return cls(None, continuation_table(kinds, types), none, none)
+
+    @property
+    def size(self) -> int:
+        """How many tag ids the tables cover."""
+        return int(self.continues.shape[0])
+
+    @cached_property
+    def invalid(self) -> Bool:
+        """The transitions the scheme does not allow: ``bad_start | bad_end``."""
+        return self.bad_start | self.bad_end
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """What `decode_block` found in one sequence of tag ids.
+
+    Attributes:
+        chunks: the entities (none when not asked for).
+        transitions: counts of (previous id, id) pairs, sentence edges as id 0 (``None`` when
+            not asked for).
+        problems: the invalid transitions, in line order (found for the ``error`` policy only).
+    """
+
+    chunks: Chunks
+    transitions: Int | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+NO_CHUNKS = Chunks(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+
+
+def decode_block(
+    ids: Ids,
+    sentence_start: Bool,
+    vocab: TagVocab,
+    rules: DecodeRules,
+    policy: str,
+    *,
+    chunks: bool = True,
+    transitions: bool = False,
+    side: str = "tags",
+    source: str = "<tags>",
+    lines: Int | None = None,
+) -> Decoded:
+    """Decode one sequence of tag ids (a side of a block) under a repair policy.
+
+    ``begin`` decodes with the shared rule; ``discard`` also drops the entities that start or
+    end where the scheme forbids; ``error`` also lists every invalid transition as a `Problem`
+    of ``side`` in ``source``, at ``lines``.
+    ``conlleval`` has chunk rules of its own (`nerve.tagging.conlleval_rules`): it decodes no
+    chunks here, only counts transitions.
+
+    Args:
+        ids: tag ids of ``vocab``, tokens of all sentences end to end.
+        sentence_start: whether each token starts a sentence.
+        vocab: the vocabulary of the ids.
+        rules: its tables (`DecodeRules.of`); ``discard`` and ``error`` need a scheme.
+        policy: ``begin``, ``discard``, ``error`` or ``conlleval``.
+        chunks: whether to decode entities (``False`` to only count or check).
+        transitions: whether to count the (previous id, id) pairs.
+        side: the side problems are of (``gold``, ``pred``, ``tags``).
+        source: the file (or other source) problems are in.
+        lines: the line of each token, for problems; 1, 2, ... when ``None``.
+    """
+    if policy in ("discard", "error") and rules.scheme is None:
+        raise ValueError(f"the {policy} policy needs the scheme")
+    size = rules.size
+    prev, nxt = neighbours(ids, sentence_start)
+    keys = pair_keys(prev, ids, size)
+    counts = transition_counts(ids, sentence_start, prev, size, keys) if transitions else None
+    problems: list[Problem] = []
+    if policy == "error":
+        assert rules.scheme is not None
+        entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, rules.invalid)
+        if entering.shape[0] or leaving.shape[0]:
+            if lines is None:
+                lines = np.arange(1, ids.shape[0] + 1, dtype=np.int64)
+            problems = problems_for(
+                vocab, rules.scheme, side, source, lines, ids, prev, sentence_start, entering, leaving
+            )
+    found = NO_CHUNKS
+    if chunks and policy != "conlleval":
+        found = decode_ids(ids, prev, rules.continues, vocab.kinds, vocab.types, keys)
+        if policy == "discard":
+            found = found.select(chunk_validity(found, ids, prev, nxt, rules.bad_start, rules.bad_end))
+    return Decoded(found, counts, problems)

@@ -1,15 +1,16 @@
 """Decoding batches of tag ids with torch, on the tensors' own device (CPU or CUDA).
 
-A batch of shape ``(batch, length)`` is decoded with whole-batch tensor operations and no
-compaction, so shapes stay static: the previous and next counted position of each position come
-from running maxima and minima of position indices, chunk starts and ends from the
-continuation table indexed by (previous id, id), and each chunk's end from a running minimum
-over end positions. Matched, gold and predicted chunks per type, the transition tables, token
-counts and any bad input are gathered into one vector of counts: the only transfer to the host.
+Pure functions on tensors: a batch of shape ``(batch, length)`` is decoded with whole-batch
+tensor operations and no compaction, so shapes stay static: the previous and next counted
+position of each position come from running maxima and minima of position indices, chunk starts
+and ends from the continuation table indexed by (previous id, id), and each chunk's end from a
+running minimum over end positions. Matched, gold and predicted chunks per type, the transition
+tables, token counts and any bad input are gathered into one vector of counts: the only
+transfer to the host.
 
 Bad input (ids outside the label list, lengths outside the rows, invalid transitions under
-``error``) is detected on the device; the batch is then moved to the host and checked there,
-which names the row and position (`nerve.streaming.check_batch`).
+``error``) is only counted here; the streaming metric then checks the batch on the host, which
+names the row and position (`nerve.streaming.tensors`).
 """
 
 from __future__ import annotations
@@ -19,24 +20,27 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputError, NerveError
-from ..streaming.metric import shape_problem
+from ..errors import NerveError
+from ..model.schemes import OUT
+from .decode import DecodeRules
 
 if TYPE_CHECKING:
     import torch
 
-    from ..streaming.metric import StreamingMetric
+    from ..model.vocab import TagVocab
 
 __all__ = [
+    "CORRECT",
+    "FIXED",
+    "HOLES",
+    "INVALID",
+    "SENTENCES",
+    "TOKENS",
     "DeviceTables",
     "batch_counts",
-    "flush_tensors",
     "has_bad_input",
     "import_torch",
-    "prepare_batch",
     "split_counts",
-    "tables_for",
-    "update_from_tensors",
 ]
 
 
@@ -64,33 +68,26 @@ class DeviceTables:
     n_types: int
 
     @classmethod
-    def build(cls, metric: StreamingMetric, device: Any) -> DeviceTables:
-        """Tables for ``metric``'s vocabulary and label list, on ``device``."""
+    def build(
+        cls, vocab: TagVocab, rules: DecodeRules, lookup: np.ndarray[Any, Any], device: Any
+    ) -> DeviceTables:
+        """Tables for ``vocab`` under ``rules``, with label ids mapped by ``lookup``, on ``device``."""
         torch = import_torch()
-        from ..model.schemes import OUT, continuation_table
-
-        vocab = metric.vocab
-        assert metric.labels is not None
         kinds, types = vocab.kinds, vocab.types
-        size, n_types = len(vocab), len(vocab.type_names)
-        if metric.scheme is not None:
-            cont, bad_start, bad_end = metric.scheme.transition_tables(kinds, types)
-        else:
-            cont = continuation_table(kinds, types)
-            bad_start = bad_end = np.zeros((size, size), dtype=np.bool_)
+        n_types = len(vocab.type_names)
 
         def t(a: np.ndarray[Any, Any]) -> Any:
             return torch.as_tensor(np.ascontiguousarray(a).reshape(-1), device=device)
 
         return cls(
-            lookup=t(metric.labels.lookup.astype(np.int64)),
-            continues=t(cont),
-            bad_start=t(bad_start),
-            bad_end=t(bad_end),
-            invalid=t(bad_start | bad_end),
+            lookup=t(lookup.astype(np.int64)),
+            continues=t(rules.continues),
+            bad_start=t(rules.bad_start),
+            bad_end=t(rules.bad_end),
+            invalid=t(rules.invalid),
             inside=t(kinds != OUT),
             types=t(np.where(types < 0, n_types, types).astype(np.int64)),
-            size=size,
+            size=rules.size,
             n_types=n_types,
         )
 
@@ -116,84 +113,30 @@ def batch_counts(
     """
     torch = import_torch()
     b, t = gold.shape
-    device = gold.device
-    n_labels = tables.lookup.shape[0]
-    size, n_types = tables.size, tables.n_types
     if b == 0 or t == 0:
-        return torch.zeros(FIXED + 3 * n_types + 2 * size * size, dtype=torch.int64, device=device)
-    pos = torch.arange(t, device=device)
-    mask = torch.ones((b, t), dtype=torch.bool, device=device)
-    zero = torch.zeros((), dtype=torch.int64, device=device)
-    bad_lengths = zero
-    if lengths is not None:
-        bad_lengths = ((lengths < 0) | (lengths > t)).sum()
-        mask &= pos[None, :] < lengths[:, None]
-    if ignore_index is not None:
-        mask &= gold != ignore_index
-    gold = gold.long()
-    pred = pred.long()
-    bad_gold = (mask & ((gold < 0) | (gold >= n_labels))).sum()
-    bad_pred = (mask & ((pred < 0) | (pred >= n_labels))).sum()
-    g = tables.lookup[gold.clamp(0, max(n_labels - 1, 0))]
-    p = tables.lookup[pred.clamp(0, max(n_labels - 1, 0))]
-    holes = (mask & ((g < 0) | (p < 0))).sum()
-    g = torch.where(mask, g.clamp(min=0), 0)
-    p = torch.where(mask, p.clamp(min=0), 0)
-
-    # The previous and next counted position of every position (-1 and t at the row's edges).
-    last_at = torch.cummax(torch.where(mask, pos, -1), dim=1).values
-    prev_pos = torch.cat([torch.full((b, 1), -1, device=device, dtype=torch.int64), last_at[:, :-1]], dim=1)
-    first_at = torch.cummin(torch.where(mask, pos, t).flip(1), dim=1).values.flip(1)
-    next_pos = torch.cat([first_at[:, 1:], torch.full((b, 1), t, device=device, dtype=torch.int64)], dim=1)
-    has_prev, has_next = prev_pos >= 0, next_pos < t
-    final = mask & ~has_next
-
-    def run_min(flags: Any) -> Any:
-        """For each position, the first position at or after it where ``flags`` is set (or t)."""
-        return torch.cummin(torch.where(flags, pos, t).flip(1), dim=1).values.flip(1)
-
-    sides = []
-    invalid = zero
-    for ids in (g, p):
-        prev = torch.where(has_prev, ids.gather(1, prev_pos.clamp(min=0)), 0)
-        nxt = torch.where(has_next, ids.gather(1, next_pos.clamp(max=t - 1)), 0)
-        into, out_of = prev * size + ids, ids * size + nxt
-        inside = tables.inside[ids] & mask
-        start = inside & ~tables.continues[into]
-        last = inside & ~tables.continues[out_of]
-        end_at = run_min(last)
-        if policy == "discard":
-            bad_end = tables.bad_end[out_of] & last
-            start &= ~(tables.bad_start[into] | bad_end.gather(1, end_at.clamp(max=t - 1)))
-        if policy == "error":
-            bad = tables.invalid
-            invalid = invalid + (mask & bad[into]).sum() + (final & bad[ids * size]).sum()
-        outside_key = torch.full_like(into, size * size)
-        pairs = torch.cat(
-            [
-                torch.where(mask, into, outside_key).reshape(-1),
-                torch.where(final, ids * size, outside_key).reshape(-1),
-            ]
-        )
-        transitions = torch.bincount(pairs, minlength=size * size + 1)[: size * size]
-        sides.append((start, end_at, tables.types[ids], transitions))
-
-    (g_start, g_end, g_type, g_trans), (p_start, p_end, p_type, p_trans) = sides
+        size, n_types = tables.size, tables.n_types
+        return torch.zeros(FIXED + 3 * n_types + 2 * size * size, dtype=torch.int64, device=gold.device)
+    ids = _mapped_ids(gold, pred, lengths, ignore_index, tables)
+    places = _Places.of(ids.mask)
+    g_start, g_end, g_type, g_trans, g_invalid = _side(ids.gold, places, tables, policy)
+    p_start, p_end, p_type, p_trans, p_invalid = _side(ids.pred, places, tables, policy)
     matched = g_start & p_start & (g_type == p_type) & (g_end == p_end)
+    n_types = tables.n_types
 
     def per_type(flags: Any, typ: Any) -> Any:
         return torch.bincount(torch.where(flags, typ, n_types).reshape(-1), minlength=n_types + 1)[:n_types]
 
+    mask = ids.mask
     fixed = torch.stack(
         [
-            bad_lengths.long(),
-            bad_gold,
-            bad_pred,
-            holes,
+            ids.bad_lengths,
+            ids.bad_gold,
+            ids.bad_pred,
+            ids.holes,
             mask.sum(),
-            (mask & (g == p)).sum(),
+            (mask & (ids.gold == ids.pred)).sum(),
             mask.any(dim=1).sum(),
-            invalid,
+            g_invalid + p_invalid,
         ]
     )
     return torch.cat(
@@ -208,65 +151,112 @@ def batch_counts(
     )
 
 
-def _as_tensor(x: Any, like: torch.Tensor, what: str, batch: int) -> torch.Tensor:
+@dataclass(frozen=True)
+class _Ids:
+    """A batch's vocabulary ids (0 where a position does not count), and its bad input counted."""
+
+    gold: torch.Tensor
+    pred: torch.Tensor
+    mask: torch.Tensor  # the positions that count
+    bad_lengths: torch.Tensor
+    bad_gold: torch.Tensor
+    bad_pred: torch.Tensor
+    holes: torch.Tensor
+
+
+def _mapped_ids(
+    gold: torch.Tensor,
+    pred: torch.Tensor,
+    lengths: torch.Tensor | None,
+    ignore_index: int | None,
+    tables: DeviceTables,
+) -> _Ids:
+    """The positions that count, label ids mapped to vocabulary ids, and bad ids counted."""
     torch = import_torch()
-    if isinstance(x, torch.Tensor):
-        if x.device != like.device and not (what == "lengths" and x.device.type == "cpu"):
-            raise InputError(
-                f"batch {batch}", None, f"{what} are on {x.device}, but the gold ids are on {like.device}"
-            )
-        return x.to(like.device)
-    try:
-        return torch.as_tensor(np.asarray(x), device=like.device)
-    except (ValueError, TypeError):
-        raise InputError(
-            f"batch {batch}", None, f"{what}: rows of different lengths or mixed types"
-        ) from None
-
-
-def prepare_batch(
-    gold: Any, pred: Any, lengths: Any, batch: int
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
-    """Gold and predicted ids as 2-D integer tensors on one device, and lengths there too.
-
-    Raises:
-        InputError: shapes, dtypes or devices that do not fit, naming the batch.
-    """
-    torch = import_torch()
-    where = f"batch {batch}"
-    if not isinstance(gold, torch.Tensor):
-        gold = _as_tensor(gold, pred, "gold ids", batch)
-    pred = _as_tensor(pred, gold, "predicted ids", batch)
-    if gold.ndim == 1 and pred.ndim == 1:
-        gold, pred = gold[None, :], pred[None, :]
-    problem = shape_problem(tuple(gold.shape), tuple(pred.shape))
-    if problem:
-        raise InputError(where, None, problem)
-    for name, a in (("gold ids", gold), ("predicted ids", pred)):
-        if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
-            raise InputError(where, None, f"{name}: expected integers, got {a.dtype}")
-    lens = None
+    b, t = gold.shape
+    device = gold.device
+    n_labels = tables.lookup.shape[0]
+    pos = torch.arange(t, device=device)
+    mask = torch.ones((b, t), dtype=torch.bool, device=device)
+    bad_lengths = torch.zeros((), dtype=torch.int64, device=device)
     if lengths is not None:
-        lens = _as_tensor(lengths, gold, "lengths", batch)
-        if lens.shape != (gold.shape[0],):
-            raise InputError(
-                where,
-                None,
-                f"lengths: expected shape ({gold.shape[0]},) (one per row), got {tuple(lens.shape)}",
-            )
-        if lens.dtype.is_floating_point or lens.dtype == torch.bool:
-            raise InputError(where, None, f"lengths: expected integers, got {lens.dtype}")
-    return gold, pred, lens
+        bad_lengths = ((lengths < 0) | (lengths > t)).sum().long()
+        mask &= pos[None, :] < lengths[:, None]
+    if ignore_index is not None:
+        mask &= gold != ignore_index
+    gold = gold.long()
+    pred = pred.long()
+    bad_gold = (mask & ((gold < 0) | (gold >= n_labels))).sum()
+    bad_pred = (mask & ((pred < 0) | (pred >= n_labels))).sum()
+    g = tables.lookup[gold.clamp(0, max(n_labels - 1, 0))]
+    p = tables.lookup[pred.clamp(0, max(n_labels - 1, 0))]
+    holes = (mask & ((g < 0) | (p < 0))).sum()
+    g = torch.where(mask, g.clamp(min=0), 0)
+    p = torch.where(mask, p.clamp(min=0), 0)
+    return _Ids(g, p, mask, bad_lengths, bad_gold, bad_pred, holes)
 
 
-def tables_for(metric: StreamingMetric, device: Any) -> DeviceTables:
-    """The metric's tables on ``device``, built once per device and vocabulary size."""
-    key = str(device)
-    tables = metric._device_tables.get(key)
-    if tables is None or tables.size != len(metric.vocab):
-        tables = DeviceTables.build(metric, device)
-        metric._device_tables[key] = tables
-    return tables
+@dataclass(frozen=True)
+class _Places:
+    """The previous and next counted position of every position (-1 and t at the row's edges)."""
+
+    mask: torch.Tensor
+    pos: torch.Tensor  # 0 .. t - 1
+    prev_pos: torch.Tensor
+    next_pos: torch.Tensor
+    has_prev: torch.Tensor
+    has_next: torch.Tensor
+    final: torch.Tensor  # counted positions with no counted position after them
+
+    @classmethod
+    def of(cls, mask: torch.Tensor) -> _Places:
+        torch = import_torch()
+        b, t = mask.shape
+        device = mask.device
+        pos = torch.arange(t, device=device)
+        last_at = torch.cummax(torch.where(mask, pos, -1), dim=1).values
+        edge = torch.full((b, 1), -1, device=device, dtype=torch.int64)
+        prev_pos = torch.cat([edge, last_at[:, :-1]], dim=1)
+        first_at = _run_min(mask, pos, t)
+        next_pos = torch.cat([first_at[:, 1:], torch.full_like(edge, t)], dim=1)
+        has_next = next_pos < t
+        return cls(mask, pos, prev_pos, next_pos, prev_pos >= 0, has_next, mask & ~has_next)
+
+
+def _run_min(flags: Any, pos: Any, t: int) -> Any:
+    """For each position, the first position at or after it where ``flags`` is set (or t)."""
+    torch = import_torch()
+    return torch.cummin(torch.where(flags, pos, t).flip(1), dim=1).values.flip(1)
+
+
+def _side(ids: torch.Tensor, places: _Places, tables: DeviceTables, policy: str) -> tuple[Any, ...]:
+    """One side's chunk starts, chunk end of each position, type ids, transitions, invalid count."""
+    torch = import_torch()
+    t = ids.shape[1]
+    size, mask = tables.size, places.mask
+    prev = torch.where(places.has_prev, ids.gather(1, places.prev_pos.clamp(min=0)), 0)
+    nxt = torch.where(places.has_next, ids.gather(1, places.next_pos.clamp(max=t - 1)), 0)
+    into, out_of = prev * size + ids, ids * size + nxt
+    inside = tables.inside[ids] & mask
+    start = inside & ~tables.continues[into]
+    last = inside & ~tables.continues[out_of]
+    end_at = _run_min(last, places.pos, t)
+    if policy == "discard":
+        bad_end = tables.bad_end[out_of] & last
+        start &= ~(tables.bad_start[into] | bad_end.gather(1, end_at.clamp(max=t - 1)))
+    invalid = torch.zeros((), dtype=torch.int64, device=ids.device)
+    if policy == "error":
+        bad = tables.invalid
+        invalid = (mask & bad[into]).sum() + (places.final & bad[ids * size]).sum()
+    outside_key = torch.full_like(into, size * size)
+    pairs = torch.cat(
+        [
+            torch.where(mask, into, outside_key).reshape(-1),
+            torch.where(places.final, ids * size, outside_key).reshape(-1),
+        ]
+    )
+    transitions = torch.bincount(pairs, minlength=size * size + 1)[: size * size]
+    return start, end_at, tables.types[ids], transitions, invalid
 
 
 def has_bad_input(counts: np.ndarray[Any, Any]) -> bool:
@@ -288,51 +278,3 @@ def split_counts(counts: np.ndarray[Any, Any], tables: DeviceTables) -> dict[str
         "correct": int(counts[CORRECT]),
         "sentences": int(counts[SENTENCES]),
     }
-
-
-def update_from_tensors(metric: StreamingMetric, gold: Any, pred: Any, lengths: Any, batch: int) -> None:
-    """Buffer one batch of tensors (from `prepare_batch`) on its device; decode when enough wait.
-
-    Batches of one device and width are decoded together (`flush_tensors`): one call of
-    `batch_counts` and one transfer for many batches. They are cloned, so a caller that reuses
-    its tensors in place cannot change what was counted. With ``repair="error"`` each batch is
-    decoded at once, so that its invalid transitions are raised by its own update.
-    """
-    metric._label_map(batch)  # ids need a label list
-    lens = None if lengths is None else lengths.clone()
-    metric._tensor_pending.append((gold.clone(), pred.clone(), lens, batch))
-    metric._pending_tokens += gold.numel()
-    if metric.policy == "error" or metric._pending_tokens >= metric.flush_tokens:
-        metric._flush()
-
-
-def flush_tensors(metric: StreamingMetric, pending: list[tuple[Any, Any, Any, int]]) -> None:
-    """Decode buffered tensor batches, grouped by device and width, and add their counts.
-
-    If a group holds bad input, its batches are checked on the host one by one, in order: the
-    first bad one raises, naming its batch, row and position.
-    """
-    torch = import_torch()
-    groups: dict[tuple[str, int], list[tuple[Any, Any, Any, int]]] = {}
-    for item in pending:
-        groups.setdefault((str(item[0].device), int(item[0].shape[1])), []).append(item)
-    for items in groups.values():
-        gold = torch.cat([g for g, _, _, _ in items])
-        pred = torch.cat([p for _, p, _, _ in items])
-        lens = None
-        if any(n is not None for _, _, n, _ in items):
-            width = gold.shape[1]
-            lens = torch.cat(
-                [
-                    n.to(g.device) if n is not None else torch.full((g.shape[0],), width, device=g.device)
-                    for g, _, n, _ in items
-                ]
-            )
-        tables = tables_for(metric, gold.device)
-        with torch.no_grad():
-            counts = batch_counts(gold, pred, lens, metric.ignore_index, tables, metric.policy).cpu().numpy()
-        if has_bad_input(counts):
-            for g, p, n, batch in items:  # the host check names the row and position, and raises
-                metric._update_host(g, p, n, batch)
-            continue
-        metric._acc.add_counts(**split_counts(counts, tables))
