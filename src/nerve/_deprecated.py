@@ -25,7 +25,7 @@ MOVED = {
     "nerve.repair": "nerve.tagging.decode",
     "nerve.schemes": "nerve.model.schemes",
     "nerve.scoring": "nerve.api",
-    "nerve.span_readers": "nerve.io.span_files",
+    "nerve.span_readers": "nerve.io.spans",
     "nerve.spans": "nerve.model.spans",
     "nerve.tensors": "nerve.tagging.torch_decode",
     "nerve.text_metrics": "nerve.metrics.text",
