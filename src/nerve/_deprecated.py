@@ -29,7 +29,7 @@ MOVED = {
     "nerve.spans": "nerve.model.spans",
     "nerve.tensors": "nerve.tagging.torch_decode",
     "nerve.text_metrics": "nerve.metrics.text",
-    "nerve.text_readers": "nerve.io.bio_dirs",
+    "nerve.text_readers": "nerve.tagging.texts",
     "nerve.vocab": "nerve.model.vocab",
 }
 

@@ -575,8 +575,8 @@ def score_text(
         InputError: a missing directory, a file on one side only, a line that is not
             ``token TAG``, an unknown tag; with the file and line.
     """
-    from .io.bio_dirs import read_bio_dirs, read_text_files
     from .metrics.text import score_texts
+    from .tagging.texts import read_bio_dirs, read_text_files
 
     if not 0.0 <= threshold <= 1.0:
         raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")
