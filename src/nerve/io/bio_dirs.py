@@ -15,6 +15,7 @@ one side only, a line that is not ``token TAG`` or a tag the scheme does not kno
 
 from __future__ import annotations
 
+import codecs
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ import numpy as np
 from ..errors import InputError
 from ..model.vocab import TagVocab
 from ._read_files import FIRST, PIECE, read_all
-from .conll import _BOM, DOCSTART, FieldTable, _starts_with, intern, split_fields
+from .conll import DOCSTART, FieldTable, _starts_with, intern, split_fields
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -43,6 +44,7 @@ __all__ = [
     "read_side",
 ]
 
+_BOM = codecs.BOM_UTF8
 _APART = 8192  # files per side from which a second interpreter reads the predictions
 
 
