@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 import nerve
+from nerve.api import score_spans
 from nerve.cli import main
-from nerve.io.span_files import read_spans, sniff_format
+from nerve.io.spans import read_span_columns, read_spans, sniff_format
 
 TEXT = "John Jones and Peter Peters came to York"
 GOLD = [
@@ -198,3 +199,55 @@ def test_eval4ner_format_errors(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert result.muc is not None
     assert result.muc.modes["strict"].overall.spu == 1
     assert result.muc.modes["strict"].overall.mis == 3
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"text": 5, "gold": [], "pred": []}, 'expected a string under "text"'),
+        ({"tokens": 5, "gold": [{"start": 0, "end": 1, "label": "X"}], "pred": []}, "list of strings"),
+        (
+            {"tokens": [1, 2], "gold": [{"start": 0, "end": 1, "label": "X", "text": "a"}], "pred": []},
+            "list of strings",
+        ),
+    ],
+)
+def test_texts_and_tokens_of_the_wrong_type_are_input_errors(
+    tmp_path: Path, doc: dict[str, object], message: str
+) -> None:
+    path = write(tmp_path / "t.jsonl", [{"text": TEXT, "gold": [], "pred": []}, doc], lines=True)
+    with pytest.raises(nerve.InputError, match=message) as info:
+        read_spans(str(path))
+    assert info.value.line == 2
+    nereval = write(tmp_path / "n.json", [{"text": 5, "true": [], "predicted": []}])
+    with pytest.raises(nerve.InputError, match='document 0: expected a string under "text"'):
+        read_spans(str(nereval), fmt="nereval")
+
+
+def test_every_format_reads_into_span_arrays(tmp_path: Path) -> None:
+    path = write(tmp_path / "d.jsonl", [{"text": TEXT, "gold": GOLD, "pred": PRED}] * 2, lines=True)
+    gold, pred = read_span_columns(str(path))
+    assert isinstance(gold, nerve.SpanArray)
+    assert (gold.n_docs, pred.n_docs) == (2, 2)
+    assert gold.labels == ("PER", "LOC")
+    assert pred.labels == ("LOC",)
+    assert gold.label.tolist() == [0, 1, 0, 1]
+    assert gold.documents() == [[(0, 10, "PER"), (36, 40, "LOC")]] * 2
+    e4n = write(tmp_path / "e.jsonl", [{"text": TEXT, "gold": E4N_GOLD, "pred": E4N_PRED[1]}], lines=True)
+    gold, pred = read_span_columns(str(e4n))
+    assert (gold.labels, gold.label.tolist()) == (("PER", "LOC"), [0, 0, 1])
+    assert (pred.labels, pred.label.tolist()) == (("LOC", "PER"), [0, 1, 0])
+
+
+@pytest.mark.parametrize(
+    ("gold", "where"),
+    [
+        ([[(0, 1, "X")], [(0, "a", "X")]], "gold: document 1, span 0"),
+        ([[(0, 1, "X"), (0, 1)]], "gold: document 0, span 1"),
+        ([[(0, 1, "X")], 5], "gold: document 1"),
+    ],
+)
+def test_score_spans_names_a_bad_span(gold: list[object], where: str) -> None:
+    with pytest.raises(nerve.InputError) as info:
+        score_spans(gold, [[], []])  # type: ignore[arg-type]
+    assert info.value.source == where

@@ -18,7 +18,7 @@ import nerve
 from nerve.api import score_text
 from nerve.cli import main
 from nerve.io import bio_dirs as text_readers
-from nerve.io.bio_dirs import read_bio_dirs
+from nerve.tagging.texts import read_bio_dirs
 
 Doc = list[tuple[str, str]]
 

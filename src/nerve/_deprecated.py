@@ -25,11 +25,11 @@ MOVED = {
     "nerve.repair": "nerve.tagging.decode",
     "nerve.schemes": "nerve.model.schemes",
     "nerve.scoring": "nerve.api",
-    "nerve.span_readers": "nerve.io.span_files",
+    "nerve.span_readers": "nerve.io.spans",
     "nerve.spans": "nerve.model.spans",
     "nerve.tensors": "nerve.streaming.tensors",
     "nerve.text_metrics": "nerve.metrics.text",
-    "nerve.text_readers": "nerve.io.bio_dirs",
+    "nerve.text_readers": "nerve.tagging.texts",
     "nerve.vocab": "nerve.model.vocab",
 }
 

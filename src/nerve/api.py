@@ -9,7 +9,6 @@ import codecs
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from itertools import chain
 from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
@@ -19,13 +18,13 @@ from .io.bytes import FileRange
 from .io.conll import ConllReader, TaggedCorpus, split_files
 from .io.conll_lines import first_token_columns
 from .io.lists import iter_lists
-from .io.span_files import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
+from .io.spans import SPAN_FORMATS, read_span_columns, sniff_format, span_lists
 from .matching.exact import exact_match_types
 from .metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from .metrics.muc import MucOptions, muc_columns
 from .model.blocks import TagBlock
 from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
-from .model.spans import Span
+from .model.spans import Span, SpanArray
 from .model.vocab import TagVocab
 from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
 from .tagging.decode import DecodeRules, decode_block, get_policy, neighbours
@@ -147,8 +146,8 @@ def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme
 
 
 def score_spans(
-    gold: Sequence[Sequence[tuple[int, int, str]]] | SpanColumns,
-    pred: Sequence[Sequence[tuple[int, int, str]]] | SpanColumns,
+    gold: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
+    pred: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
     *,
     beta: float = 1.0,
     overlap: MucOptions | None = None,
@@ -158,16 +157,14 @@ def score_spans(
 
     Duplicated spans are matched at most once each.
     """
-    g = gold if isinstance(gold, SpanColumns) else SpanColumns.from_documents(list(map(list, gold)))
-    p = pred if isinstance(pred, SpanColumns) else SpanColumns.from_documents(list(map(list, pred)))
+    g = gold if isinstance(gold, SpanArray) else span_lists(gold, "gold")
+    p = pred if isinstance(pred, SpanArray) else span_lists(pred, "pred")
     if g.n_docs != p.n_docs:
         raise NerveError(
             f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
         )
-    names = list(dict.fromkeys(chain(g.label, p.label)))
-    index = {name: i for i, name in enumerate(names)}
-    gt = np.fromiter(map(index.__getitem__, g.label), dtype=np.int64, count=len(g.label))
-    pt = np.fromiter(map(index.__getitem__, p.label), dtype=np.int64, count=len(p.label))
+    p = p.relabel(g.labels)  # one vocabulary: the gold types, then the others
+    names, gt, pt = list(p.labels), g.label, p.label
     width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
     n = len(names)
     hits = exact_match_types(
@@ -553,8 +550,8 @@ def score_text(
         InputError: a missing directory, a file on one side only, a line that is not
             ``token TAG``, an unknown tag; with the file and line.
     """
-    from .io.bio_dirs import read_bio_dirs, read_text_files
     from .metrics.text import score_texts
+    from .tagging.texts import read_bio_dirs, read_text_files
 
     if not 0.0 <= threshold <= 1.0:
         raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")

@@ -31,145 +31,18 @@ counted in the partial mode only, and 0 when ACT (POS) is 0, as in eval4ner.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ..metrics.muc import MODES, muc_score
+from ..errors import OptionError
+from ..io.eval4ner import Entity, locate, locate_spans
+from ..io.eval4ner import locate_many as locate_many
+from ..metrics.muc import MODES, MucResult, muc_score
 
 __all__ = ["evaluate_all", "evaluate_one", "locate"]
 
-#: An entity as eval4ner takes it: ``(tag, surface string)``.
-Entity = tuple[str, str]
-
 _COUNT_KEYS = ("correct", "incorrect", "partial", "missed", "spurius")
 _FIELDS = ("cor", "inc", "par", "mis", "spu")
-
-
-def _word_char(c: str) -> bool:
-    return c.isalnum() or c == "_"
-
-
-def _occurrences(surface: str, text: str) -> list[int]:
-    """Start offsets of ``surface`` in ``text``: whole-word occurrences first, each group in order.
-
-    An occurrence is whole-word when it does not cut a word at either end: the characters on
-    both sides of each boundary are not both letters, digits or ``_``.
-    """
-    i = text.find(surface)
-    if i == -1 or text.find(surface, i + 1) == -1:
-        return [] if i == -1 else [i]  # the common case: no order to choose
-    starts = []
-    while i != -1:
-        starts.append(i)
-        i = text.find(surface, i + 1)
-    n = len(surface)
-
-    def whole(i: int) -> bool:
-        j = i + n
-        left = i == 0 or not (_word_char(text[i - 1]) and _word_char(text[i]))
-        right = j == len(text) or not (_word_char(text[j - 1]) and _word_char(text[j]))
-        return left and right
-
-    return [i for i in starts if whole(i)] + [i for i in starts if not whole(i)]
-
-
-def locate(entities: Sequence[Entity], text: str) -> list[tuple[int, int] | None]:
-    """The character span ``(start, end)``, half-open, of each ``(tag, surface)`` in ``text``.
-
-    The rule: entities with the same surface string take that string's occurrences in list
-    order, the first entity the first occurrence, the second the next, and so on, left to right.
-    Occurrences that do not cut a word (no letter, digit or ``_`` on both sides of either end)
-    come before those inside a word, so ``"York"`` is the word York before the York in
-    "Yorkshire"; inside-word occurrences are used when there are no more whole-word ones (as in
-    Chinese text, where every character is a letter). An occurrence that overlaps one already
-    taken by the same surface is used only when no other is free. When the list has more
-    entities with a surface than the text has occurrences, the extra ones take the occurrences
-    again from the first (a repeated prediction is then spurious).
-
-    The tag plays no part: gold and predicted lists are located separately, each by this rule.
-
-    Returns:
-        One span per entity, or ``None`` for an empty surface or one that does not occur.
-    """
-    found: dict[str, list[int]] = {}
-    taken: dict[str, list[int]] = {}
-    spans: list[tuple[int, int] | None] = []
-    for _, surface in entities:
-        if not surface:
-            spans.append(None)
-            continue
-        if surface not in found:
-            found[surface] = _occurrences(surface, text)
-        occurrences = found[surface]
-        if not occurrences:
-            spans.append(None)
-            continue
-        used = taken.setdefault(surface, [])
-        n = len(surface)
-        if not used:
-            used.append(occurrences[0])
-            spans.append((occurrences[0], occurrences[0] + n))
-            continue
-        start = next((s for s in occurrences if all(abs(s - u) >= n for u in used)), None)
-        if start is None:
-            start = next((s for s in occurrences if s not in used), None)
-        if start is None:
-            start = occurrences[len(used) % len(occurrences)]
-        used.append(start)
-        spans.append((start, start + n))
-    return spans
-
-
-def locate_many(
-    entity_lists: Sequence[Sequence[Entity]], texts: Sequence[str]
-) -> tuple[list[int], list[int], list[int], list[str]]:
-    """`locate` for many sentences at once, as flat lists: sentence, start, end, tag.
-
-    A surface that does not occur has start and end -1. Surfaces that occur once and are
-    listed once in their sentence (nearly all) are found with one pass of ``str.find`` over all
-    of them; only sentences with the rest go through `locate`.
-    """
-    counts = list(map(len, entity_lists))
-    sentence = [i for i, c in enumerate(counts) for _ in range(c)]
-    flat = [e for entities in entity_lists for e in entities]
-    tags = [e[0] for e in flat]
-    surfaces = [e[1] for e in flat]
-    text_of = [texts[i] for i in sentence]
-    first = list(map(str.find, text_of, surfaces))
-    again = list(map(str.find, text_of, surfaces, [f + 1 for f in first]))
-    starts = first
-    ends = [f + len(w) if f >= 0 else -1 for f, w in zip(first, surfaces, strict=True)]
-    listed = Counter(zip(sentence, surfaces, strict=True))
-    hard = {
-        i for i, w, a in zip(sentence, surfaces, again, strict=True) if a != -1 or not w or listed[i, w] > 1
-    }
-    if hard:
-        offset = [0]
-        for c in counts:
-            offset.append(offset[-1] + c)
-        for i in hard:
-            for k, span in enumerate(locate(entity_lists[i], texts[i]), start=offset[i]):
-                starts[k], ends[k] = span if span is not None else (-1, -1)
-    return sentence, starts, ends, tags
-
-
-def _spans(
-    gold: Sequence[Entity], pred: Sequence[Entity], text: str, where: str
-) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-    """Gold and predicted spans of one sentence, for `muc_score`.
-
-    A gold surface that is not in the text is an error. A predicted one cannot match anything:
-    it is put just past the end of the text, where no gold span is, and so counts as spurious.
-    """
-    gold_spans = []
-    for i, (span, (tag, surface)) in enumerate(zip(locate(gold, text), gold, strict=True)):
-        if span is None:
-            raise ValueError(f"{where}gold entity {i} ({tag!r}, {surface!r}) does not occur in the text")
-        gold_spans.append((span[0], span[1], tag))
-    beyond = (len(text), len(text) + 1)
-    pred_spans = [(*(span or beyond), tag) for span, (tag, _) in zip(locate(pred, text), pred, strict=True)]
-    return gold_spans, pred_spans
 
 
 def _mode_dict(cor: int, inc: int, par: int, mis: int, spu: int) -> dict[str, Any]:
@@ -206,7 +79,7 @@ def evaluate_one(
     Raises:
         ValueError: a gold surface does not occur in the text.
     """
-    gold, pred = _spans(ground_truth, prediction, text, "")
+    gold, pred = locate_spans(ground_truth, prediction, text)
     modes = muc_score([gold], [pred]).modes
     out = {}
     for mode in MODES:
@@ -241,8 +114,9 @@ def evaluate_all(
         of sentences (0, with scores 0, for no sentences, where eval4ner divides by zero).
 
     Raises:
-        ValueError: the three lists differ in length (eval4ner: AssertionError), ``average`` is
-            unknown, or a gold surface does not occur in its sentence.
+        ValueError: the three lists differ in length (eval4ner: AssertionError), or a gold
+            surface does not occur in its sentence.
+        OptionError: ``average`` is unknown (a `ValueError` too).
     """
     if not len(predictions) == len(golden_labels) == len(texts):
         raise ValueError(
@@ -250,38 +124,39 @@ def evaluate_all(
             f"{len(predictions)}, {len(golden_labels)} and {len(texts)}"
         )
     if average not in ("sentence", "micro"):
-        raise ValueError(f"Expected average 'sentence' or 'micro', but got {average!r}")
-    n = len(texts)
+        raise OptionError("average", f"Expected average 'sentence' or 'micro', but got {average!r}")
     gold_docs, pred_docs = [], []
     for i, (pred, gold, text) in enumerate(zip(predictions, golden_labels, texts, strict=True)):
-        g, p = _spans(gold, pred, text, f"sentence {i}: ")
+        g, p = locate_spans(gold, pred, text, f"sentence {i}: ")
         gold_docs.append(g)
         pred_docs.append(p)
     result = muc_score(gold_docs, pred_docs, document_average=average == "sentence" or verbose)
-    out: dict[str, dict[str, Any]] = {}
-    for mode in MODES:
-        per_sentence: list[dict[str, Any]] = []
-        if result.per_document is not None:
-            columns = [result.per_document[mode][f].tolist() for f in _FIELDS]
-            per_sentence = [_mode_dict(*(int(col[d]) for col in columns)) for d in range(n)]
-        if average == "micro":
-            c = result.modes[mode].overall
-            totals = [getattr(c, f) for f in _FIELDS]
-            if sum(totals):
-                scores = _mode_dict(*totals)
-            else:  # no entity anywhere: nerve's convention, 0 for 0/0
-                scores = dict(_mode_dict(*totals), precision=0.0, recall=0.0, f1_score=0.0)
-            entry = {k: scores[k] for k in ("precision", "recall", "f1_score")}
-            entry.update({k: scores[k] for k in (*_COUNT_KEYS, "possible", "actual")})
-        else:
-            # eval4ner's order of operations: sum over sentences in order, then divide.
-            sums = {"precision": 0.0, "recall": 0.0, "f1_score": 0.0}
-            for s in per_sentence:
-                for k in sums:
-                    sums[k] += s[k]
-            entry = {k: v / n if n else 0.0 for k, v in sums.items()}
-        entry["count"] = n
-        if verbose:
-            entry["per_sentence"] = per_sentence
-        out[mode] = entry
-    return out
+    return {mode: _mode_entry(result, mode, average, len(texts), verbose) for mode in MODES}
+
+
+def _mode_entry(result: MucResult, mode: str, average: str, n: int, verbose: bool) -> dict[str, Any]:
+    """`evaluate_all`'s dictionary of one mode, over ``n`` sentences."""
+    per_sentence: list[dict[str, Any]] = []
+    if result.per_document is not None:
+        columns = [result.per_document[mode][f].tolist() for f in _FIELDS]
+        per_sentence = [_mode_dict(*(int(col[d]) for col in columns)) for d in range(n)]
+    if average == "micro":
+        c = result.modes[mode].overall
+        totals = [getattr(c, f) for f in _FIELDS]
+        if sum(totals):
+            scores = _mode_dict(*totals)
+        else:  # no entity anywhere: nerve's convention, 0 for 0/0
+            scores = dict(_mode_dict(*totals), precision=0.0, recall=0.0, f1_score=0.0)
+        entry = {k: scores[k] for k in ("precision", "recall", "f1_score")}
+        entry.update({k: scores[k] for k in (*_COUNT_KEYS, "possible", "actual")})
+    else:
+        # eval4ner's order of operations: sum over sentences in order, then divide.
+        sums = {"precision": 0.0, "recall": 0.0, "f1_score": 0.0}
+        for s in per_sentence:
+            for k in sums:
+                sums[k] += s[k]
+        entry = {k: v / n if n else 0.0 for k, v in sums.items()}
+    entry["count"] = n
+    if verbose:
+        entry["per_sentence"] = per_sentence
+    return entry

@@ -34,7 +34,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ..errors import InputError
-from ..io.span_files import read_spans
+from ..io.spans import read_span_columns
 
 __all__ = [
     "Entity",
@@ -268,10 +268,10 @@ def evaluate_json(file_name: str) -> float:
     Entities are ``{"text", "type", "start"}``. The file is read by nerve's ``nereval`` reader,
     which checks each entity against the text (`nerve.InputError` names the text and entity).
     """
-    gold, pred = read_spans(file_name, fmt="nereval")
+    gold, pred = read_span_columns(file_name, fmt="nereval")
     return _totals(
-        [[(s, e, t, None) for s, e, t in doc] for doc in gold],
-        [[(s, e, t, None) for s, e, t in doc] for doc in pred],
+        [[(s, e, t, None) for s, e, t in doc] for doc in gold.documents()],
+        [[(s, e, t, None) for s, e, t in doc] for doc in pred.documents()],
     )[2]
 
 

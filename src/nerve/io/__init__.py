@@ -1,6 +1,7 @@
 """Readers: bytes on disk (or Python lists) in, nerve's model out.
 
 In: CoNLL files (`io.conll`, over the byte helpers of `io.bytes`), Python tag lists (`io.lists`),
-JSON and JSONL span files, BIO directories. Out: blocks of tag ids (`model.blocks.TagBlock`), span
-columns and entity texts. Every problem is an `InputError` that names the file and line.
+span files (JSON/JSONL, nereval, nervaluate, eval4ner; `io.spans`), BIO directories (`io.bio_dirs`).
+Out: blocks of tag ids (`model.blocks.TagBlock`), `SpanArray` pairs, and tagged lines for
+`nerve.tagging.texts` to decode. Every problem is an `InputError` that names the file and line.
 """

@@ -1,6 +1,6 @@
 """Read many small files of one directory: in process, or as a script in a second interpreter.
 
-`read_all` is the tight loop of system calls that `nerve.text_readers` reads BIO directories
+`read_all` is the tight loop of system calls that `nerve.io.bio_dirs` reads BIO directories
 with. Run as a script (``python -I -S``), it reads one side of a pair of directories while nerve
 reads the other: two threads of one interpreter hand the GIL back and forth at every call.
 

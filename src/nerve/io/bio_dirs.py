@@ -1,18 +1,16 @@
-"""Inputs of the text-level metrics: entities with their text, per document.
+"""Inputs of the text-level metrics, read: tagged lines of BIO directories and CoNLL files.
 
 - **Directories of BIO files** (ie-eval's layout): a label directory and a prediction directory,
   each with one ``*.bio`` file per document, paired by file name. A line is ``token TAG`` (two
-  fields, separated by spaces or tabs); blank lines may separate sentences. Tags are IOB2
-  (``B-X``, ``I-X``, ``O``); a file's words may differ from its counterpart's (transcription
-  errors).
+  fields, separated by spaces or tabs); blank lines may separate sentences.
 - **CoNLL files**, as `nerve score` reads them: a merged file (token first, gold and predicted
   tags last) or a gold and a prediction file, with documents starting at ``-DOCSTART-`` lines
   (the whole file is one document without them).
 
-The text of an entity is its tokens joined by single spaces. Each file is checked as a whole
-before scoring: a file on one side only, a line that is not ``token TAG`` or a tag the scheme does
-not know raise `InputError` with the file and line. Invalid transitions (``I-X`` after ``O``) are
-repaired by the policy given (``begin`` by default) and counted.
+In: directories and files. Out: `TagLines`, the tag ids of one side with their tokens'
+bytes, sentences and documents; `nerve.tagging.texts` decodes them into entity texts. A file on
+one side only, a line that is not ``token TAG`` or a tag the scheme does not know raise
+`InputError` with the file and line.
 """
 
 from __future__ import annotations
@@ -24,45 +22,32 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError
-from ..model.schemes import TagFormat, get_scheme
-from ..model.texts import EntityTexts
+from ..errors import InputError
 from ..model.vocab import TagVocab
-from ..tagging.decode import (
-    chunk_validity,
-    decode_ids,
-    get_policy,
-    invalid_positions,
-    neighbours,
-    problems_for,
-)
 from ._read_files import FIRST, PIECE, read_all
-from .bytes import BOM, DOCSTART, intern, split_fields, starts_with
+from .bytes import BOM, DOCSTART, FieldTable, intern, split_fields, starts_with
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["TextCorpus", "read_bio_dirs", "read_text_files"]
+__all__ = [
+    "Files",
+    "TagLines",
+    "bio_names",
+    "check_directories",
+    "load_files",
+    "one_side_only",
+    "parse_tag_lines",
+    "read_side",
+]
 
 _APART = 8192  # files per side from which a second interpreter reads the predictions
 
 
 @dataclass(frozen=True)
-class TextCorpus:
-    """Gold and predicted entities by text, document by document, and what reading found."""
-
-    gold: EntityTexts
-    pred: EntityTexts
-    documents: list[str]
-    repairs: tuple[int, int]  # invalid transitions repaired, gold and predicted
-    scheme: str
-    repair: str
-
-
-@dataclass(frozen=True)
-class _Files:
+class Files:
     """Files read into one buffer of whole lines, and where each begins."""
 
     data: bytes
@@ -89,7 +74,7 @@ def _normalize(data: bytes) -> bytes:
 
 
 def _read_bytes(path: str) -> bytes:
-    """A file's bytes, as they are (`_load` normalizes them).
+    """A file's bytes, as they are (`load_files` normalizes them).
 
     ``os.open``/``os.read`` rather than ``open()``: a directory may hold tens of thousands of
     small files, and the buffered-file machinery costs more than the reading.
@@ -119,7 +104,7 @@ def _read_bytes(path: str) -> bytes:
 def _read_dir(directory: str, names: list[str]) -> list[bytes]:
     """The bytes of many files of one directory, as `_read_bytes` gives them.
 
-    A tight loop of system calls relative to the directory (`nerve._read_files.read_all`); any
+    A tight loop of system calls relative to the directory (`nerve.io._read_files.read_all`); any
     trouble is left to `_read_bytes`, file by file, to name.
     """
     try:
@@ -172,15 +157,15 @@ def _read_apart(directory: str, names: list[str]) -> tuple[bytes, Int] | None:
     return data, sizes
 
 
-def _load(paths: list[str], parts: list[bytes] | None = None, directory: str | None = None) -> _Files:
+def load_files(paths: list[str], parts: list[bytes] | None = None, directory: str | None = None) -> Files:
     """The files (``paths`` relative to ``directory`` if given) in one buffer; ``parts`` if read."""
     if parts is None:
         parts = [_read_bytes(path if directory is None else os.path.join(directory, path)) for path in paths]
     sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
-    return _load_joined(paths, b"".join(parts), sizes, directory)
+    return load_joined(paths, b"".join(parts), sizes, directory)
 
 
-def _load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | None = None) -> _Files:
+def load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | None = None) -> Files:
     """Files read into one buffer (``sizes`` bytes each), checked and normalized.
 
     Files are normalized (`_normalize`) only where an array test over the joined bytes finds a
@@ -211,177 +196,12 @@ def _load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | Non
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
-        name, line = _Files(data, paths, first, directory).where(data.count(b"\n", 0, err.start))
+        name, line = Files(data, paths, first, directory).where(data.count(b"\n", 0, err.start))
         raise InputError(name, line, f"byte 0x{data[err.start]:02x} is not valid UTF-8") from None
-    return _Files(data, paths, first, directory)
+    return Files(data, paths, first, directory)
 
 
-def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int, last: Int) -> list[str]:
-    """The text of each entity: its tokens ``first[k]..last[k]`` (inclusive) joined by spaces.
-
-    The bytes are gathered in one pass over the buffer.
-    """
-    n_entities = first.shape[0]
-    if not n_entities:
-        return []
-    per_entity = last - first + 1
-    tokens = np.repeat(first - np.cumsum(per_entity) + per_entity, per_entity) + np.arange(
-        int(per_entity.sum())
-    )
-    s, e = starts[tokens], ends[tokens]
-    lengths = e - s + 1  # each token is followed by a space, or by a newline ending its entity
-    total = int(lengths.sum())
-    out_start = np.cumsum(lengths) - lengths
-    index = np.repeat(s - out_start, lengths) + np.arange(total)
-    out = buf[np.minimum(index, buf.shape[0] - 1)].copy()
-    sep_at = out_start + lengths - 1
-    out[sep_at] = 32
-    out[sep_at[np.cumsum(per_entity) - 1]] = 10
-    return out.tobytes().decode("utf-8").split("\n")[:-1]
-
-
-def _side(
-    files: _Files,
-    doc_of_file: Int | None,
-    vocab: TagVocab,
-    policy: str,
-    role: str,
-    tag_column: str,
-) -> tuple[EntityTexts, int]:
-    """One side's entities and its number of invalid transitions.
-
-    ``doc_of_file`` numbers documents by file (BIO directories); ``None`` numbers them by
-    ``-DOCSTART-`` lines (CoNLL). ``tag_column`` is ``"last"``, or ``"second_last"`` for the gold
-    tags of a merged file.
-    """
-    buf = np.frombuffer(files.data, dtype=np.uint8)
-    ft = split_fields(buf)
-    n_lines = ft.count.shape[0]
-    line_no = np.arange(n_lines)
-    is_docstart = np.zeros(n_lines, dtype=np.bool_)
-    if doc_of_file is None:
-        is_docstart[starts_with(files.data, DOCSTART, ft, whole_field=True)] = True
-        wanted = 3 if tag_column == "second_last" else 2
-        bad = np.flatnonzero((ft.count > 0) & ~is_docstart & (ft.count < wanted))
-        expected = "token, gold tag, predicted tag" if wanted == 3 else "token and tag"
-    else:
-        bad = np.flatnonzero((ft.count > 0) & (ft.count != 2))
-        expected = "`token TAG`"
-    if bad.shape[0]:
-        i = int(bad[0])
-        name, line = files.where(i)
-        text = files.data[int(ft.start[ft.first_gap[i]]) : int(ft.end[ft.line_cut[i]])].decode(
-            "utf-8", "replace"
-        )
-        raise InputError(name, line, f"expected {expected}, found {text!r}")
-    rows = np.flatnonzero((ft.count > 0) & ~is_docstart)
-    tag_field = ft.last[rows] if tag_column == "last" else ft.second_last[rows]
-    ids_raw, values = intern(buf, ft.start[tag_field], ft.end[tag_field])
-    tags = [v.decode("utf-8") for v in values]
-    mapped = vocab.add(tags)
-    if (mapped < 0).any():
-        bad_tok = np.flatnonzero(mapped[ids_raw] < 0)
-        name, line = files.where(int(rows[bad_tok[0]]))
-        raise InputError(name, line, vocab.explain(tags[ids_raw[bad_tok[0]]]))
-    ids = mapped[ids_raw].astype(np.int32)
-    # A sentence starts after a non-token line or at a file's first line.
-    file_of_row = np.searchsorted(files.first_line, rows, side="right") - 1
-    sentence_start = np.ones(rows.shape[0], dtype=np.bool_)
-    sentence_start[1:] = (rows[1:] != rows[:-1] + 1) | (file_of_row[1:] != file_of_row[:-1])
-    if doc_of_file is not None:
-        doc = doc_of_file[file_of_row]
-        n_docs = int(doc_of_file.max(initial=-1)) + 1
-    else:
-        starts_before = np.cumsum(is_docstart)
-        doc_number = starts_before[rows] if rows.shape[0] else np.zeros(0, dtype=np.int64)
-        # Without -DOCSTART- lines the file is one document; text before the first one is one too.
-        has_leading = rows.shape[0] > 0 and int(doc_number[0]) == 0
-        doc = doc_number - (0 if has_leading else 1)
-        n_docs = int(starts_before[-1]) + (1 if has_leading else 0) if n_lines else 0
-        n_docs = max(n_docs, int(doc.max(initial=-1)) + 1)
-    scheme = vocab.scheme
-    assert scheme is not None
-    continues, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
-    prev, nxt = neighbours(ids, sentence_start)
-    entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, bad_start | bad_end)
-    repairs = int(entering.shape[0] + leaving.shape[0])
-    if policy == "error" and repairs:
-        lines = line_no[rows]
-        problems = problems_for(
-            vocab, scheme, role, files.where(0)[0], lines, ids, prev, sentence_start, entering, leaving
-        )
-        located = []
-        for p in problems:
-            name, line = files.where(p.line)
-            located.append(type(p)(name, line, p.side, p.previous, p.tag, p.message))
-        raise InvalidSequenceError(located, scheme.name)
-    chunks = decode_ids(ids, prev, continues, vocab.kinds, vocab.types)
-    if policy == "discard":
-        chunks = chunks.select(chunk_validity(chunks, ids, prev, nxt, bad_start, bad_end))
-    token_field = ft.first[rows]
-    texts = _entity_texts(buf, ft.start[token_field], ft.end[token_field], chunks.start, chunks.end - 1)
-    names = vocab.type_names
-    categories = [names[t] for t in chunks.type.tolist()]
-    return EntityTexts(doc[chunks.start].astype(np.int64), categories, texts, n_docs), repairs
-
-
-def _vocab(scheme: str) -> TagVocab:
-    fixed = get_scheme(scheme)
-    return TagVocab(TagFormat(), fixed, "O")
-
-
-def read_bio_dirs(
-    label_dir: str | os.PathLike[str],
-    prediction_dir: str | os.PathLike[str],
-    *,
-    scheme: str = "IOB2",
-    repair: str = "begin",
-) -> TextCorpus:
-    """Read a label and a prediction directory of ``*.bio`` files, paired by name.
-
-    Raises:
-        InputError: a missing or empty directory, a file on one side only (all are named), a
-            line that is not ``token TAG``, or a tag the scheme does not know.
-    """
-    policy = get_policy(repair)
-    if policy == "conlleval":
-        raise NerveError("the text metrics need entities; use --repair begin, discard or error")
-    for d in (label_dir, prediction_dir):
-        path = Path(d)
-        if not path.is_dir():
-            raise InputError(
-                os.fspath(d), None, "no such directory" if not path.exists() else "is not a directory"
-            )
-    # The two sides are listed, read and parsed at once, each with its own vocabulary: listing
-    # and reading are system calls and parsing mostly numpy, all of which release the GIL.
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(2)
-    with pool:
-        label_names, pred_names = pool.map(_bio_names, (label_dir, prediction_dir))
-        if label_names != pred_names:
-            raise _one_side_only(label_dir, label_names, pred_names)
-        names = label_names  # no files at all is an empty dataset: every count is 0
-        doc_of_file = np.arange(len(names), dtype=np.int64)
-
-        def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
-            d = os.fspath(directory)
-            # With many files, the predictions are read by a second interpreter (`_read_apart`).
-            joined = _read_apart(d, names) if role == "pred" and len(names) >= _APART else None
-            if joined is None:
-                files = _load(names, _read_dir(d, names), d)
-            else:
-                files = _load_joined(names, *joined, d)
-            return _side(files, doc_of_file, _vocab(scheme), policy, role, "last")
-
-        (gold, g_rep), (pred, p_rep) = pool.map(side, (label_dir, prediction_dir), ("gold", "pred"))
-    vocab = _vocab(scheme)
-    return TextCorpus(
-        gold, pred, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy
-    )
-
-
-def _bio_names(directory: str | os.PathLike[str]) -> list[str]:
+def bio_names(directory: str | os.PathLike[str]) -> list[str]:
     """The ``*.bio`` names of a directory, sorted (a directory named so is kept: reading names it)."""
     names = os.listdir(directory)
     if ("\0".join(names) + "\0").count(".bio\0") != len(names):  # one C pass when all are .bio
@@ -390,7 +210,7 @@ def _bio_names(directory: str | os.PathLike[str]) -> list[str]:
     return names
 
 
-def _one_side_only(
+def one_side_only(
     label_dir: str | os.PathLike[str], label_names: list[str], pred_names: list[str]
 ) -> InputError:
     """The error that names the files found on one side only (the sorted listings differ)."""
@@ -409,28 +229,129 @@ def _one_side_only(
     return InputError(os.fspath(label_dir), None, "files are on one side only: " + "; ".join(parts))
 
 
-def read_text_files(
-    gold: str | os.PathLike[str],
-    pred: str | os.PathLike[str] | None = None,
-    *,
-    scheme: str = "IOB2",
-    repair: str = "begin",
-) -> TextCorpus:
-    """Read a merged CoNLL file, or a gold and a prediction file; documents at ``-DOCSTART-``."""
-    policy = get_policy(repair)
-    if policy == "conlleval":
-        raise NerveError("the text metrics need entities; use --repair begin, discard or error")
-    vocab = _vocab(scheme)
-    g_files = _load([os.fspath(gold)])
-    if pred is None:
-        g, g_rep = _side(g_files, None, vocab, policy, "gold", "second_last")
-        p, p_rep = _side(g_files, None, vocab, policy, "pred", "last")
+def check_directories(*directories: str | os.PathLike[str]) -> None:
+    """Raise `InputError` for the first of ``directories`` that is missing or not a directory."""
+    for d in directories:
+        path = Path(d)
+        if not path.is_dir():
+            raise InputError(
+                os.fspath(d), None, "no such directory" if not path.exists() else "is not a directory"
+            )
+
+
+def read_side(directory: str, names: list[str], role: str) -> Files:
+    """The files ``names`` of one directory in one buffer.
+
+    With many files, the predictions are read by a second interpreter (`_read_apart`) while this
+    one reads the labels.
+    """
+    joined = _read_apart(directory, names) if role == "pred" and len(names) >= _APART else None
+    if joined is None:
+        return load_files(names, _read_dir(directory, names), directory)
+    return load_joined(names, *joined, directory)
+
+
+@dataclass(frozen=True)
+class TagLines:
+    """One side's token lines: tag ids, where sentences start, documents, and token bytes.
+
+    Attributes:
+        files: the files read, to name a line's file and number (`Files.where`).
+        vocab: the vocabulary ``ids`` index (scheme included).
+        buf: the bytes of all files.
+        rows: the global line index of each token line.
+        ids: the tag id of each token line.
+        sentence_start: whether each token line starts a sentence.
+        doc: the document of each token line.
+        n_docs: the number of documents, including those without tokens.
+        token_start: the byte offset of each token in ``buf``.
+        token_end: the byte offset one past each token.
+    """
+
+    files: Files
+    vocab: TagVocab
+    buf: npt.NDArray[np.uint8]
+    rows: Int
+    ids: npt.NDArray[np.int32]
+    sentence_start: npt.NDArray[np.bool_]
+    doc: Int
+    n_docs: int
+    token_start: Int
+    token_end: Int
+
+
+def _check_lines(files: Files, ft: FieldTable, is_docstart: npt.NDArray[np.bool_], tag_column: str) -> None:
+    """Raise `InputError` at the first line with too few (or, in BIO files, too many) fields."""
+    if tag_column == "bio":
+        bad = np.flatnonzero((ft.count > 0) & (ft.count != 2))
+        expected = "`token TAG`"
     else:
-        g, g_rep = _side(g_files, None, vocab, policy, "gold", "last")
-        p, p_rep = _side(_load([os.fspath(pred)]), None, vocab, policy, "pred", "last")
-    if g.n_docs != p.n_docs:
-        raise InputError(
-            os.fspath(pred or gold), None, f"has {p.n_docs} documents, but the gold has {g.n_docs}"
+        wanted = 3 if tag_column == "second_last" else 2
+        bad = np.flatnonzero((ft.count > 0) & ~is_docstart & (ft.count < wanted))
+        expected = "token, gold tag, predicted tag" if wanted == 3 else "token and tag"
+    if bad.shape[0]:
+        i = int(bad[0])
+        name, line = files.where(i)
+        text = files.data[int(ft.start[ft.first_gap[i]]) : int(ft.end[ft.line_cut[i]])].decode(
+            "utf-8", "replace"
         )
-    names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
-    return TextCorpus(g, p, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy)
+        raise InputError(name, line, f"expected {expected}, found {text!r}")
+
+
+def _tag_ids(
+    files: Files, buf: npt.NDArray[np.uint8], ft: FieldTable, rows: Int, tag_column: str, vocab: TagVocab
+) -> npt.NDArray[np.int32]:
+    """The tag id of each token line; `InputError` at the first tag the vocabulary rejects."""
+    tag_field = ft.second_last[rows] if tag_column == "second_last" else ft.last[rows]
+    ids_raw, values = intern(buf, ft.start[tag_field], ft.end[tag_field])
+    tags = [v.decode("utf-8") for v in values]
+    mapped = vocab.add(tags)
+    if (mapped < 0).any():
+        bad_tok = np.flatnonzero(mapped[ids_raw] < 0)
+        name, line = files.where(int(rows[bad_tok[0]]))
+        raise InputError(name, line, vocab.explain(tags[ids_raw[bad_tok[0]]]))
+    return mapped[ids_raw].astype(np.int32)
+
+
+def _docstart_documents(is_docstart: npt.NDArray[np.bool_], rows: Int) -> tuple[Int, int]:
+    """The document of each token line, numbered by ``-DOCSTART-`` lines, and their count."""
+    n_lines = is_docstart.shape[0]
+    starts_before = np.cumsum(is_docstart)
+    doc_number = starts_before[rows] if rows.shape[0] else np.zeros(0, dtype=np.int64)
+    # Without -DOCSTART- lines the file is one document; text before the first one is one too.
+    has_leading = rows.shape[0] > 0 and int(doc_number[0]) == 0
+    doc = doc_number - (0 if has_leading else 1)
+    n_docs = int(starts_before[-1]) + (1 if has_leading else 0) if n_lines else 0
+    return doc, max(n_docs, int(doc.max(initial=-1)) + 1)
+
+
+def parse_tag_lines(files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_column: str) -> TagLines:
+    """The token lines of ``files``, their tags added to ``vocab``.
+
+    Args:
+        files: the files of one side (or a merged CoNLL file).
+        doc_of_file: the document of each file (BIO directories: lines are ``token TAG``), or
+            ``None`` to number documents by ``-DOCSTART-`` lines (CoNLL).
+        vocab: the vocabulary to add the tags to; a tag it rejects is an `InputError`.
+        tag_column: ``"last"``, or ``"second_last"`` for the gold tags of a merged file.
+    """
+    buf = np.frombuffer(files.data, dtype=np.uint8)
+    ft = split_fields(buf)
+    is_docstart = np.zeros(ft.count.shape[0], dtype=np.bool_)
+    if doc_of_file is None:
+        is_docstart[starts_with(files.data, DOCSTART, ft, whole_field=True)] = True
+    _check_lines(files, ft, is_docstart, "bio" if doc_of_file is not None else tag_column)
+    rows = np.flatnonzero((ft.count > 0) & ~is_docstart)
+    ids = _tag_ids(files, buf, ft, rows, tag_column, vocab)
+    # A sentence starts after a non-token line or at a file's first line.
+    file_of_row = np.searchsorted(files.first_line, rows, side="right") - 1
+    sentence_start = np.ones(rows.shape[0], dtype=np.bool_)
+    sentence_start[1:] = (rows[1:] != rows[:-1] + 1) | (file_of_row[1:] != file_of_row[:-1])
+    if doc_of_file is not None:
+        doc, n_docs = doc_of_file[file_of_row], int(doc_of_file.max(initial=-1)) + 1
+    else:
+        doc, n_docs = _docstart_documents(is_docstart, rows)
+    token_field = ft.first[rows]
+    return TagLines(
+        files, vocab, buf, rows, ids, sentence_start, doc, n_docs, ft.start[token_field], ft.end[token_field]
+    )

@@ -1,0 +1,321 @@
+"""JSON and JSONL span documents, and the parts every span format shares.
+
+A document is ``{"id"?, "text"? | "tokens"?, "spans" | "entities" | "gold"/"pred": [SPAN, ...]}``
+where SPAN is ``{"start", "end", "label", "text"?}`` with half-open offsets: characters when the
+document has a ``"text"``, tokens when it has ``"tokens"`` (``units`` overrides). ``jsonl`` holds
+one document per line, ``json`` a list of them.
+
+Shared with the other span formats: reading and parsing a file (`read_span_file`, `parse_json`,
+`json_objects`), the per-span `Checker` that says where a problem is, and the vectorised
+`fast_columns` that builds a `SpanArray` when every span passes the checks at once.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import chain
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..model.spans import SpanArray
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = [
+    "DOC_KEYS",
+    "SPAN_KEYS",
+    "Checker",
+    "Documents",
+    "fast_columns",
+    "json_objects",
+    "no_gc",
+    "parse_json",
+    "read_documents",
+    "read_span_file",
+    "span_array",
+]
+
+Documents = list[list[tuple[int, int, str]]]
+DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
+SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
+
+
+def span_array(doc: Int, start: Int, end: Int, names: Sequence[str], n_docs: int) -> SpanArray:
+    """A `SpanArray` of columns and one label name per span (vocabulary in order of appearance)."""
+    vocab = dict.fromkeys(names)
+    index = {name: i for i, name in enumerate(vocab)}
+    label = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+    return SpanArray(doc, start, end, label, tuple(vocab), n_docs)
+
+
+def fast_columns(
+    docs: Any, required: Sequence[str], allowed: set[str], end_offset: int = 0, lengths: Int | None = None
+) -> SpanArray | None:
+    """Columns of lists of span objects, if every check passes on the whole at once.
+
+    Otherwise ``None``: the caller reads them one by one, to say exactly what is wrong.
+
+    Checks: lists of objects with the required keys and no others, integer offsets, string
+    labels, ``0 <= start < end``, and ``end`` within ``lengths`` of its document when given.
+    """
+    if type(docs) is not list or not set(map(type, docs)) <= {list}:
+        return None
+    flat = list(chain.from_iterable(docs))
+    if not set(map(type, flat)) <= {dict} or not set(chain.from_iterable(flat)) <= allowed:
+        return None
+    try:
+        starts, ends, labels = (list(map(itemgetter(k), flat)) for k in required)
+    except KeyError:
+        return None
+    if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
+        return None
+    doc = np.repeat(np.arange(len(docs), dtype=np.int64), list(map(len, docs)))
+    start = np.asarray(starts, dtype=np.int64)
+    end = np.asarray(ends, dtype=np.int64) + end_offset
+    if not ((start >= 0) & (start < end)).all():
+        return None
+    if lengths is not None and not (end <= lengths[doc]).all():
+        return None
+    return span_array(doc, start, end, labels, len(docs))
+
+
+def _loads() -> Callable[[bytes], Any]:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a dependency
+        return json.loads
+    return orjson.loads
+
+
+def parse_json(path: str, data: bytes, where: str) -> Any:
+    """The value of JSON ``data``; `InputError` naming ``path`` and ``where`` when malformed."""
+    try:
+        return _loads()(data)
+    except ValueError as err:
+        raise InputError(path, None, f"{where}: malformed JSON: {err}") from None
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while parsing.
+
+    Parsing creates millions of small objects and no cycles; collections triggered by those
+    allocations would cost more than the parse itself.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def read_span_file(path: str) -> bytes:
+    """The bytes of a span file, without a UTF-8 BOM."""
+    if os.path.isdir(path):
+        raise InputError(path, None, "is a directory, expected a span file")
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file") from None
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def json_objects(path: str, data: bytes, fmt: str) -> list[tuple[int | None, Any]]:
+    """The documents of a JSONL file (with their line numbers) or of a JSON list."""
+    if fmt == "jsonl":
+        lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
+        try:  # one parse of all lines as a JSON list; line by line only to locate an error
+            parsed_lines = _loads()(b"[" + b",".join(raw for _, raw in lines) + b"]")
+        except ValueError:
+            parsed_lines = [parse_json(path, raw, f"line {n}") for n, raw in lines]
+        if len(parsed_lines) != len(lines):  # a line held several values
+            parsed_lines = [parse_json(path, raw, f"line {n}") for n, raw in lines]
+        return [(n, obj) for (n, _), obj in zip(lines, parsed_lines, strict=True)]
+    parsed = parse_json(path, data, "the file")
+    if not isinstance(parsed, list):
+        raise InputError(path, None, f"expected a JSON list of documents, got {type(parsed).__name__}")
+    return [(None, o) for o in parsed]
+
+
+class Checker:
+    """Checks spans of one document and says where a problem is."""
+
+    def __init__(self, path: str, line: int | None, doc: int, doc_obj: dict[str, Any], units: str | None):
+        self.path, self.line, self.doc = path, line, doc
+        self.text = doc_obj.get("text")
+        self.tokens = doc_obj.get("tokens")
+        if units is None:
+            units = "token" if self.tokens is not None and self.text is None else "char"
+        self.units = units
+        if units == "char" and self.text is not None and not isinstance(self.text, str):
+            raise self.fail('expected a string under "text"')
+        if units == "token" and self.tokens is not None and not isinstance(self.tokens, list):
+            raise self.fail('expected a list of strings under "tokens"')
+
+    def fail(self, detail: str) -> InputError:
+        """The error of ``detail`` in this document."""
+        where = f"document {self.doc}" if self.line is None else f"document {self.doc} (line {self.line})"
+        return InputError(self.path, self.line, f"{where}: {detail}")
+
+    def span(self, i: int, start: Any, end: Any, label: Any, text: Any) -> tuple[int, int, str]:
+        """Span ``i`` as ``(start, end, label)``, checked against the document."""
+        if not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool):
+            raise self.fail(f"span {i}: expected integer start and end, got {start!r} and {end!r}")
+        if not isinstance(label, str):
+            raise self.fail(f"span {i}: expected a string label, got {label!r}")
+        if not 0 <= start < end:
+            raise self.fail(f"span {i}: expected 0 <= start < end (half-open), got start={start}, end={end}")
+        if self.units == "char" and self.text is not None:
+            if end > len(self.text):
+                raise self.fail(f"span {i}: end {end} is beyond the text ({len(self.text)} characters)")
+            if text is not None and self.text[start:end] != text:
+                raise self.fail(f"span {i}: text[{start}:{end}] is {self.text[start:end]!r}, not {text!r}")
+        if self.units == "token" and self.tokens is not None:
+            if end > len(self.tokens):
+                raise self.fail(f"span {i}: end {end} is beyond the {len(self.tokens)} tokens")
+            covered = _joined(self.tokens[start:end]) if text is not None else None
+            if text is not None and covered is None:
+                raise self.fail('expected a list of strings under "tokens"')
+            if text is not None and covered != text:
+                raise self.fail(f"span {i}: tokens {start}..{end} are {covered!r}, not {text!r}")
+        return start, end, label
+
+
+def _spans(check: Checker, items: Any, key: str) -> list[tuple[int, int, str]]:
+    if not isinstance(items, list):
+        raise check.fail(f'expected a list under "{key}", got {type(items).__name__}')
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise check.fail(f"span {i}: expected an object, got {item!r}")
+        unknown = set(item) - SPAN_KEYS
+        if unknown:
+            raise check.fail(
+                f"span {i}: unknown key {sorted(unknown)[0]!r} (expected start, end, label, text)"
+            )
+        for needed in ("start", "end", "label"):
+            if needed not in item:
+                raise check.fail(f'span {i}: missing "{needed}"')
+        out.append(check.span(i, item["start"], item["end"], item["label"], item.get("text")))
+    return out
+
+
+def _document(
+    path: str, line: int | None, doc: int, obj: Any, units: str | None
+) -> tuple[list[tuple[int, int, str]] | None, list[tuple[int, int, str]] | None]:
+    """The gold and predicted spans of one document object (``None`` for a side it lacks)."""
+    check = Checker(path, line, doc, obj if isinstance(obj, dict) else {}, units)
+    if not isinstance(obj, dict):
+        raise check.fail(f"expected a JSON object, got {type(obj).__name__}")
+    unknown = set(obj) - DOC_KEYS
+    if unknown:
+        raise check.fail(f"unknown key {sorted(unknown)[0]!r} (expected {', '.join(sorted(DOC_KEYS))})")
+    if "gold" in obj or "pred" in obj:
+        gold = _spans(check, obj["gold"], "gold") if "gold" in obj else None
+        pred = _spans(check, obj["pred"], "pred") if "pred" in obj else None
+        return gold, pred
+    key = "spans" if "spans" in obj else "entities" if "entities" in obj else None
+    if key is None:
+        raise check.fail('expected "spans", "entities", or "gold" and "pred"')
+    return _spans(check, obj[key], key), None
+
+
+def _documents_fast(
+    objects: list[tuple[int | None, Any]], units: str | None
+) -> tuple[SpanArray, SpanArray | None] | None:
+    """Columns of JSON/JSONL documents when all of them pass the checks at once."""
+    docs = [o for _, o in objects]
+    if any(type(o) is not dict or o.keys() - DOC_KEYS for o in docs):
+        return None
+    two = "gold" in docs[0] or "pred" in docs[0] if docs else True
+    keys = ("gold", "pred") if two else ("spans", "entities")
+    if two and not all("gold" in o and "pred" in o for o in docs):
+        return None
+    if not two and not all(("spans" in o) != ("entities" in o) for o in docs):
+        return None
+    sides = []
+    lengths = _doc_lengths(docs, units)
+    if lengths is None:
+        return None
+    for key in keys[: 2 if two else 1]:
+        lists = [o[key] if key in o or two else o[keys[1]] for o in docs]
+        columns = fast_columns(lists, ("start", "end", "label"), SPAN_KEYS, lengths=lengths)
+        if columns is None or not _texts_match(docs, lists, units):
+            return None
+        sides.append(columns)
+    return sides[0], sides[1] if two else None
+
+
+def _doc_lengths(docs: list[dict[str, Any]], units: str | None) -> Int | None:
+    """How far offsets may reach in each document (a huge number where nothing says).
+
+    ``None`` when a document's text or tokens are not a string or a list: `Checker` says so.
+    """
+    out = np.full(len(docs), np.iinfo(np.int64).max, dtype=np.int64)
+    for i, o in enumerate(docs):
+        unit = units or ("token" if "tokens" in o and "text" not in o else "char")
+        bound = o.get("text") if unit == "char" else o.get("tokens")
+        if bound is not None:
+            if type(bound) is not (str if unit == "char" else list):
+                return None
+            out[i] = len(bound)
+    return out
+
+
+def _texts_match(docs: list[dict[str, Any]], lists: list[Any], units: str | None) -> bool:
+    """Whether every span that gives its ``text`` covers exactly that text."""
+    for o, spans in zip(docs, lists, strict=True):
+        unit = units or ("token" if "tokens" in o and "text" not in o else "char")
+        for e in spans:
+            if "text" not in e:
+                continue
+            if unit == "char":
+                if o.get("text") is not None and o["text"][e["start"] : e["end"]] != e["text"]:
+                    return False
+            elif o.get("tokens") is not None and _joined(o["tokens"][e["start"] : e["end"]]) != e["text"]:
+                return False
+    return True
+
+
+def _joined(tokens: list[Any]) -> str | None:
+    """The tokens joined by spaces; ``None`` when one is not a string (`Checker` says so)."""
+    try:
+        return " ".join(tokens)
+    except TypeError:
+        return None
+
+
+def read_documents(path: str, fmt: str, units: str | None) -> tuple[SpanArray, SpanArray | None]:
+    """The gold spans of a ``json`` or ``jsonl`` file, and its predictions if it holds both."""
+    objects = json_objects(path, read_span_file(path), fmt)
+    fast = _documents_fast(objects, units)
+    if fast is not None:
+        return fast
+    gold: Documents = []
+    pred: Documents = []
+    has_pred = None
+    for doc, (line, obj) in enumerate(objects):
+        g, p = _document(path, line, doc, obj, units)
+        if has_pred is None:
+            has_pred = p is not None
+        if (p is not None) != has_pred or g is None:
+            raise InputError(
+                path, line, f"document {doc}: every document must have the same sides (gold and pred)"
+            )
+        gold.append(g)
+        if p is not None:
+            pred.append(p)
+    return SpanArray.from_documents(gold), SpanArray.from_documents(pred) if has_pred else None

@@ -1,0 +1,50 @@
+"""nervaluate's span lists: documents of ``{"label", "start", "end"}`` with an inclusive ``end``.
+
+A file holds one side (a list of documents, each a list of entities) or both
+(``{"true": [...], "pred": [...]}``). Ends are converted to half-open offsets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError
+from ..model.spans import SpanArray
+from .jsonl import Checker, Documents, fast_columns, parse_json, read_span_file
+
+__all__ = ["read_nervaluate"]
+
+
+def _columns(path: str, docs: Any, side: str) -> SpanArray:
+    fast = fast_columns(docs, ("start", "end", "label"), {"start", "end", "label"}, end_offset=1)
+    if fast is not None:
+        return fast
+    return SpanArray.from_documents(_documents(path, docs, side))
+
+
+def _documents(path: str, docs: Any, side: str) -> Documents:
+    if not isinstance(docs, list):
+        raise InputError(path, None, f"{side}: expected a list of documents, got {type(docs).__name__}")
+    out: Documents = []
+    for doc, items in enumerate(docs):
+        check = Checker(path, None, doc, {}, None)
+        if not isinstance(items, list):
+            raise check.fail(f"{side}: expected a list of entities")
+        spans = []
+        for i, e in enumerate(items):
+            if not isinstance(e, dict) or set(e) != {"label", "start", "end"}:
+                raise check.fail(f'{side} entity {i}: expected {{"label", "start", "end"}}, got {e!r}')
+            end = e["end"] + 1 if isinstance(e["end"], int) and not isinstance(e["end"], bool) else e["end"]
+            spans.append(check.span(i, e["start"], end, e["label"], None))  # nervaluate's end is inclusive
+        out.append(spans)
+    return out
+
+
+def read_nervaluate(path: str) -> tuple[SpanArray, SpanArray | None]:
+    """The spans of a nervaluate file: gold and predicted, or one side and ``None``."""
+    parsed = parse_json(path, read_span_file(path), "the file")
+    if isinstance(parsed, dict):
+        if set(parsed) != {"true", "pred"}:
+            raise InputError(path, None, 'expected {"true": [...], "pred": [...]}')
+        return _columns(path, parsed["true"], "true"), _columns(path, parsed["pred"], "pred")
+    return _columns(path, parsed, "documents"), None

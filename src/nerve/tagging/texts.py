@@ -1,0 +1,197 @@
+"""Entities by their text, decoded from tagged lines: the input of the text-level metrics.
+
+In: `TagLines` of BIO directories or CoNLL files (`nerve.io.bio_dirs`). Out: `EntityTexts` per
+side, in a `TextCorpus`. The text of an entity is its tokens joined by single spaces. Tags are
+IOB2 by default; invalid transitions (``I-X`` after ``O``) are repaired by the policy given
+(``begin`` by default) and counted, or reported with ``error``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import InputError, InvalidSequenceError, NerveError
+from ..io.bio_dirs import (
+    Files,
+    TagLines,
+    bio_names,
+    check_directories,
+    load_files,
+    one_side_only,
+    parse_tag_lines,
+    read_side,
+)
+from ..model.schemes import TagFormat, get_scheme
+from ..model.texts import EntityTexts
+from ..model.vocab import TagVocab
+from .decode import chunk_validity, decode_ids, get_policy, invalid_positions, neighbours, problems_for
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = ["TextCorpus", "decode_tag_lines", "read_bio_dirs", "read_text_files"]
+
+
+@dataclass(frozen=True)
+class TextCorpus:
+    """Gold and predicted entities by text, document by document, and what reading found."""
+
+    gold: EntityTexts
+    pred: EntityTexts
+    documents: list[str]
+    repairs: tuple[int, int]  # invalid transitions repaired, gold and predicted
+    scheme: str
+    repair: str
+
+
+def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int, last: Int) -> list[str]:
+    """The text of each entity: its tokens ``first[k]..last[k]`` (inclusive) joined by spaces.
+
+    The bytes are gathered in one pass over the buffer.
+    """
+    n_entities = first.shape[0]
+    if not n_entities:
+        return []
+    per_entity = last - first + 1
+    tokens = np.repeat(first - np.cumsum(per_entity) + per_entity, per_entity) + np.arange(
+        int(per_entity.sum())
+    )
+    s, e = starts[tokens], ends[tokens]
+    lengths = e - s + 1  # each token is followed by a space, or by a newline ending its entity
+    total = int(lengths.sum())
+    out_start = np.cumsum(lengths) - lengths
+    index = np.repeat(s - out_start, lengths) + np.arange(total)
+    out = buf[np.minimum(index, buf.shape[0] - 1)].copy()
+    sep_at = out_start + lengths - 1
+    out[sep_at] = 32
+    out[sep_at[np.cumsum(per_entity) - 1]] = 10
+    return out.tobytes().decode("utf-8").split("\n")[:-1]
+
+
+def _invalid(
+    lines: TagLines, role: str, prev: npt.NDArray[np.int32], entering: Int, leaving: Int
+) -> InvalidSequenceError:
+    """The error listing every invalid transition of one side, each at its file and line."""
+    vocab, scheme, files = lines.vocab, lines.vocab.scheme, lines.files
+    assert scheme is not None
+    first_file = files.where(0)[0]
+    problems = problems_for(
+        vocab, scheme, role, first_file, lines.rows, lines.ids, prev, lines.sentence_start, entering, leaving
+    )
+    located = []
+    for p in problems:
+        name, line = files.where(p.line)
+        located.append(type(p)(name, line, p.side, p.previous, p.tag, p.message))
+    return InvalidSequenceError(located, scheme.name)
+
+
+def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTexts, int]:
+    """One side's entities by text, and its number of invalid transitions.
+
+    Args:
+        lines: the side's token lines, with the vocabulary of their tags.
+        policy: ``begin`` or ``discard`` repair invalid transitions; ``error`` raises
+            `InvalidSequenceError` listing them.
+        role: ``"gold"`` or ``"pred"``, for the problems reported.
+    """
+    vocab, ids, sentence_start = lines.vocab, lines.ids, lines.sentence_start
+    scheme = vocab.scheme
+    assert scheme is not None
+    continues, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
+    prev, nxt = neighbours(ids, sentence_start)
+    entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, bad_start | bad_end)
+    repairs = int(entering.shape[0] + leaving.shape[0])
+    if policy == "error" and repairs:
+        raise _invalid(lines, role, prev, entering, leaving)
+    chunks = decode_ids(ids, prev, continues, vocab.kinds, vocab.types)
+    if policy == "discard":
+        chunks = chunks.select(chunk_validity(chunks, ids, prev, nxt, bad_start, bad_end))
+    texts = _entity_texts(lines.buf, lines.token_start, lines.token_end, chunks.start, chunks.end - 1)
+    names = vocab.type_names
+    categories = [names[t] for t in chunks.type.tolist()]
+    return EntityTexts(lines.doc[chunks.start].astype(np.int64), categories, texts, lines.n_docs), repairs
+
+
+def _vocab(scheme: str) -> TagVocab:
+    fixed = get_scheme(scheme)
+    return TagVocab(TagFormat(), fixed, "O")
+
+
+def _policy(repair: str) -> str:
+    policy = get_policy(repair)
+    if policy == "conlleval":
+        raise NerveError("the text metrics need entities; use --repair begin, discard or error")
+    return policy
+
+
+def read_bio_dirs(
+    label_dir: str | os.PathLike[str],
+    prediction_dir: str | os.PathLike[str],
+    *,
+    scheme: str = "IOB2",
+    repair: str = "begin",
+) -> TextCorpus:
+    """Read a label and a prediction directory of ``*.bio`` files, paired by name.
+
+    Raises:
+        InputError: a missing or empty directory, a file on one side only (all are named), a
+            line that is not ``token TAG``, or a tag the scheme does not know.
+    """
+    policy = _policy(repair)
+    check_directories(label_dir, prediction_dir)
+    # The two sides are listed, read and parsed at once, each with its own vocabulary: listing
+    # and reading are system calls and parsing mostly numpy, all of which release the GIL.
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(2)
+    with pool:
+        label_names, pred_names = pool.map(bio_names, (label_dir, prediction_dir))
+        if label_names != pred_names:
+            raise one_side_only(label_dir, label_names, pred_names)
+        names = label_names  # no files at all is an empty dataset: every count is 0
+        doc_of_file = np.arange(len(names), dtype=np.int64)
+
+        def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
+            files = read_side(os.fspath(directory), names, role)
+            return decode_tag_lines(parse_tag_lines(files, doc_of_file, _vocab(scheme), "last"), policy, role)
+
+        (gold, g_rep), (pred, p_rep) = pool.map(side, (label_dir, prediction_dir), ("gold", "pred"))
+    vocab = _vocab(scheme)
+    return TextCorpus(
+        gold, pred, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy
+    )
+
+
+def read_text_files(
+    gold: str | os.PathLike[str],
+    pred: str | os.PathLike[str] | None = None,
+    *,
+    scheme: str = "IOB2",
+    repair: str = "begin",
+) -> TextCorpus:
+    """Read a merged CoNLL file, or a gold and a prediction file; documents at ``-DOCSTART-``."""
+    policy = _policy(repair)
+    vocab = _vocab(scheme)
+    g_files = load_files([os.fspath(gold)])
+
+    def side(files: Files, role: str, column: str) -> tuple[EntityTexts, int]:
+        return decode_tag_lines(parse_tag_lines(files, None, vocab, column), policy, role)
+
+    if pred is None:
+        g, g_rep = side(g_files, "gold", "second_last")
+        p, p_rep = side(g_files, "pred", "last")
+    else:
+        g, g_rep = side(g_files, "gold", "last")
+        p, p_rep = side(load_files([os.fspath(pred)]), "pred", "last")
+    if g.n_docs != p.n_docs:
+        raise InputError(
+            os.fspath(pred or gold), None, f"has {p.n_docs} documents, but the gold has {g.n_docs}"
+        )
+    names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
+    return TextCorpus(g, p, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy)
