@@ -263,7 +263,8 @@ def test_import_nerve_does_not_import_torch() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_missing_torch_names_the_extra() -> None:
+def test_missing_torch_says_how_to_install_it() -> None:
+    # nerve is not on PyPI: the hint must be a command that works (no "nerve[torch]" extra).
     code = (
         "import sys; sys.modules['torch'] = None\n"
         "from nerve.tagging.torch_decode import import_torch\n"
@@ -272,4 +273,10 @@ def test_missing_torch_names_the_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = out.stdout.splitlines()
-    assert lines == ['torch tensors need torch: pip install "nerve[torch]"'] * 2
+    assert lines == ["torch tensors need torch: pip install torch torchmetrics"] * 2
+    code = (
+        "import sys; sys.modules['torchmetrics'] = None\n"
+        "try:\n    import nerve.integrations.torchmetrics\nexcept Exception as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "the torchmetrics integration needs torchmetrics: pip install torchmetrics\n"

@@ -35,7 +35,7 @@ torch = import_torch()
 try:
     from torchmetrics import Metric
 except ImportError:
-    raise NerveError('the torchmetrics integration needs torchmetrics: pip install "nerve[torch]"') from None
+    raise NerveError("the torchmetrics integration needs torchmetrics: pip install torchmetrics") from None
 
 __all__ = ["KEYS", "EntityF1", "EntityPrecision", "EntityRecall", "EntityScore", "TokenAccuracy"]
 
