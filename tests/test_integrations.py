@@ -98,6 +98,18 @@ def test_hf_batch_eval_metrics_accumulates() -> None:
     assert out["overall_f1"] == nerve.score(g, p).micro.f1
 
 
+def test_hf_compute_metrics_refuses_a_single_array() -> None:
+    logits, labels = fake_batch(2, rows=2)
+    f = compute_metrics(LABELS)
+    preds = logits.argmax(-1)
+    for single in (preds, labels, torch.as_tensor(preds), [preds, labels], (preds,), (preds, labels, labels)):
+        with pytest.raises(nerve.NerveError, match=r"a \(predictions, labels\) tuple"):
+            f(single)
+    with pytest.raises(nerve.NerveError, match=r"got ndarray of shape \(2, 12\)"):
+        f(labels)
+    assert f((logits, labels)) == f(FakeEvalPrediction(logits, labels))
+
+
 def test_torchmetrics_metric_matches_the_stream() -> None:
     from nerve.integrations.torchmetrics import EntityScore
 
