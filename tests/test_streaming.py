@@ -106,6 +106,40 @@ def test_torch_path_equals_numpy_path(scheme: str, repair: str, seed: int) -> No
     assert a.compute().to_dict() == b.compute().to_dict()
 
 
+def test_tensor_path_counts_sentences_and_tokens_as_score() -> None:
+    from nerve.integrations.torchmetrics import EntityScore
+
+    rnd = random.Random(11)
+    labels = LABELS["IOB2"]
+    numpy_path = StreamingMetric(labels)
+    tensor_paths = [StreamingMetric(labels, device_decode=True) for _ in range(2)]
+    tensor_paths[1].flush_tokens = 5  # decoded in several groups
+    entity_score = EntityScore(labels)
+    all_gold: list[list[str]] = []
+    all_pred: list[list[str]] = []
+    for width in (6, 6, 9, 4):
+        gold, pred, lengths = random_batch(rnd, labels, 7, width)
+        gold[0, :] = -100  # rows with nothing to count are no sentences
+        lengths[1] = 0
+        numpy_path.update(gold, pred, lengths)
+        tensors = (torch.as_tensor(gold), torch.as_tensor(pred), torch.as_tensor(lengths))
+        for metric in tensor_paths:
+            metric.update(*tensors)
+        entity_score.update(tensors[1], tensors[0], tensors[2])
+        g, p = decoded(gold, pred, lengths, labels)
+        all_gold += g
+        all_pred += p
+    scored = nerve.score(all_gold, all_pred)
+    sentences = sum(1 for row in all_gold if row)
+    assert 0 < sentences < len(all_gold)
+    assert (scored.sentences, scored.tokens.count) == (sentences, sum(map(len, all_gold)))
+    numpy_result = numpy_path.compute()
+    for result in [metric.compute() for metric in tensor_paths] + [entity_score.result()]:
+        assert result.sentences == numpy_result.sentences == scored.sentences
+        assert result.tokens == numpy_result.tokens == scored.tokens
+        assert result.documents == numpy_result.documents == 0  # a stream has no documents
+
+
 @pytest.mark.skipif(
     not torch.cuda.is_available(), reason="no CUDA device here; the CPU tensor path is tested"
 )
