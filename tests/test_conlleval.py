@@ -103,6 +103,37 @@ def test_tricky_case(case: ConllevalCase) -> None:
         assert stderr.count(b"\n") == 1  # one line on stderr
 
 
+# Behaviours pinned on cases where only they change the output. Each stdout was produced by
+# conlleval.pl 2004-01-26 under perl 5.36.0 (a copy that reproduces every case of conlleval_cases.py).
+# fmt: off
+PINNED_CASES = [
+    # In the correct-chunk counting, `$guessedType ne $correctType` ends "correct so far" even when
+    # neither side ends a chunk: after a "." tag a change of type ends nothing (endOfChunk skips
+    # "O" and "."), so without that check the PER chunk would count as correct.
+    ConllevalCase(
+        name="type_mismatch_ends_correct",
+        input=(
+            b"a B-PER B-PER\n"
+            b"b .-PER .-PER\n"
+            b"c .-LOC .-PER\n"
+        ),
+        args=(),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 1 phrases; correct: 0.\n"
+            b"accuracy:  66.67%; precision:   0.00%; recall:   0.00%; FB1:   0.00\n"
+            b"              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+        ),
+        status=0,
+    ),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("case", PINNED_CASES, ids=lambda c: c.name)
+def test_pinned_case(case: ConllevalCase) -> None:
+    assert run(list(case.args), case.input)[:2] == (case.stdout, case.status)
+
+
 def test_reads_a_file_argument(tmp_path: Path) -> None:
     case = next(c for c in CASES if c.name == "example_docstart")
     path = tmp_path / "in.txt"
