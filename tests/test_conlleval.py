@@ -125,6 +125,54 @@ PINNED_CASES = [
         ),
         status=0,
     ),
+    # Perl's split drops trailing empty fields, with a regex delimiter too: the counts stay 3.
+    ConllevalCase(
+        name="regex_delimiter_trailing_fields",
+        input=(
+            b"a  B-PER B-PER  \n"
+            b"b I-PER   I-PER \n"
+            b"c O O\n"
+        ),
+        args=("-d", " +"),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+            b"accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+            b"              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        ),
+        status=0,
+    ),
+    # Every line ends with the delimiter: kept, the empty field would be the guessed tag.
+    ConllevalCase(
+        name="regex_delimiter_every_line_trailing",
+        input=(
+            b"a B-PER B-PER \n"
+            b"b I-PER I-PER \n"
+            b"c O B-LOC \n"
+        ),
+        args=("-d", "[ ]"),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 2 phrases; correct: 1.\n"
+            b"accuracy:  66.67%; precision:  50.00%; recall: 100.00%; FB1:  66.67\n"
+            b"              LOC: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+            b"              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        ),
+        status=0,
+    ),
+    ConllevalCase(
+        name="literal_delimiter_trailing_fields",
+        input=(
+            b"a,B-PER,B-PER,,\n"
+            b"b,I-PER,I-PER,\n"
+            b"c,O,O\n"
+        ),
+        args=("-d", ","),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+            b"accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+            b"              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        ),
+        status=0,
+    ),
 ]
 # fmt: on
 
