@@ -559,6 +559,50 @@ def test_validate_merged_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     )
 
 
+def test_validate_reads_a_merged_file_as_score_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # token POS gold pred, no --merged: gold I-LOC after O on line 2, pred I-ORG after O on line 4.
+    path = write(tmp_path, "m.conll", "a NNP B-PER B-PER\nb NNP I-LOC O\nc NN O O\nd NN O I-ORG\n")
+    code, out, err = run(capsys, "validate", path, "--scheme", "IOB2")
+    assert code == 1, err
+    problems = re.findall(rf"^{re.escape(path)}:(\d+): (gold|pred): .*'(I-\w+)'", out, re.MULTILINE)
+    assert problems == [("2", "gold", "I-LOC"), ("4", "pred", "I-ORG")]
+    assert nerve.validate(path, scheme="IOB2")[1] == nerve.validate(path, scheme="IOB2", merged=True)[1]
+    # The example is merged too: its invalid transitions are in the prediction column.
+    example = str(Path(__file__).resolve().parents[1] / "examples" / "news.conll")
+    code, out, _ = run(capsys, "validate", example)
+    assert code == 1
+    assert re.findall(rf"^{re.escape(example)}:(\d+): (\w+):", out, re.MULTILINE) == [
+        ("25", "pred"),
+        ("40", "pred"),
+    ]
+
+
+def test_validate_a_file_with_one_tag_column_checks_it_as_gold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "g.conll", TAG_FILE)
+    code, out, _ = run(capsys, "validate", path, "--scheme", "IOB2")
+    assert code == 1
+    sides = re.findall(rf"^{re.escape(path)}:(\d+): (\w+):", out, re.MULTILINE)
+    assert sides == [("4", "gold"), ("7", "gold")]
+    only_tags = write(tmp_path, "t.conll", "B-PER\nI-LOC\n")
+    assert [(p.line, p.side) for p in nerve.validate(only_tags, scheme="IOB2")[1]] == [(2, "gold")]
+    commented = write(tmp_path, "c.conll", "# a comment of words\nJohn B-PER\nSmith I-LOC\n")
+    found = nerve.validate(commented, scheme="IOB2", comments=True)[1]
+    assert [(p.line, p.side) for p in found] == [(3, "gold")]
+
+
+def test_validate_names_the_side_of_each_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = write(tmp_path, "g.conll", GOLD.replace("Smith NNP I-PER", "Smith NNP I-ORG"))
+    pred = write(tmp_path, "p.conll", PRED.replace("in IN O", "in IN I-LOC"))
+    code, out, _ = run(capsys, "validate", gold, pred, "--scheme", "IOB2")
+    assert code == 1
+    assert re.search(rf"^{re.escape(gold)}:2: gold: .*'I-ORG'", out, re.MULTILINE)
+    assert re.search(rf"^{re.escape(pred)}:4: pred: .*'I-LOC'", out, re.MULTILINE)
+
+
 def test_validate_gold_and_prediction_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gold = write(tmp_path, "g.conll", GOLD)
     pred = write(tmp_path, "p.conll", PRED.replace("Smith NNP I-PER", "Smith NNP I-LOC"))

@@ -103,6 +103,85 @@ def test_tricky_case(case: ConllevalCase) -> None:
         assert stderr.count(b"\n") == 1  # one line on stderr
 
 
+# Behaviours pinned on cases where only they change the output. Each stdout was produced by
+# conlleval.pl 2004-01-26 under perl 5.36.0 (a copy that reproduces every case of conlleval_cases.py).
+# fmt: off
+PINNED_CASES = [
+    # In the correct-chunk counting, `$guessedType ne $correctType` ends "correct so far" even when
+    # neither side ends a chunk: after a "." tag a change of type ends nothing (endOfChunk skips
+    # "O" and "."), so without that check the PER chunk would count as correct.
+    ConllevalCase(
+        name="type_mismatch_ends_correct",
+        input=(
+            b"a B-PER B-PER\n"
+            b"b .-PER .-PER\n"
+            b"c .-LOC .-PER\n"
+        ),
+        args=(),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 1 phrases; correct: 0.\n"
+            b"accuracy:  66.67%; precision:   0.00%; recall:   0.00%; FB1:   0.00\n"
+            b"              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+        ),
+        status=0,
+    ),
+    # Perl's split drops trailing empty fields, with a regex delimiter too: the counts stay 3.
+    ConllevalCase(
+        name="regex_delimiter_trailing_fields",
+        input=(
+            b"a  B-PER B-PER  \n"
+            b"b I-PER   I-PER \n"
+            b"c O O\n"
+        ),
+        args=("-d", " +"),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+            b"accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+            b"              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        ),
+        status=0,
+    ),
+    # Every line ends with the delimiter: kept, the empty field would be the guessed tag.
+    ConllevalCase(
+        name="regex_delimiter_every_line_trailing",
+        input=(
+            b"a B-PER B-PER \n"
+            b"b I-PER I-PER \n"
+            b"c O B-LOC \n"
+        ),
+        args=("-d", "[ ]"),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 2 phrases; correct: 1.\n"
+            b"accuracy:  66.67%; precision:  50.00%; recall: 100.00%; FB1:  66.67\n"
+            b"              LOC: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+            b"              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        ),
+        status=0,
+    ),
+    ConllevalCase(
+        name="literal_delimiter_trailing_fields",
+        input=(
+            b"a,B-PER,B-PER,,\n"
+            b"b,I-PER,I-PER,\n"
+            b"c,O,O\n"
+        ),
+        args=("-d", ","),
+        stdout=(
+            b"processed 3 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+            b"accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+            b"              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        ),
+        status=0,
+    ),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("case", PINNED_CASES, ids=lambda c: c.name)
+def test_pinned_case(case: ConllevalCase) -> None:
+    assert run(list(case.args), case.input)[:2] == (case.stdout, case.status)
+
+
 def test_reads_a_file_argument(tmp_path: Path) -> None:
     case = next(c for c in CASES if c.name == "example_docstart")
     path = tmp_path / "in.txt"

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import nerve
+from nerve.errors import OptionError
 from nerve.integrations.transformers import compute_metrics
 
 torch = pytest.importorskip("torch", reason="the tensor path needs torch (the test extras install it)")
@@ -97,6 +98,18 @@ def test_hf_batch_eval_metrics_accumulates() -> None:
     assert out["overall_f1"] == nerve.score(g, p).micro.f1
 
 
+def test_hf_compute_metrics_refuses_a_single_array() -> None:
+    logits, labels = fake_batch(2, rows=2)
+    f = compute_metrics(LABELS)
+    preds = logits.argmax(-1)
+    for single in (preds, labels, torch.as_tensor(preds), [preds, labels], (preds,), (preds, labels, labels)):
+        with pytest.raises(nerve.NerveError, match=r"a \(predictions, labels\) tuple"):
+            f(single)
+    with pytest.raises(nerve.NerveError, match=r"got ndarray of shape \(2, 12\)"):
+        f(labels)
+    assert f((logits, labels)) == f(FakeEvalPrediction(logits, labels))
+
+
 def test_torchmetrics_metric_matches_the_stream() -> None:
     from nerve.integrations.torchmetrics import EntityScore
 
@@ -116,6 +129,64 @@ def test_torchmetrics_metric_matches_the_stream() -> None:
     lax.update(torch.tensor([[9, 0]]), torch.tensor([[1, 0]]))
     with pytest.raises(nerve.NerveError, match="validate=False"):
         lax.compute()
+
+
+@pytest.mark.filterwarnings("ignore:The ``compute`` method:UserWarning")  # compute before update
+def test_scalar_metrics_in_a_metric_collection_as_lightning_logs_them() -> None:
+    from torchmetrics import Metric, MetricCollection
+
+    from nerve.integrations.torchmetrics import (
+        KEYS,
+        EntityF1,
+        EntityPrecision,
+        EntityRecall,
+        EntityScore,
+        TokenAccuracy,
+    )
+
+    def collection() -> MetricCollection:
+        return MetricCollection(
+            {
+                "precision": EntityPrecision(LABELS),
+                "recall": EntityRecall(LABELS),
+                "f1": EntityF1(LABELS),
+                "accuracy": TokenAccuracy(LABELS),
+            }
+        )
+
+    metrics, whole = collection(), EntityScore(LABELS)
+    stream = nerve.StreamingMetric(LABELS)
+    for s in range(4):
+        logits, labels = fake_batch(s)
+        preds, target = torch.as_tensor(logits).argmax(-1), torch.as_tensor(labels)
+        metrics.update(preds, target)
+        whole.update(preds, target)
+        stream.update(labels, logits.argmax(-1))
+    assert len(metrics.compute_groups) == 1  # equal states: one update per batch for the four
+    values = metrics.compute()
+    # Lightning's self.log takes a Metric whose compute() is a scalar tensor; log_dict a collection.
+    for name, metric in metrics.items():
+        assert isinstance(metric, Metric)
+        assert metric.compute().ndim == 0
+        assert values[name].ndim == 0
+    assert {k: float(v) for k, v in values.items()} == {k: float(v) for k, v in whole.compute().items()}
+    assert float(values["f1"]) == stream.compute().micro.f1 > 0
+    assert float(EntityScore(LABELS, key="recall").compute()) == 0.0
+    # reset() (which Lightning calls at the end of an epoch) clears the counts.
+    metrics.reset()
+    assert all(float(v) == 0.0 for v in metrics.compute().values())
+    logits, labels = fake_batch(9)
+    metrics.update(torch.as_tensor(logits).argmax(-1), torch.as_tensor(labels))
+    one = nerve.StreamingMetric(LABELS)
+    one.update(labels, logits.argmax(-1))
+    assert float(metrics.compute()["f1"]) == one.compute().micro.f1
+    # forward (Lightning's `self.metric(preds, target)` in a step) gives the batch's value and keeps counts.
+    f1 = EntityF1(LABELS)
+    assert float(f1(torch.as_tensor(logits).argmax(-1), torch.as_tensor(labels))) == one.compute().micro.f1
+    assert float(f1.compute()) == one.compute().micro.f1
+    with pytest.raises(OptionError, match="f1"):
+        EntityScore(LABELS, key="f2")
+    assert KEYS == ("precision", "recall", "f1", "accuracy")
 
 
 def _ddp_worker(rank: int, world: int, init_file: str, out_dir: str) -> None:

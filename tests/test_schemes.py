@@ -351,6 +351,23 @@ def test_explicit_scheme_is_not_marked_inferred() -> None:
     assert nerve.score([["S-X"]], [["S-X"]], scheme="BIOES").settings.scheme == "IOBES"
 
 
+@pytest.mark.parametrize("alias", ["BIOLU", "biolu", "Biolu"])
+def test_biolu_is_an_alias_of_bilou(alias: str) -> None:
+    from nerve.model.schemes import SUPPORTED_SCHEMES, get_scheme
+
+    assert alias.upper() in SUPPORTED_SCHEMES
+    assert get_scheme(alias) == get_scheme("BILOU")
+    gold = [["B-PER", "L-PER", "O", "U-LOC"], ["U-ORG", "B-LOC", "I-LOC", "L-LOC"]]
+    pred = [["B-PER", "I-PER", "L-PER", "U-LOC"], ["U-ORG", "O", "U-LOC", "O"]]
+    for repair in ("begin", "discard"):
+        r = nerve.score(gold, pred, scheme=alias, repair=repair)
+        assert r.settings.scheme == "BILOU"
+        assert r.to_dict() == nerve.score(gold, pred, scheme="BILOU", repair=repair).to_dict()
+    assert nerve.decode(gold, scheme=alias) == nerve.decode(gold, scheme="BILOU")
+    assert nerve.validate(pred, scheme=alias) == nerve.validate(pred, scheme="BILOU")
+    assert nerve.encode([(0, 2, "PER"), (3, 4, "LOC")], 4, scheme=alias) == ["B-PER", "L-PER", "O", "U-LOC"]
+
+
 @pytest.mark.parametrize(
     ("gold", "pred"),
     [

@@ -106,6 +106,40 @@ def test_torch_path_equals_numpy_path(scheme: str, repair: str, seed: int) -> No
     assert a.compute().to_dict() == b.compute().to_dict()
 
 
+def test_tensor_path_counts_sentences_and_tokens_as_score() -> None:
+    from nerve.integrations.torchmetrics import EntityScore
+
+    rnd = random.Random(11)
+    labels = LABELS["IOB2"]
+    numpy_path = StreamingMetric(labels)
+    tensor_paths = [StreamingMetric(labels, device_decode=True) for _ in range(2)]
+    tensor_paths[1].flush_tokens = 5  # decoded in several groups
+    entity_score = EntityScore(labels)
+    all_gold: list[list[str]] = []
+    all_pred: list[list[str]] = []
+    for width in (6, 6, 9, 4):
+        gold, pred, lengths = random_batch(rnd, labels, 7, width)
+        gold[0, :] = -100  # rows with nothing to count are no sentences
+        lengths[1] = 0
+        numpy_path.update(gold, pred, lengths)
+        tensors = (torch.as_tensor(gold), torch.as_tensor(pred), torch.as_tensor(lengths))
+        for metric in tensor_paths:
+            metric.update(*tensors)
+        entity_score.update(tensors[1], tensors[0], tensors[2])
+        g, p = decoded(gold, pred, lengths, labels)
+        all_gold += g
+        all_pred += p
+    scored = nerve.score(all_gold, all_pred)
+    sentences = sum(1 for row in all_gold if row)
+    assert 0 < sentences < len(all_gold)
+    assert (scored.sentences, scored.tokens.count) == (sentences, sum(map(len, all_gold)))
+    numpy_result = numpy_path.compute()
+    for result in [metric.compute() for metric in tensor_paths] + [entity_score.result()]:
+        assert result.sentences == numpy_result.sentences == scored.sentences
+        assert result.tokens == numpy_result.tokens == scored.tokens
+        assert result.documents == numpy_result.documents == 0  # a stream has no documents
+
+
 @pytest.mark.skipif(
     not torch.cuda.is_available(), reason="no CUDA device here; the CPU tensor path is tested"
 )
@@ -263,7 +297,8 @@ def test_import_nerve_does_not_import_torch() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_missing_torch_names_the_extra() -> None:
+def test_missing_torch_says_how_to_install_it() -> None:
+    # nerve is not on PyPI: the hint must be a command that works (no "nerve[torch]" extra).
     code = (
         "import sys; sys.modules['torch'] = None\n"
         "from nerve.tagging.torch_decode import import_torch\n"
@@ -272,4 +307,10 @@ def test_missing_torch_names_the_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = out.stdout.splitlines()
-    assert lines == ['torch tensors need torch: pip install "nerve[torch]"'] * 2
+    assert lines == ["torch tensors need torch: pip install torch torchmetrics"] * 2
+    code = (
+        "import sys; sys.modules['torchmetrics'] = None\n"
+        "try:\n    import nerve.integrations.torchmetrics\nexcept Exception as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "the torchmetrics integration needs torchmetrics: pip install torchmetrics\n"

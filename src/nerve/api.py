@@ -408,9 +408,10 @@ def validate(
 ) -> tuple[Scheme, list[Problem]]:
     """List every transition that ``scheme`` does not allow, with its file and line.
 
-    ``gold`` is a file whose last column is the tag (with ``merged=True``: a merged file, whose
-    last two columns are both checked), or tag lists; ``pred`` an aligned prediction file or tag
-    lists, checked too.
+    ``gold`` is a file or tag lists; ``pred`` an aligned prediction file or tag lists, checked
+    too. A file alone is read as `score` reads it: with three or more columns it is merged, its
+    second-to-last column checked as ``gold`` and its last as ``pred``; with one or two (token,
+    tag) its last column is checked as ``gold``. ``merged=True`` reads two columns as merged too.
 
     Returns:
         The scheme checked against (inferred for ``auto``) and the problems, in line order.
@@ -418,7 +419,16 @@ def validate(
     fmt = _parse_tag_format(tag_format, outside)
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
     single = pred is None and not merged
-    source = _Input(gold, pred, comments, encoding, check_tokens, single=single)
+    source = _Input(gold, pred, comments, encoding, check_tokens, single=single)  # checks the encoding
+    if single and _is_path(gold):  # count the columns of the first token line
+        from .io.bytes import BLOCK_BYTES, LineSource
+        from .io.conll_lines import TOKEN, classify
+
+        head, columns = LineSource(gold, encoding, BLOCK_BYTES), 0  # type: ignore[arg-type]
+        while not columns and not head.done:
+            read = classify(head.more(), 1, comments)
+            columns = int(read.fields.count[read.kind == TOKEN][:1].sum())
+        source.single = columns < 3
     known = fixed or _infer(source, fmt, outside)
     vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []

@@ -4,6 +4,10 @@ Its states are the additive counts of `nerve.StreamingMetric` as tensors on the 
 (transition tables, per-type gold, predicted and matched chunks, token counts), each reduced
 with ``sum``: under DDP or Lightning, ``compute`` gives what one process would give on all the
 data. Batches are decoded on their device (`nerve.tagging.torch_decode`).
+
+`EntityScore` computes a dict of scores; `EntityF1`, `EntityPrecision`, `EntityRecall` and
+`TokenAccuracy` (or ``EntityScore(..., key=...)``) compute one scalar tensor, which is what
+Lightning's ``self.log`` and ``self.log_dict`` (with a ``MetricCollection``) take.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import NerveError
+from ..errors import NerveError, OptionError
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 from ..streaming.tensors import prepare_batch
@@ -31,9 +35,12 @@ torch = import_torch()
 try:
     from torchmetrics import Metric
 except ImportError:
-    raise NerveError('the torchmetrics integration needs torchmetrics: pip install "nerve[torch]"') from None
+    raise NerveError("the torchmetrics integration needs torchmetrics: pip install torchmetrics") from None
 
-__all__ = ["EntityScore"]
+__all__ = ["KEYS", "EntityF1", "EntityPrecision", "EntityRecall", "EntityScore", "TokenAccuracy"]
+
+#: The scores `EntityScore.compute` returns, and the values of its ``key``.
+KEYS = ("precision", "recall", "f1", "accuracy")
 
 
 class EntityScore(Metric):
@@ -46,16 +53,19 @@ class EntityScore(Metric):
             ``repair="error"``) invalid transitions, naming the row and position; this reads
             one number back per batch. With ``False`` such batches are counted on the device
             and `compute` raises.
+        key: one of `KEYS`: `compute` returns that score alone, a scalar tensor (what
+            Lightning's ``self.log`` needs); ``None`` (the default) returns them all in a dict.
         kwargs: passed to ``torchmetrics.Metric`` (``sync_on_compute``, ``process_group``...).
 
     ``update(preds, target, lengths=None)`` takes id tensors of shape ``(batch, length)``;
     ``compute()`` returns micro ``precision``, ``recall``, ``f1`` and token ``accuracy`` as
-    tensors; `result` the whole `nerve.Result`.
+    float64 tensors; `result` the whole `nerve.Result`.
     """
 
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
+    default_key: str | None = None  # the scalar subclasses' score
 
     def __init__(
         self,
@@ -68,9 +78,14 @@ class EntityScore(Metric):
         ignore_index: int | None = -100,
         beta: float = 1.0,
         validate: bool = True,
+        key: str | None = None,
         **kwargs: Any,
     ):
+        key = self.default_key if key is None else key
+        if key is not None and key not in KEYS:
+            raise OptionError("key", f"expected one of {', '.join(KEYS)}, got {key!r}")
         super().__init__(**kwargs)
+        self.key = key
         self._stream = StreamingMetric(
             labels,
             scheme=scheme,
@@ -142,8 +157,8 @@ class EntityScore(Metric):
         )
         return stream.compute()
 
-    def compute(self) -> dict[str, Any]:
-        """Micro precision, recall, F1 and token accuracy, as float64 tensors."""
+    def compute(self) -> Any:
+        """Micro precision, recall, F1 and token accuracy as float64 tensors (only ``key`` if set)."""
         r = self._result()
         values = {
             "precision": r.micro.precision,
@@ -151,4 +166,30 @@ class EntityScore(Metric):
             "f1": r.micro.f1,
             "accuracy": r.tokens.accuracy,
         }
+        if self.key is not None:
+            return torch.tensor(values[self.key], dtype=torch.float64, device=self.counts.device)
         return {k: torch.tensor(v, dtype=torch.float64, device=self.counts.device) for k, v in values.items()}
+
+
+class EntityF1(EntityScore):
+    """Micro F1 as a scalar tensor: ``EntityScore(labels, ..., key="f1")``."""
+
+    default_key = "f1"
+
+
+class EntityPrecision(EntityScore):
+    """Micro precision as a scalar tensor: ``EntityScore(labels, ..., key="precision")``."""
+
+    default_key = "precision"
+
+
+class EntityRecall(EntityScore):
+    """Micro recall as a scalar tensor: ``EntityScore(labels, ..., key="recall")``."""
+
+    default_key = "recall"
+
+
+class TokenAccuracy(EntityScore):
+    """Token accuracy (on the raw tags) as a scalar tensor: ``EntityScore(labels, ..., key="accuracy")``."""
+
+    default_key = "accuracy"

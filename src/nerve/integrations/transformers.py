@@ -1,8 +1,8 @@
 """A ``compute_metrics`` for the Hugging Face ``Trainer``, with the keys of ``evaluate``'s seqeval.
 
 It needs neither transformers nor evaluate: it reads ``EvalPrediction``'s ``predictions`` and
-``label_ids`` (or a ``(predictions, labels)`` pair), takes the argmax of logits, drops the
-positions whose label is -100, and scores with `nerve.StreamingMetric`. With
+``label_ids`` (or a ``(predictions, labels)`` tuple; one array is refused), takes the argmax of
+logits, drops the positions whose label is -100, and scores with `nerve.StreamingMetric`. With
 ``TrainingArguments(batch_eval_metrics=True)`` the Trainer calls it once per batch with
 ``compute_result``: the counts are accumulated and the scores returned at the last batch, so no
 logits are kept.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..errors import InputError
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 
@@ -44,8 +45,14 @@ def to_hf_dict(result: Result, flatten: bool = False) -> dict[str, Any]:
 def _unpack(eval_pred: Any) -> tuple[Any, Any]:
     if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
         preds, labels = eval_pred.predictions, eval_pred.label_ids
-    else:
+    elif isinstance(eval_pred, tuple) and len(eval_pred) == 2:
         preds, labels = eval_pred
+    else:  # unpacking an array would score its first row against its second
+        shape = getattr(eval_pred, "shape", None)
+        got = type(eval_pred).__name__ + (f" of shape {tuple(shape)}" if shape is not None else "")
+        raise InputError(
+            "compute_metrics", None, f"expected an EvalPrediction or a (predictions, labels) tuple, got {got}"
+        )
     if isinstance(preds, tuple):  # a model with several outputs: the logits come first
         preds = preds[0]
     if getattr(preds, "ndim", 0) == getattr(labels, "ndim", 0) + 1:

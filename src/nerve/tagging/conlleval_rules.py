@@ -171,6 +171,8 @@ class PerlChunker:
         pred_start = START_OF_CHUNK[lpc, pred_code] | (
             (pred_code != P_O) & (pred_code != P_DOT) & (lpt != pred_type)
         )
+        # conlleval.pl's `$lastGuessedType eq $lastCorrectType`: always true where `before` is, since
+        # the type check of `broken` clears the flag at a token whose two types differ.
         close = gold_end & pred_end & (lpt == lgt)
         broken = (gold_end != pred_end) | (pred_type != gold_type)
         set_ = gold_start & pred_start & (pred_type == gold_type)

@@ -45,11 +45,11 @@ __all__ = [
 
 
 def import_torch() -> Any:
-    """Import torch, or say which extra installs it."""
+    """Import torch, or say how to install it."""
     try:
         import torch
     except ImportError:
-        raise NerveError('torch tensors need torch: pip install "nerve[torch]"') from None
+        raise NerveError("torch tensors need torch: pip install torch torchmetrics") from None
     return torch
 
 
