@@ -16,6 +16,7 @@ from ..compat.conlleval import P_O, PerlChunker, perl_letter
 from ..errors import Problem, SchemeError
 from ..io.conll import TagBlock
 from ..matching.exact import exact_match_aligned
+from ..matching.overlap import one_document
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, continuation_table, infer_scheme
 from ..model.vocab import TagVocab
@@ -30,7 +31,7 @@ from ..tagging.decode import (
     transition_counts,
 )
 from .muc import FIELDS as MUC_FIELDS
-from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
+from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -216,8 +217,8 @@ class ExactAccumulator:
                 size = int(doc[-1]) + 1 if doc.shape[0] else 1
                 docs = (doc[gold.start], doc[pred.start], size)
             tallies = count_all(
-                _Side.of(gold.start, gold.end, gold.type),
-                _Side.of(pred.start, pred.end, pred.type),
+                one_document(gold.start, gold.end, gold.type, vocab.type_names),
+                one_document(pred.start, pred.end, pred.type, vocab.type_names),
                 n_types,
                 self.overlap,
                 docs,

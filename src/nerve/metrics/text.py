@@ -308,7 +308,7 @@ def _min_cost_rows(rows: Int, cols: Int, cost: Float, n_rows: int, n_cols: int) 
     chosen = np.zeros(rows.shape[0], dtype=np.bool_)
     if not rows.shape[0]:
         return chosen
-    from .muc import split_edges
+    from ..matching.assignment import split_edges
 
     alone, rest, component = split_edges(rows, cols)
     chosen[alone] = True
