@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerve.metrics.text import EntityTexts, _as_symbols, score_texts
+from nerve.matching.text import as_symbols
+from nerve.metrics.text import EntityTexts, score_texts
 
 Doc = list[tuple[str, str]]
 
@@ -323,7 +324,7 @@ text = st.lists(st.sampled_from(["a", "b", "ab", "", "é", "x\ny", "\n"]), max_s
 @given(st.lists(text, max_size=5), st.lists(text, max_size=5))
 def test_word_symbols_keep_word_distances(texts_a: list[str], texts_b: list[str]) -> None:
     # Texts with empty words, newlines of their own and the batched split all give word distances.
-    a, b = _as_symbols(texts_a, texts_b)
+    a, b = as_symbols(texts_a, texts_b)
     assert len(a) == len(texts_a)
     assert len(b) == len(texts_b)
     from rapidfuzz.distance import Levenshtein
