@@ -6,7 +6,7 @@ offsets, so they are compared by their text, within each document and regardless
 - **OI-ECER / OI-EWER**: gold and predicted entities are paired by an optimal assignment over a
   square cost matrix padded with dummies. A pair with a dummy or of two categories costs 1; a pair
   of one category costs the character (ECER) or word (EWER) error rate of the predicted text against
-  the gold text, capped at 1. The score is 100 · Σ cost / Σ gold entities, capped at 100.
+  the gold text, capped at 1. The score is Σ cost / Σ gold entities, capped at 1.
 - **OI-Nerval**: a gold and a predicted entity match when their categories are equal and the
   character error rate is at most the threshold (a fraction); the most matches one-to-one are
   true positives, the other predictions false positives and the other gold entities false
@@ -14,13 +14,13 @@ offsets, so they are compared by their text, within each document and regardless
 - **Bags** of words (BoW: the words of the entities), tagged words (BoTW: (category, word)) and
   entities (BoE: (category, text)): per document, TP = |L ∩ P|, FP = |P - L|, FN = |L - P| as
   multisets; the bag word error rate counts ``(Σ|count_P - count_L| - ||L| - |P||) / 2``
-  substitutions plus ``||L| - |P||`` insertions or deletions per document, over Σ|L|, capped at 100.
+  substitutions plus ``||L| - |P||`` insertions or deletions per document, over Σ|L|, capped at 1.
 
 Every metric has a total row and one row per category; a category's row scores that category's
-entities alone, and categories found only in predictions have rows too. Scores are percentages,
-as ie-eval prints them; a rate over no gold entity is 0 when there is no error and 100 otherwise,
-and precision, recall and F1 with a zero denominator are 0. Rows hold counts, so results of
-document shards add up (`TextScores.merge`).
+entities alone, and categories found only in predictions have rows too. Scores are fractions in
+0..1 (the renderers print them as percentages, as ie-eval does); a rate over no gold entity is 0
+when there is no error and 1 otherwise, and precision, recall and F1 with a zero denominator are
+0. Rows hold counts, so results of document shards add up (`TextScores.merge`).
 
 The pairs and their costs come from `nerve.matching.text`, the assignment from
 `nerve.matching.assignment`; Nerval's largest matching is the same assignment with unit savings.
@@ -54,17 +54,21 @@ __all__ = [
     "NervalRow",
     "TextScores",
     "TextTable",
+    "rate",
     "score_texts",
 ]
 
 METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 
 
-def _rate(errors: float, gold: int) -> float:
-    """100 · errors / gold, capped at 100; over no gold entity, 0 without errors and 100 with."""
+def rate(errors: float, gold: int, scale: float = 1.0) -> float:
+    """The share ``errors / gold``, capped at 1; over no gold entity, 0 without errors and 1 with.
+
+    With ``scale=100`` the same rate in percent, computed as ie-eval prints it (scaling first).
+    """
     if gold == 0:
-        return 0.0 if errors == 0 else 100.0
-    return min(100.0 * errors / gold, 100.0)
+        return 0.0 if errors == 0 else scale
+    return min(scale * errors / gold, scale)
 
 
 @dataclass(frozen=True)
@@ -79,16 +83,16 @@ class ErrorRow:
 
     @property
     def ecer(self) -> float:
-        """Entity character error rate, in percent."""
-        return _rate(self.char_errors, self.gold)
+        """Entity character error rate, a fraction."""
+        return rate(self.char_errors, self.gold)
 
     @property
     def ewer(self) -> float:
-        """Entity word error rate, in percent."""
-        return _rate(self.word_errors, self.gold)
+        """Entity word error rate, a fraction."""
+        return rate(self.word_errors, self.gold)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: rates in percent, counts."""
+        """The JSON form: rates as fractions, counts."""
         return {
             "ecer": self.ecer,
             "ewer": self.ewer,
@@ -111,21 +115,21 @@ class NervalRow(Totals):
 
     @property
     def precision(self) -> float:
-        """TP / (TP + FP), in percent."""
-        return 100.0 * safe_div(self.tp, self.predicted)
+        """TP / (TP + FP)."""
+        return safe_div(self.tp, self.predicted)
 
     @property
     def recall(self) -> float:
-        """TP / (TP + FN), in percent."""
-        return 100.0 * safe_div(self.tp, self.gold)
+        """TP / (TP + FN)."""
+        return safe_div(self.tp, self.gold)
 
     @property
     def f1(self) -> float:
-        """The harmonic mean of precision and recall, in percent."""
+        """The harmonic mean of precision and recall."""
         return fbeta(self.precision, self.recall)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: scores in percent, counts."""
+        """The JSON form: scores as fractions, counts."""
         return {**score_dict(self), "documents": self.documents}
 
 
@@ -137,11 +141,11 @@ class BagRow(NervalRow):
 
     @property
     def bwer(self) -> float:
-        """Bag word error rate, in percent."""
-        return _rate(self.errors, self.gold)
+        """Bag word error rate, a fraction."""
+        return rate(self.errors, self.gold)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: scores in percent, counts."""
+        """The JSON form: scores as fractions, counts."""
         return {"bwer": self.bwer, **super().to_dict(), "errors": self.errors}
 
 
