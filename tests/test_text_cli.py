@@ -318,7 +318,7 @@ def test_per_category_ecer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     label, pred = small(tmp_path)
     _, out, _ = run(capsys, "ecer-ewer", "-l", str(label), "-p", str(pred), "-c", "-o", "json")
     per = json.loads(out)["per_category"]
-    assert per["DATE"]["ecer"] == 100.0
+    assert per["DATE"]["ecer"] == 1.0
     assert per["LOC"]["ecer"] == 0.0
     assert per["PER"]["char_errors"] == pytest.approx(1 / 18 + 1)
 
@@ -374,15 +374,15 @@ def test_agrees_with_the_ie_eval_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
     _, out, _ = run(capsys, "ie-all", *dirs, "-t", "0.3", "-o", "json")
     ours = json.loads(out)["total"]
     theirs = ie_eval_total("cer", "-oi", *dirs)
-    assert round(ours["ecer-ewer"]["ecer"], 2) == pytest.approx(theirs["ECER (%)"])
-    assert round(ours["ecer-ewer"]["ewer"], 2) == pytest.approx(theirs["EWER (%)"])
+    assert round(100 * ours["ecer-ewer"]["ecer"], 2) == pytest.approx(theirs["ECER (%)"])
+    assert round(100 * ours["ecer-ewer"]["ewer"], 2) == pytest.approx(theirs["EWER (%)"])
     theirs = ie_eval_total("nerval", "-oi", "-t", "30", *dirs)
     for key, column in (("precision", "Precision (%)"), ("recall", "Recall (%)"), ("f1", "F1 (%)")):
-        assert round(ours["nerval"][key], 2) == pytest.approx(theirs[column])
+        assert round(100 * ours["nerval"][key], 2) == pytest.approx(theirs[column])
     for command in ("bow", "botw", "boe"):
         theirs = ie_eval_total(command, *dirs)
         for key, column in (("bwer", "bWER (%)"), ("precision", "Precision (%)"), ("f1", "F1 (%)")):
-            assert round(ours[command][key], 2) == pytest.approx(theirs[column]), (command, key)
+            assert round(100 * ours[command][key], 2) == pytest.approx(theirs[column]), (command, key)
 
 
 def test_api_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

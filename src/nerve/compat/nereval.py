@@ -13,8 +13,8 @@ order that fills one of its slots, and a prediction can serve any number of gold
 prediction over three gold entities fills three TYPE slots for an ACT of 2 (precision 1.5), and
 listing a worse prediction first loses the TEXT slot of a better one. Here every prediction
 serves at most one gold entity and every gold entity at most one prediction, and the pairs are
-those that fill the most slots in total (an optimal assignment by scipy's
-``linear_sum_assignment`` on each group of overlapping entities), so precision and recall never
+those that fill the most slots in total (nerve's one optimal assignment,
+`nerve.matching.assignment`, group by group of overlapping entities), so precision and recall never
 exceed 1 and the order of the lists does not matter. Among pairings that fill as many slots,
 the one with the most TEXT slots is taken, so `count_correct`'s split is unique too.
 
@@ -35,6 +35,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.spans import read_span_columns
+from ..matching.assignment import best_edges
 
 __all__ = [
     "Entity",
@@ -129,47 +130,24 @@ def _edges(true: list[_Item], pred: list[_Item]) -> list[tuple[int, int, int, in
     return edges
 
 
-def _count(true: list[_Item], pred: list[_Item]) -> tuple[int, int]:
-    """(TEXT slots, TYPE slots) filled by the best one-to-one pairing of one text."""
-    edges = _edges(true, pred)
-    # Union-find over gold nodes i and pred nodes len(true) + j, to solve each group alone.
-    parent = list(range(len(true) + len(pred)))
+def _counts(y_true: Sequence[list[_Item]], y_pred: Sequence[list[_Item]]) -> list[tuple[int, int]]:
+    """(TEXT slots, TYPE slots) filled by the best one-to-one pairing of each text.
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for i, j, _, _ in edges:
-        parent[find(i)] = find(len(true) + j)
-    groups: dict[int, list[tuple[int, int, int, int]]] = {}
-    for edge in edges:
-        groups.setdefault(find(edge[0]), []).append(edge)
-    count_text = count_type = 0
-    big = len(edges) + 1  # one more filled slot outweighs any number of TEXT-slot preferences
-    for group in groups.values():
-        if len(group) == 1:
-            chosen = group
-        else:
-            from scipy.optimize import linear_sum_assignment
-
-            rows = sorted({e[0] for e in group})
-            cols = sorted({e[1] for e in group})
-            r_at = {r: k for k, r in enumerate(rows)}
-            c_at = {c: k for k, c in enumerate(cols)}
-            weight = np.zeros((len(rows), len(cols)))
-            by_cell: dict[tuple[int, int], tuple[int, int, int, int]] = {}
-            for edge in group:
-                i, j, t, ty = edge
-                weight[r_at[i], c_at[j]] = (t + ty) * big + t
-                by_cell[r_at[i], c_at[j]] = edge
-            r, c = linear_sum_assignment(weight, maximize=True)
-            chosen = [by_cell[cell] for cell in zip(r.tolist(), c.tolist(), strict=True) if cell in by_cell]
-        for _, _, t, ty in chosen:
-            count_text += t
-            count_type += ty
-    return count_text, count_type
+    The pairs of all texts go to one assignment (`nerve.matching.assignment`), entities numbered
+    across texts, so that groups of overlapping entities are solved together in numpy.
+    """
+    rows: list[tuple[int, int, int, int, int]] = []
+    n_true = n_pred = 0
+    for k, (true, pred) in enumerate(zip(y_true, y_pred, strict=True)):
+        rows.extend((k, n_true + i, n_pred + j, t, ty) for i, j, t, ty in _edges(true, pred))
+        n_true, n_pred = n_true + len(true), n_pred + len(pred)
+    text_of, i, j, text, typ = np.asarray(rows, dtype=np.int64).reshape(-1, 5).T
+    big = text_of.shape[0] + 1  # one more filled slot outweighs any number of TEXT-slot preferences
+    chosen = best_edges(i, j, ((text + typ) * big + text).astype(np.float64))
+    n = len(y_true)
+    count_text = np.bincount(text_of[chosen], weights=text[chosen], minlength=n).astype(np.int64)
+    count_type = np.bincount(text_of[chosen], weights=typ[chosen], minlength=n).astype(np.int64)
+    return list(zip(count_text.tolist(), count_type.tolist(), strict=True))
 
 
 def count_correct(true: Sequence[EntityLike], pred: Sequence[EntityLike]) -> tuple[int, int]:
@@ -184,7 +162,7 @@ def count_correct(true: Sequence[EntityLike], pred: Sequence[EntityLike]) -> tup
         pairs with the same type and overlapping texts, under the pairing that fills the most
         slots (and, among those, the most TEXT slots).
     """
-    return _count(_items(true), _items(pred))
+    return _counts([_items(true)], [_items(pred)])[0]
 
 
 def precision(correct: int, actual: int) -> float:
@@ -211,11 +189,9 @@ def f1(p: float, r: float) -> float:
 def _totals(y_true: Sequence[list[_Item]], y_pred: Sequence[list[_Item]]) -> tuple[float, float, float]:
     if len(y_true) != len(y_pred):
         raise ValueError("Bad input shape: y_true and y_pred should have the same length.")
-    correct = actual = possible = 0
-    for x, y in zip(y_true, y_pred, strict=True):
-        correct += sum(_count(x, y))
-        possible += len(x) * 2
-        actual += len(y) * 2
+    correct = sum(t + ty for t, ty in _counts(y_true, y_pred))
+    possible = sum(len(x) for x in y_true) * 2
+    actual = sum(len(y) for y in y_pred) * 2
     p, r = precision(correct, actual), recall(correct, possible)
     return p, r, f1(p, r)
 
@@ -240,6 +216,15 @@ def evaluate(y_true: Sequence[Sequence[EntityLike]], y_pred: Sequence[Sequence[E
     return precision_recall_f1(y_true, y_pred)[2]
 
 
+def _text_f1(true: list[list[_Item]], pred: list[list[_Item]]) -> list[float]:
+    """The F1 of each text alone, as `evaluate` gives it for that one text."""
+    out = []
+    for x, y, (t, ty) in zip(true, pred, _counts(true, pred), strict=True):
+        p, r = precision(t + ty, len(y) * 2), recall(t + ty, len(x) * 2)
+        out.append(f1(p, r))
+    return out
+
+
 def sign_test(
     truth: Sequence[Sequence[EntityLike]],
     model_a: Sequence[Sequence[EntityLike]],
@@ -251,10 +236,12 @@ def sign_test(
         ``(better, worse)``: the number of texts where ``model_b`` scores a higher F1 than
         ``model_a``, and the number where it scores lower.
     """
+    texts = list(zip(truth, model_a, model_b, strict=False))
+    true = [_items(t) for t, _, _ in texts]
+    scores_a = _text_f1(true, [_items(a) for _, a, _ in texts])
+    scores_b = _text_f1(true, [_items(b) for _, _, b in texts])
     better = worse = 0
-    for true, a, b in zip(truth, model_a, model_b, strict=False):
-        score_a = evaluate([true], [a])
-        score_b = evaluate([true], [b])
+    for score_a, score_b in zip(scores_a, scores_b, strict=True):
         if score_a - score_b > 0:
             worse += 1
         elif score_a - score_b < 0:

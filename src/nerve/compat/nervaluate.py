@@ -49,7 +49,9 @@ if TYPE_CHECKING:
     Bool = npt.NDArray[np.bool_]
 
 from ..api import decode
-from ..metrics.muc import MucCounts, MucOptions, Outcomes, _Side, _sorted_side, count_all, mode_scores
+from ..matching.overlap import in_order
+from ..metrics.muc import MucCounts, MucOptions, Outcomes, count_all, mode_scores
+from ..model.spans import SpanArray
 
 __all__ = ["EvaluationIndices", "EvaluationResult", "Evaluator"]
 
@@ -91,18 +93,12 @@ class EvaluationIndices:
 
 @dataclass(frozen=True)
 class _Loaded:
-    """The entities of one side: document, half-open span, tag id, and two list positions."""
+    """The entities of one side, sorted for matching, and three list positions of each."""
 
-    doc: Int
-    start: Int
-    end: Int
-    label: Int
+    spans: SpanArray  # sorted by document, start, end and tag
     index: Int  # position in the caller's document list
     kept: Int  # position among the document's entities of the evaluated tags
     in_tag: Int  # position among the document's entities of the same tag
-
-    def side(self) -> _Side:
-        return _sorted_side(self.doc, self.start, self.end, self.label, np.arange(self.doc.shape[0]))
 
 
 def _infer_loader(true: Any) -> str:
@@ -201,7 +197,8 @@ def _arrays(docs: list[list[tuple[str, int, int]]], tags: dict[str, int]) -> _Lo
                 rows.append((d, start, end + 1, tags[label], i, kept, n))
                 kept += 1
     a = np.asarray(rows, dtype=np.int64).reshape(-1, 7)
-    return _Loaded(*(a[:, k] for k in range(7)))
+    spans, order = in_order(SpanArray(a[:, 0], a[:, 1], a[:, 2], a[:, 3], tuple(tags), len(docs)))
+    return _Loaded(spans, a[order, 4], a[order, 5], a[order, 6])
 
 
 class Evaluator:
@@ -255,8 +252,8 @@ class Evaluator:
         used = sorted({e[0] for docs in (self.true, self.pred) for doc in docs for e in doc} & wanted)
         ids = {tag: i for i, tag in enumerate(used)}
         gold, pred = _arrays(self.true, ids), _arrays(self.pred, ids)
-        g_side, p_side = gold.side(), pred.side()
-        tallies = count_all(g_side, p_side, len(used), self.options)
+        # Greedy matching takes the entities in list order: their order among the kept ones.
+        tallies = count_all(gold.spans, pred.spans, len(used), self.options, positions=(gold.kept, pred.kept))
         by_type, total = tallies.by_type, tallies.total
         outcomes, typed = tallies.outcomes, tallies.typed
         greedy = self.options.matching == "greedy"
@@ -268,13 +265,13 @@ class Evaluator:
             scores = mode_scores(mode, by_type[mode], used, total=total[mode])
             overall[strategy] = EvaluationResult.of(scores.overall)
             position = "kept" if greedy else "index"
-            overall_indices[strategy] = _indices(outcomes[mode], gold, pred, g_side, p_side, position)
+            overall_indices[strategy] = _indices(outcomes[mode], gold, pred, position)
             for tag in used:
                 row = scores.per_type.get(tag)
                 entities[tag][strategy] = EvaluationResult.of(row) if row else EvaluationResult()
                 tag_id = ids[tag]
                 entity_indices[tag][strategy] = _indices(
-                    typed[mode], gold, pred, g_side, p_side, "in_tag" if greedy else "index", tag_id
+                    typed[mode], gold, pred, "in_tag" if greedy else "index", tag_id
                 )
         return {
             "overall": overall,
@@ -360,20 +357,14 @@ def _from_tags_checked(data: Any) -> list[list[tuple[str, int, int]]]:
 
 
 def _indices(
-    o: Outcomes,
-    gold: _Loaded,
-    pred: _Loaded,
-    g_side: _Side,
-    p_side: _Side,
-    position: str,
-    tag: int | None = None,
+    o: Outcomes, gold: _Loaded, pred: _Loaded, position: str, tag: int | None = None
 ) -> EvaluationIndices:
     """The outcomes' ``(document, position)`` lists, sorted, for all tags or for one tag id.
 
     Matched and spurious entries are positions of predictions, missed ones of gold entities.
     """
-    g_pos = getattr(gold, position)[g_side.index]
-    p_pos = getattr(pred, position)[p_side.index]
+    g_side, p_side = gold.spans, pred.spans
+    g_pos, p_pos = getattr(gold, position), getattr(pred, position)
 
     def pairs(doc: Int, pos: Int, mask: Int) -> list[tuple[int, int]]:
         return sorted(zip(doc[mask].tolist(), pos[mask].tolist(), strict=True))

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import Problem, SchemeError
 from ..matching.exact import exact_match_aligned
+from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, infer_scheme
@@ -21,7 +22,7 @@ from ..model.vocab import TagVocab
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
 from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds, transition_counts
 from .muc import FIELDS as MUC_FIELDS
-from .muc import MODES, MucOptions, MucResult, _Side, count_all, mode_scores
+from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -204,8 +205,8 @@ class ExactAccumulator:
             size = int(doc[-1]) + 1 if doc.shape[0] else 1
             docs = (doc[gold.start], doc[pred.start], size)
         tallies = count_all(
-            _Side.of(gold.start, gold.end, gold.type),
-            _Side.of(pred.start, pred.end, pred.type),
+            one_document(gold.start, gold.end, gold.type, self.vocab.type_names),
+            one_document(pred.start, pred.end, pred.type, self.vocab.type_names),
             n_types,
             self.overlap,
             docs,

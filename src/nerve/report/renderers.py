@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable
 
 from ..metrics.muc import MODES
-from ..metrics.text import BagRow, ErrorRow, NervalRow, TextScores
+from ..metrics.text import BagRow, ErrorRow, NervalRow, TextScores, rate
+from ..model.counts import fbeta
 from ..results import Result, Score
 
 __all__ = ["RENDERERS", "TEXT_COMMANDS", "render", "render_text"]
@@ -236,6 +237,50 @@ def _pct(value: float) -> str:
     return f"{value:.2f}"
 
 
+def _rate_pct(errors: float, gold: int) -> str:
+    """A text error rate in percent, computed from its counts as ie-eval prints it."""
+    return _pct(rate(errors, gold, 100.0))
+
+
+def _f1_pct(row: ErrorRow | NervalRow | BagRow) -> str:
+    """F1 in percent, the harmonic mean of the percentages as ie-eval computes it."""
+    assert isinstance(row, NervalRow)
+    return _pct(fbeta(100 * row.precision, 100 * row.recall))
+
+
+_TEXT_HEADS = {
+    "ie-all": ["BoW-F1 (%)", "BoTW-F1 (%)", "BoE-F1 (%)", "ECER (%)", "EWER (%)", "Nerval-F1 (%)"],
+    "ecer-ewer": ["ECER (%)", "EWER (%)"],
+    "nerval": ["Precision (%)", "Recall (%)", "F1 (%)"],
+    "bags": ["bWER (%)", "Precision (%)", "Recall (%)", "F1 (%)"],
+}
+
+
+def _text_cells(command: str, pick: dict[str, ErrorRow | NervalRow | BagRow]) -> list[str]:
+    """The cells of one row of a text-metric command, after the category."""
+    row = pick["ecer-ewer" if command == "ie-all" else command]
+    if isinstance(row, ErrorRow):
+        rates = [_rate_pct(row.char_errors, row.gold), _rate_pct(row.word_errors, row.gold)]
+        if command == "ie-all":
+            f1 = [_f1_pct(pick[m]) for m in ("bow", "botw", "boe")]
+            return [*f1, *rates, _f1_pct(pick["nerval"]), str(row.gold), str(row.documents)]
+        return [*rates, str(row.gold), str(row.documents)]
+    scores = [_pct(100 * row.precision), _pct(100 * row.recall), _f1_pct(row)]
+    if isinstance(row, BagRow):
+        scores.insert(0, _rate_pct(row.errors, row.gold))
+    return [*scores, str(row.gold), str(row.predicted), str(row.documents)]
+
+
+def _text_head(command: str) -> list[str]:
+    """The header of a text-metric command's table, as ie-eval names the columns."""
+    if command in ("ie-all", "ecer-ewer"):
+        return ["Category", *_TEXT_HEADS[command], "N entities", "N documents"]
+    if command == "nerval":
+        return ["Category", *_TEXT_HEADS[command], "N entities", "N predicted", "N documents"]
+    unit = "entities" if command == "boe" else "words"
+    return ["Category", *_TEXT_HEADS["bags"], f"N {unit}", f"N predicted {unit}", "N documents"]
+
+
 def _text_rows(scores: TextScores, command: str, by_category: bool) -> tuple[list[str], list[list[str]]]:
     """The header and rows of one text-metric command, total first, as ie-eval lays them out."""
     tables = {
@@ -245,63 +290,18 @@ def _text_rows(scores: TextScores, command: str, by_category: bool) -> tuple[lis
         "botw": scores.botw,
         "boe": scores.boe,
     }
-    if command == "ie-all":
-        head = ["Category", "BoW-F1 (%)", "BoTW-F1 (%)", "BoE-F1 (%)", "ECER (%)", "EWER (%)"]
-        head += ["Nerval-F1 (%)", "N entities", "N documents"]
-    elif command == "ecer-ewer":
-        head = ["Category", "ECER (%)", "EWER (%)", "N entities", "N documents"]
-    elif command == "nerval":
-        head = [
-            "Category",
-            "Precision (%)",
-            "Recall (%)",
-            "F1 (%)",
-            "N entities",
-            "N predicted",
-            "N documents",
-        ]
-    else:
-        unit = "entities" if command == "boe" else "words"
-        head = ["Category", "bWER (%)", "Precision (%)", "Recall (%)", "F1 (%)"]
-        head += [f"N {unit}", f"N predicted {unit}", "N documents"]
-
-    def cells(pick: dict[str, ErrorRow | NervalRow | BagRow]) -> list[str]:
-        if command == "ie-all":
-            e = pick["ecer-ewer"]
-            assert isinstance(e, ErrorRow)
-            f1 = [_pct(getattr(pick[m], "f1", 0.0)) for m in ("bow", "botw", "boe")]
-            return [
-                *f1,
-                _pct(e.ecer),
-                _pct(e.ewer),
-                _pct(getattr(pick["nerval"], "f1", 0.0)),
-                str(e.gold),
-                str(e.documents),
-            ]
-        row = pick[command]
-        if isinstance(row, ErrorRow):
-            return [_pct(row.ecer), _pct(row.ewer), str(row.gold), str(row.documents)]
-        if isinstance(row, BagRow):
-            scores = [row.bwer, row.precision, row.recall, row.f1]
-            return [*map(_pct, scores), str(row.gold), str(row.predicted), str(row.documents)]
-        scores = [row.precision, row.recall, row.f1]
-        return [*map(_pct, scores), str(row.gold), str(row.predicted), str(row.documents)]
-
     wanted = [m for m in tables if command in ("ie-all", m)]
-    present = {m: tables[m] for m in wanted if tables[m] is not None}
+    present = {m: t for m in wanted if (t := tables[m]) is not None}
     if len(present) != len(wanted):
         raise ValueError(f"the scores lack a metric that {command} shows")
-    body = [["total", *cells({m: t.total for m, t in present.items()})]]  # type: ignore[union-attr]
+    body = [["total", *_text_cells(command, {m: t.total for m, t in present.items()})]]
     if by_category:
-        names = sorted({c for t in present.values() for c in t.per_category})  # type: ignore[union-attr]
-        for name in names:
-            pick = {}
-            for m, t in present.items():
-                row = t.per_category.get(name)  # type: ignore[union-attr]
-                pick[m] = row if row is not None else type(t.total)()  # type: ignore[union-attr]
+        for name in sorted({c for t in present.values() for c in t.per_category}):
+            rows = {m: t.per_category.get(name) for m, t in present.items()}
+            pick = {m: row if row is not None else type(present[m].total)() for m, row in rows.items()}
             # A category literally named "total" is quoted, so it cannot be read as the total row.
-            body.append([f'"{name}"' if name == "total" else name, *cells(pick)])
-    return head, body
+            body.append([f'"{name}"' if name == "total" else name, *_text_cells(command, pick)])
+    return _text_head(command), body
 
 
 def render_text(scores: TextScores, command: str, output: str = "markdown", by_category: bool = False) -> str:

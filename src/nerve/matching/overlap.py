@@ -1,0 +1,104 @@
+"""Overlap matching: which gold and predicted spans overlap, and which pairs the optimum takes.
+
+In: the spans of both sides as `SpanArray` columns, sorted by document, start, end and type name
+(`in_order`). Out: the candidate pairs (edges) of spans sharing a position and passing the
+``min_iou`` / ``min_gold_share`` thresholds, their overlaps, and the one-to-one pairs of the
+optimal matching (`optimal_edges`). The optimum prefers, lexicographically: pairs with the same
+span and type, then the same span, then overlap with the same type, then any overlap (the
+`tiers`); ties go to the larger total overlap, then to the first pair in sorted order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..model.spans import SpanArray
+from .assignment import best_edges
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+
+__all__ = ["candidates", "in_order", "one_document", "optimal_edges", "overlap_edges", "tiers"]
+
+
+def in_order(spans: SpanArray) -> tuple[SpanArray, Int]:
+    """The spans sorted by document, start, end and type name, and the sorting permutation.
+
+    The permutation gives each sorted span's position in ``spans``; spans equal in all four keep
+    their order.
+    """
+    order = spans.order()
+    return spans.select(order), order
+
+
+def one_document(start: Int, end: Int, label: Int, labels: Sequence[str]) -> SpanArray:
+    """Spans of one document that are already in order, such as entities decoded from tags."""
+    return SpanArray(np.zeros(start.shape[0], dtype=np.int64), start, end, label, tuple(labels), 1)
+
+
+def candidates(gold: SpanArray, pred: SpanArray) -> tuple[Int, Int]:
+    """Every (gold row, pred row) pair of one document whose spans share a position."""
+    if not len(gold) or not len(pred):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    width = int(max(gold.end.max(), pred.end.max())) + 1
+    p_start = pred.doc * width + pred.start
+    # Predictions start in order; a running maximum of their ends bounds which can reach a gold.
+    p_reach = np.maximum.accumulate(pred.doc * width + pred.end)
+    hi = np.searchsorted(p_start, gold.doc * width + gold.end, side="left")
+    lo = np.searchsorted(p_reach, gold.doc * width + gold.start, side="right")
+    lo = np.minimum(lo, hi)
+    n = hi - lo
+    g = np.repeat(np.arange(len(gold)), n)
+    p = np.repeat(lo, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n))
+    keep = (pred.doc[p] == gold.doc[g]) & (pred.start[p] < gold.end[g]) & (pred.end[p] > gold.start[g])
+    return g[keep], p[keep]
+
+
+def overlap_edges(
+    gold: SpanArray,
+    pred: SpanArray,
+    min_iou: float | None = None,
+    min_gold_share: float | None = None,
+    percent_test: bool = False,
+) -> tuple[Int, Int, Int]:
+    """The overlapping (gold row, pred row) pairs that pass the thresholds, and their overlaps.
+
+    With ``percent_test`` the gold share is tested as nervaluate 1.2.1 does, in percent and in
+    floating point, so that borderline cases agree with it; otherwise exactly.
+    """
+    g, p = candidates(gold, pred)
+    overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
+    keep = np.ones(g.shape[0], dtype=np.bool_)
+    if min_iou is not None:
+        union = np.maximum(gold.end[g], pred.end[p]) - np.minimum(gold.start[g], pred.start[p])
+        keep &= overlap >= min_iou * union
+    if min_gold_share is not None:
+        length = gold.end[g] - gold.start[g]
+        if percent_test:
+            keep &= (overlap / length) * 100.0 >= round(min_gold_share * 100.0, 9)
+        else:
+            keep &= overlap >= min_gold_share * length
+    return g[keep], p[keep], overlap[keep]
+
+
+def tiers(gold: SpanArray, pred: SpanArray, g: Int, p: Int) -> Int:
+    """The preference of each pair: 4 same span and type, 3 same span, 2 same type, 1 overlap."""
+    same_span = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
+    same_type = gold.label[g] == pred.label[p]
+    return np.where(same_span, np.where(same_type, 4, 3), np.where(same_type, 2, 1))
+
+
+def optimal_edges(gold: SpanArray, pred: SpanArray, g: Int, p: Int, overlap: Int) -> Bool:
+    """Which edges the optimal one-to-one matching chooses (see the module for the preference)."""
+    # Lexicographic weights: one pair of a tier outweighs any number of pairs of lower tiers
+    # (there are fewer than `base` edges), and all overlaps together weigh less than one pair.
+    base = float(g.shape[0] + 1)
+    weight = base ** tiers(gold, pred, g, p) + overlap / (float(overlap.sum()) + 1.0)
+    return best_edges(g, p, weight)

@@ -1,0 +1,177 @@
+"""The counts of the MUC-5 / SemEval-2013 modes, and the scores derived from them.
+
+In: count arrays indexed by type id (or document id), as `nerve.metrics.muc.tally` makes them.
+Out: `MucCounts` per mode, overall and per type (`ModeScores`), with precision, recall and F1,
+and the average over documents (`DocumentMacro`). Counts add up across shards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..model.counts import fbeta, safe_div
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = ["FIELDS", "Columns", "DocumentMacro", "ModeScores", "MucCounts", "document_macro", "mode_scores"]
+
+Columns = dict[str, "Int"]
+_HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
+
+
+@dataclass(frozen=True)
+class MucCounts:
+    """Outcome counts of one mode, for all entities or for one type.
+
+    ``cor``, ``inc`` and ``par`` are counted on the gold side (they make up POS with ``mis``);
+    ``pred_cor``, ``pred_inc`` and ``pred_par`` on the predicted side (ACT with ``spu``). The two
+    sides are equal for the totals; for a type they differ when a pair joins two types.
+    """
+
+    mode: str
+    cor: int = 0
+    inc: int = 0
+    par: int = 0
+    mis: int = 0
+    spu: int = 0
+    pred_cor: int = 0
+    pred_inc: int = 0
+    pred_par: int = 0
+
+    def __add__(self, other: MucCounts) -> MucCounts:
+        if other.mode != self.mode:
+            raise ValueError(f"cannot add counts of modes {self.mode} and {other.mode}")
+        return MucCounts(
+            self.mode,
+            *(getattr(self, f) + getattr(other, f) for f in FIELDS),
+        )
+
+    @property
+    def pos(self) -> int:
+        """Gold entities: COR + INC + PAR + MIS."""
+        return self.cor + self.inc + self.par + self.mis
+
+    @property
+    def act(self) -> int:
+        """Predicted entities: COR + INC + PAR + SPU."""
+        return self.pred_cor + self.pred_inc + self.pred_par + self.spu
+
+    @property
+    def precision(self) -> float:
+        """(COR + w·PAR) / ACT, with w = ½ in partial and type modes and 0 otherwise."""
+        return safe_div(self.pred_cor + _HALF_CREDIT[self.mode] * self.pred_par, self.act)
+
+    @property
+    def recall(self) -> float:
+        """(COR + w·PAR) / POS."""
+        return safe_div(self.cor + _HALF_CREDIT[self.mode] * self.par, self.pos)
+
+    @property
+    def f1(self) -> float:
+        """The harmonic mean of precision and recall (0.0 when both are 0)."""
+        return fbeta(self.precision, self.recall)
+
+    @property
+    def und(self) -> float:
+        """Undergeneration, MIS / POS."""
+        return safe_div(self.mis, self.pos)
+
+    @property
+    def ovg(self) -> float:
+        """Overgeneration, SPU / ACT."""
+        return safe_div(self.spu, self.act)
+
+    @property
+    def sub(self) -> float:
+        """Substitution, INC / (COR + INC)."""
+        return safe_div(self.inc, self.cor + self.inc)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``cor, inc, par, mis, spu, pos, act, precision, recall, f1``."""
+        keys = ("cor", "inc", "par", "mis", "spu", "pos", "act", "precision", "recall", "f1")
+        return {k: getattr(self, k) for k in keys}
+
+
+FIELDS = ("cor", "inc", "par", "mis", "spu", "pred_cor", "pred_inc", "pred_par")
+
+
+@dataclass(frozen=True)
+class DocumentMacro:
+    """Precision, recall and F1 averaged over the documents that have entities."""
+
+    precision: float
+    recall: float
+    f1: float
+    documents: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ModeScores:
+    """The counts of one mode: overall and per type; the document-macro average if asked for."""
+
+    overall: MucCounts
+    per_type: Mapping[str, MucCounts]
+    document_macro: DocumentMacro | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"overall": C, "per_type": {TYPE: C}}``, and ``"document_macro"`` if computed."""
+        d = {
+            "overall": self.overall.to_dict(),
+            "per_type": {k: v.to_dict() for k, v in self.per_type.items()},
+        }
+        if self.document_macro is not None:
+            d["document_macro"] = self.document_macro.to_dict()
+        return d
+
+
+def document_macro(mode: str, columns: Columns) -> DocumentMacro:
+    """Average precision, recall and F1 over documents (arrays indexed by document id).
+
+    Documents with neither gold nor predicted entities are left out: they have nothing to score.
+    """
+    n = max(v.shape[0] for v in columns.values())
+    full = {f: np.pad(v, (0, n - v.shape[0])) for f, v in columns.items()}
+    scores = [MucCounts(mode, *(int(full[f][d]) for f in FIELDS)) for d in range(n)]
+    scored = [c for c in scores if c.pos or c.act]
+    k = len(scored)
+    return DocumentMacro(
+        safe_div(sum(c.precision for c in scored), k),
+        safe_div(sum(c.recall for c in scored), k),
+        safe_div(sum(c.f1 for c in scored), k),
+        k,
+    )
+
+
+def mode_scores(
+    mode: str,
+    columns: Columns,
+    names: Sequence[str],
+    per_document: Columns | None = None,
+    total: Columns | None = None,
+) -> ModeScores:
+    """Turn count arrays indexed by type id into per-type and overall `MucCounts`.
+
+    The overall counts are ``total`` (one entry per field) when given, else the sum of the types.
+    With counts indexed by document id, the document-macro average is computed too.
+    """
+
+    def at(field: str, i: int) -> int:
+        values = columns[field]
+        return int(values[i]) if i < values.shape[0] else 0
+
+    rows = {name: MucCounts(mode, *(at(f, i) for f in FIELDS)) for i, name in enumerate(names)}
+    rows = {name: c for name, c in sorted(rows.items()) if c.pos or c.act}
+    overall = MucCounts(mode, *(int((total or columns)[f].sum()) for f in FIELDS))
+    macro = document_macro(mode, per_document) if per_document is not None else None
+    return ModeScores(overall, rows, macro)
