@@ -15,6 +15,7 @@ import pytest
 import nerve
 from nerve import options
 from nerve.api import score_spans
+from nerve.cli import main
 from nerve.errors import NerveError, OptionError, SchemeError
 from nerve.model.counts import fbeta
 from nerve.model.schemes import TagFormat
@@ -30,6 +31,16 @@ def refused(call: object, *args: object, **kwargs: object) -> OptionError:
     with pytest.raises(OptionError) as info:
         call(*args, **kwargs)  # type: ignore[operator]
     return info.value
+
+
+def cli_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The one line that the command prints for a user's mistake (exit status 2)."""
+    assert main(list(args)) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1, err
+    assert err.startswith("nerve: error: ")
+    return err[len("nerve: error: ") : -1]
 
 
 # --------------------------------------------------------------------------- errors
@@ -245,12 +256,62 @@ MUC_ONLY = [
 
 
 @pytest.mark.parametrize(("name", "value", "flag", "arg"), MUC_ONLY)
-def test_muc_options_need_muc(name: str, value: object, flag: str, arg: str | None) -> None:
+def test_muc_options_need_muc(
+    capsys: pytest.CaptureFixture[str], name: str, value: object, flag: str, arg: str | None
+) -> None:
     err = refused(nerve.score, EXAMPLE, **{name: value})
     assert str(err) == f"{name}: applies to MUC scoring: add metrics='exact,muc'"
     assert nerve.score(EXAMPLE, metrics="exact,muc", **{name: value}).muc is not None
+    args = ["score", str(EXAMPLE), flag, *([arg] if arg is not None else [])]
+    assert cli_error(capsys, *args) == f"{flag}: applies to MUC scoring: add --metrics exact,muc"
 
 
 def test_muc_defaults_count_as_not_given() -> None:
     options.muc_only(("exact",), {"matching": "optimal", "min_iou": None, "document_average": False})
     assert nerve.score(EXAMPLE, matching="optimal").muc is None
+
+
+# --------------------------------------------------------------------------- the command's wording
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--beta", "0"], "--beta: expected a number > 0 (inf for recall alone), but got 0.0"),
+        (["--beta", "nan"], "--beta: expected a number > 0 (inf for recall alone), but got nan"),
+        (
+            ["--encoding", "rot13"],
+            "--encoding: expected a text encoding such as utf-8 or latin-1, but got 'rot13'",
+        ),
+        (["--metrics", "muc", "--min-iou", "2"], "--min-iou: expected a fraction in (0, 1], but got 2.0"),
+        (["--metrics", "bleu"], "--metrics: expected metrics among exact, muc, but got bleu"),
+        (
+            ["--tag-format", "BX"],
+            "--tag-format: expected a format like B-X, X-B, B_X or X (bare types), but got 'BX'",
+        ),
+        (
+            ["--offsets", "char"],
+            "--offsets: applies to json and jsonl span files, but the input reads as conll "
+            "(set --format jsonl if it is one)",
+        ),
+    ],
+)
+def test_command_spells_flags(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    assert cli_error(capsys, "score", str(EXAMPLE), *args) == message
+
+
+def test_command_beta_inf(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(EXAMPLE), "--beta", "inf", "-o", "json"]) == 0
+    micro = json.loads(capsys.readouterr().out)["exact"]["micro"]
+    assert micro["fbeta"] == micro["recall"]
+
+
+def test_command_lets_bugs_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a NerveError is a user's mistake; anything else keeps its traceback."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr("nerve.cli.score.score", broken)
+    with pytest.raises(ValueError, match="a bug"):
+        main(["score", str(EXAMPLE)])
