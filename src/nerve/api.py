@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import options
+from ._shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from ._shards import score_shards, shards
 from ._sources import Input, Source, Tags, infer_scheme, input_kind, is_path
+from ._sources import PathLike as PathLike
 from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
 from .io.conll import FileRange, iter_lists
 from .io.span_files import SpanColumns, read_span_columns
@@ -27,6 +29,7 @@ from .metrics.muc import MucOptions, muc_columns
 from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
 from .model.spans import Span
 from .model.vocab import TagVocab
+from .options import METRIC_FAMILIES as METRIC_FAMILIES
 from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
 from .tagging.decode import (
     chunk_validity,
