@@ -8,6 +8,7 @@ expected.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -648,3 +649,63 @@ def test_validate_non_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert_bad_input(capsys, ["validate", path, "--scheme", "IOB2"], f"{path}:2", "--encoding")
     code, _, _ = run(capsys, "validate", path, "--scheme", "IOB2", "--encoding", "latin-1")
     assert code == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# `-` is the standard input; a count of 1 is singular.
+
+
+def stdin(monkeypatch: pytest.MonkeyPatch, content: str | bytes) -> None:
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+def test_score_reads_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = score_json(capsys, write(tmp_path, "m.conll", MERGED))
+    stdin(monkeypatch, MERGED)
+    assert score_json(capsys, "-") == expected
+    # Either side may be stdin, as long as only one is.
+    gold, pred = write(tmp_path, "g.conll", GOLD), write(tmp_path, "p.conll", PRED)
+    expected = score_json(capsys, gold, pred)
+    stdin(monkeypatch, PRED)
+    assert score_json(capsys, gold, "-") == expected
+    stdin(monkeypatch, GOLD)
+    assert score_json(capsys, "-", pred) == expected
+    stdin(monkeypatch, MERGED)
+    assert_bad_input(capsys, ["score", "-", "-"], "<stdin>", "not both")
+
+
+def test_score_reads_stdin_with_an_encoding_and_names_it_in_errors(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin(monkeypatch, "a O O\nJosé B-PER B-PER\n".encode("latin-1"))
+    assert score_json(capsys, "-", "--encoding", "latin-1")["tokens"]["count"] == 2
+    stdin(monkeypatch, "a O O\nJosé B-PER B-PER\n".encode("latin-1"))
+    assert_bad_input(capsys, ["score", "-"], "<stdin>:2", "--encoding")
+    # The schemes that decode with the scheme read the input twice: stdin is kept.
+    stdin(monkeypatch, MERGED)
+    assert score_json(capsys, "-", "--repair", "discard")["exact"]["micro"]["tp"] == 1
+
+
+def test_validate_reads_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin(monkeypatch, TAG_FILE)
+    code, out, err = run(capsys, "validate", "-")
+    assert (code, err) == (1, "")
+    assert [line.split(":")[:2] for line in out.splitlines()[:2]] == [["<stdin>", "4"], ["<stdin>", "7"]]
+    assert out.splitlines()[-1] == "2 invalid transitions: scheme IOB2 (auto)"
+
+
+def test_one_is_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "g.conll", "John B-PER\nsaid O\nto I-ORG\n")
+    code, out, _ = run(capsys, "validate", path, "--scheme", "IOB2")
+    assert code == 1
+    assert out.splitlines()[-1] == "1 invalid transition: scheme IOB2"
+    merged = write(tmp_path, "m.conll", "John B-PER B-PER\nsaid O O\nto I-ORG O\n")
+    code, _, err = run(capsys, "score", merged, "--scheme", "IOB2", "--repair", "error")
+    assert code == 2
+    assert err.splitlines()[-1] == "nerve: error: 1 invalid transition for scheme IOB2 (--repair error)"
+    assert str(nerve.InvalidSequenceError([], "IOB2")) == "0 invalid transitions for scheme IOB2"

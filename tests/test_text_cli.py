@@ -161,7 +161,7 @@ def test_invalid_transitions_are_repaired_and_counted(
     write_bio(pred, "d2.bio", [("Marie", "I-PER"), ("Curie", "I-PER"), ("Paris", "B-LOC")])
     code, out, err = run(capsys, "boe", "-l", str(label), "-p", str(pred), "-o", "json")
     assert code == 0
-    assert "1 invalid transitions repaired (begin)" in err
+    assert "1 invalid transition repaired (begin)" in err
     assert "(1 repair)" in json.loads(out)["signature"]
     code, _, err = run(capsys, "boe", "-l", str(label), "-p", str(pred), "--repair", "error")
     assert code == 2
@@ -393,3 +393,27 @@ def test_api_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(nerve.NerveError, match="prediction directory"):
         score_text(label)
     assert re.search(r"\| 2 documents$", scores.signature)
+
+
+def test_one_document_is_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label, pred = tmp_path / "labels", tmp_path / "predictions"
+    write_bio(label, "d1.bio", [("Marie", "B-PER"), ("Curie", "I-PER")])
+    write_bio(pred, "d1.bio", [("Marie", "I-PER"), ("Curie", "I-PER")])
+    code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))
+    assert code == 0
+    assert err == "nerve: 1 document, complete and valid; 1 invalid transition repaired (begin)\n"
+
+
+def test_usage_mistakes_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label, pred = small(tmp_path)
+    code, _, err = run(capsys, "bow", "-p", str(pred))
+    assert code == 2
+    assert err == (
+        "nerve: error: --prediction-dir: --label-dir and --prediction-dir go together: add --label-dir\n"
+    )
+    code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred), "x.conll")
+    assert code == 2
+    assert err.startswith("nerve: error: --label-dir: give either")
+    code, _, err = run(capsys, "bow")
+    assert code == 2
+    assert err == "nerve: error: FILE: expected --label-dir DIR --prediction-dir DIR, or FILE [PRED_FILE]\n"

@@ -10,7 +10,7 @@ from . import _deprecated
 from ._version import __version__
 from .api import decode, encode, score, score_text, validate
 from .compat.paddlenlp import ChunkEvaluator
-from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 from .io.conll import TaggedCorpus, read_conll
 from .model.schemes import SUPPORTED_SCHEMES, TagFormat
 from .model.spans import Span, SpanArray
@@ -28,6 +28,7 @@ __all__ = [
     "InputError",
     "InvalidSequenceError",
     "NerveError",
+    "OptionError",
     "Problem",
     "RepairStats",
     "Result",

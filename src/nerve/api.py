@@ -1,148 +1,42 @@
-"""The public entry points: `score`, `validate`, `decode` and `encode`.
+"""The public entry points: `score`, `validate`, `decode`, `encode`, `score_spans` and `score_text`.
 
-They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these.
+They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these. Every
+option is checked by `nerve.options`; where tags come from is `nerve._sources`, and a big file is
+counted in threads by `nerve._shards`.
 """
 
 from __future__ import annotations
 
-import codecs
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
+from . import options
+from ._shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
+from ._shards import score_shards, shards
+from ._sources import Input, Source, Tags, infer_scheme, input_kind, is_path
+from ._sources import PathLike as PathLike
+from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
 from .io.bytes import FileRange
-from .io.conll import ConllReader, TaggedCorpus, split_files
-from .io.conll_lines import first_token_columns
 from .io.lists import iter_lists
-from .io.spans import SPAN_FORMATS, read_span_columns, sniff_format, span_lists
+from .io.spans import read_span_columns, span_lists
 from .matching.exact import exact_match_types
-from .metrics.exact import ExactAccumulator, TransitionTable, infer_from
+from .metrics.exact import ExactAccumulator
 from .metrics.muc import MucOptions, muc_columns
-from .model.blocks import TagBlock
 from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
 from .model.spans import Span, SpanArray
 from .model.vocab import TagVocab
+from .options import METRIC_FAMILIES as METRIC_FAMILIES
 from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
-from .tagging.decode import DecodeRules, decode_block, get_policy, neighbours
+from .tagging.decode import DecodeRules, decode_block, get_policy
 
-__all__ = ["decode", "encode", "score", "score_spans", "validate"]
+__all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate"]
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
     from .metrics.text import TextScores
-
-    Int = npt.NDArray[np.int64]
-
-PathLike: TypeAlias = "str | os.PathLike[str]"
-Tags: TypeAlias = Sequence[Sequence[str]]
-Source: TypeAlias = "PathLike | Tags | TaggedCorpus"
-
-
-def _is_path(x: object) -> bool:
-    return isinstance(x, (str, os.PathLike))
-
-
-def _parse_tag_format(tag_format: str | TagFormat | None, outside: str) -> TagFormat | None:
-    """``"B-X"``, ``"X-B"``, ``"B_X"``, ``"X"`` (bare types) and so on, or a `TagFormat`."""
-    if tag_format is None or tag_format == "auto":
-        return None
-    if isinstance(tag_format, TagFormat):
-        return tag_format
-    text = tag_format.strip()
-    if text == "X":
-        return TagFormat("bare", "-", outside)
-    if len(text) == 3 and text[0] == "B" and text[2] == "X":
-        return TagFormat("prefix", text[1], outside)
-    if len(text) == 3 and text[0] == "X" and text[2] == "B":
-        return TagFormat("suffix", text[1], outside)
-    msg = f"Expected a tag format like B-X, X-B, B_X or X (bare types), but got {tag_format!r}"
-    raise SchemeError(msg)
-
-
-class _Input:
-    """Where blocks come from: files (re-readable) or in-memory lists or a corpus."""
-
-    def __init__(
-        self,
-        gold: Source,
-        pred: Source | None,
-        comments: bool,
-        encoding: str,
-        check_tokens: bool,
-        single: bool = False,
-    ):
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise NerveError(f"unknown encoding {encoding!r}") from None
-        self.gold, self.pred = gold, pred
-        self.comments, self.encoding, self.check_tokens, self.single = (
-            comments,
-            encoding,
-            check_tokens,
-            single,
-        )
-        if isinstance(gold, TaggedCorpus):
-            self.sources = (gold.source, gold.source)
-        elif _is_path(gold):
-            g = os.fspath(gold)  # type: ignore[arg-type]
-            self.sources = (g, os.fspath(pred) if pred is not None and _is_path(pred) else g)  # type: ignore[arg-type]
-        else:
-            self.sources = ("<gold>", "<pred>")
-
-    def blocks(self, vocab: TagVocab) -> Iterator[TagBlock]:
-        gold, pred = self.gold, self.pred
-        if isinstance(gold, TaggedCorpus):
-            yield from _remap(gold, vocab)
-        elif _is_path(gold):
-            if pred is not None and not _is_path(pred):
-                raise NerveError("give both gold and pred as files, or both as tag lists")
-            yield from ConllReader(
-                gold,  # type: ignore[arg-type]
-                pred,  # type: ignore[arg-type]
-                vocab,
-                comments=self.comments,
-                encoding=self.encoding,
-                check_tokens=self.check_tokens,
-                single=self.single,
-            )
-        else:
-            if pred is not None and (_is_path(pred) or isinstance(pred, TaggedCorpus)):
-                raise NerveError("give both gold and pred as files, or both as tag lists")
-            yield from iter_lists(gold, pred, vocab)  # type: ignore[arg-type]
-
-
-def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
-    """The corpus's blocks with ids of ``vocab`` (which may parse tags differently)."""
-    ids = vocab.add(corpus.vocab.tags)
-    if (ids < 0).any():
-        raise SchemeError(f"{corpus.source}: {vocab.explain(corpus.vocab.tags[int(np.argmin(ids))])}")
-    for b in corpus.blocks:
-        yield TagBlock(
-            ids[b.gold],
-            ids[b.pred] if b.pred is not None else None,
-            b.sentence_start,
-            b.document_start,
-            b.line,
-            b.pred_line,
-        )
-
-
-def _infer(source: _Input, tag_format: TagFormat | None, outside: str) -> Scheme:
-    """Read the input once to infer the scheme (needed before decoding by discard and error)."""
-    vocab = TagVocab(tag_format, None, outside)
-    gold, pred = TransitionTable(), TransitionTable()
-    for block in source.blocks(vocab):
-        size = len(vocab)
-        gold.add(block.gold, block.sentence_start, neighbours(block.gold, block.sentence_start)[0], size)
-        if block.pred is not None:
-            pred.add(block.pred, block.sentence_start, neighbours(block.pred, block.sentence_start)[0], size)
-    return infer_from(vocab, [gold, pred])
 
 
 def score_spans(
@@ -202,74 +96,47 @@ def score_spans(
     )
 
 
-METRIC_FAMILIES = ("exact", "muc")
-
-
-def _metric_families(metrics: str | Sequence[str]) -> tuple[str, ...]:
-    """Parse ``"exact,muc"`` (exact match is always computed: it is the headline)."""
-    names = [m.strip() for m in (metrics.split(",") if isinstance(metrics, str) else metrics) if m.strip()]
-    unknown = [m for m in names if m not in METRIC_FAMILIES]
-    if unknown:
-        raise NerveError(f"Expected metrics among {', '.join(METRIC_FAMILIES)}, but got {', '.join(unknown)}")
-    return tuple(dict.fromkeys(["exact", *names]))
-
-
-SHARD_BYTES = 8 << 20
-
-
-def _shards(
-    gold: Source, pred: Source | None, workers: int | None, comments: bool, encoding: str
-) -> list[tuple[FileRange, FileRange | None]] | None:
-    """Ranges of the files for threads to read, or ``None`` to read them in one go."""
-    if not _is_path(gold) or (pred is not None and not _is_path(pred)) or comments:
+def _muc(
+    metrics: str | Sequence[str],
+    policy: str,
+    min_iou: float | None,
+    min_gold_share: float | None,
+    document_average: bool,
+    matching: str,
+) -> MucOptions | None:
+    """The MUC options, or ``None`` when the metric families lack muc (and none of them is given)."""
+    families = options.metric_families(metrics)
+    given = {"matching": matching, "min_iou": min_iou, "min_gold_share": min_gold_share}
+    options.muc_only(families, {**given, "document_average": document_average})
+    if "muc" not in families:
         return None
-    if codecs.lookup(encoding).name != "utf-8":
-        return None
-    g = os.fspath(gold)  # type: ignore[arg-type]
-    p = os.fspath(pred) if pred is not None else None  # type: ignore[arg-type]
-    if not os.path.isfile(g) or (p is not None and not os.path.isfile(p)):
-        return None  # the reader reports it
-    if workers is None:
-        workers = 2 if (os.cpu_count() or 1) >= 2 and os.path.getsize(g) >= SHARD_BYTES else 1
-    if workers < 2 or first_token_columns(g) is None or (p is not None and first_token_columns(p) is None):
-        return None
-    return split_files(g, p, workers)
+    options.entity_repair(policy, "feed the muc metrics: its rules only count chunks")
+    iou = options.fraction(min_iou, "min_iou", zero=False)
+    share = options.fraction(min_gold_share, "min_gold_share", zero=False)
+    return MucOptions(iou, share, document_average, options.matching(matching))
 
 
-def _score_shards(
-    parts: list[tuple[FileRange, FileRange | None]],
+def _count(
+    source: Input,
+    parts: list[tuple[FileRange, FileRange | None]] | None,
     policy: str,
     scheme: Scheme | None,
     fmt: TagFormat | None,
     outside: str,
-    check_tokens: bool,
-    sources: tuple[str, str],
     overlap: MucOptions | None,
 ) -> ExactAccumulator:
-    """Count each range in its own thread and add the counts up, in file order."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    readers = [ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens) for g, p in parts]
-    accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap) for r in readers]
-    # Every range checks column counts against the first token line of the file.
-    gold_first, pred_first = parts[0]
-    for r in readers:
-        r.gold_columns.preset(first_token_columns(gold_first.path))
-        if pred_first is not None:
-            r.pred_columns.preset(first_token_columns(pred_first.path))
-
-    def count(i: int) -> None:
-        for block in readers[i]:
-            accs[i].update(block)
-
-    with ThreadPoolExecutor(len(parts)) as pool:
-        futures = [pool.submit(count, i) for i in range(len(parts))]
-    for future in futures:
-        future.result()  # the first range's error first
-    total = accs[0]
-    for other in accs[1:]:
-        total.absorb(other)
-    return total
+    """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go."""
+    if scheme is None and policy in ("discard", "error"):
+        scheme = infer_scheme(source, fmt, outside)  # these policies need the scheme while decoding
+    if parts:
+        return score_shards(parts, policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
+    acc = ExactAccumulator(TagVocab(fmt, scheme, outside), policy, scheme, source.sources, overlap)
+    for block in source.blocks(acc.vocab):
+        if block.pred is None:
+            need = "scoring needs predicted tags: give a merged file or a prediction file"
+            raise InputError(source.sources[0], None, need)
+        acc.update(block)
+    return acc
 
 
 def score(
@@ -293,105 +160,44 @@ def score(
     document_average: bool = False,
     matching: str = "optimal",
 ) -> Result:
-    """Score predicted entities against gold entities, exactly matched.
+    """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    Args:
-        gold: a merged CoNLL file (last two columns gold and predicted tag), a gold CoNLL file,
-            a list of gold tag lists (one per sentence), or a `TaggedCorpus`.
-        pred: the prediction file or tag lists; ``None`` when ``gold`` holds both.
-        scheme: ``"auto"`` (inferred from the tags), or IO, IOB1, IOB2/BIO, IOE1, IOE2,
-            IOBES/BIOES, BILOU, BMES.
-        repair: what to do with transitions the scheme does not allow: ``"begin"``,
-            ``"conlleval"``, ``"discard"`` or ``"error"``.
-        tag_format: ``"B-X"``, ``"X-B"``, ``"B_X"``, ``"X"`` (bare types, IO only)...; inferred when
-            ``None``.
-        outside: the outside tag.
-        beta: the beta of the F-score reported as ``fbeta`` besides F1.
-        comments: in files, treat lines starting with ``#`` as comments.
-        encoding: the files' encoding.
-        check_tokens: require the token column of gold and prediction files to agree.
-        workers: how many threads read a file, each a range of whole sentences; ``None`` uses two
-            for files of `SHARD_BYTES` or more on a machine with two or more cores. The counts
-            are the same either way (``conlleval`` always reads in one thread: its state crosses
-            sentences).
-        metrics: the metric families besides exact match: ``"muc"`` adds the MUC-5/SemEval-2013
-            modes (strict, exact, partial, type) with optimal one-to-one matching; a string
-            may list several, comma-separated.
-        min_iou: for ``muc``, also require this intersection over union for an overlap.
-        min_gold_share: for ``muc``, also require the overlap to cover this share of the gold
-            entity.
-        input_format: for files, ``"conll"`` or a span format of `nerve.span_readers`
-            (``jsonl``, ``json``, ``nereval``, ``nervaluate``, ``eval4ner``); sniffed when ``None``.
-        offsets: for json/jsonl spans, ``"char"`` or ``"token"`` (see `nerve.span_readers`).
-        document_average: for ``muc``, also average precision, recall and F1 over documents
-            (``-DOCSTART-`` documents, span-file documents); micro totals stay the headline.
-        matching: for ``muc``, ``"optimal"`` one-to-one matching, or ``"greedy"`` to reproduce
-            nervaluate 1.2.1's counts (see `nerve.muc.muc_score`).
+    ``gold`` is a merged CoNLL file (last two columns gold and predicted tag), a gold file with
+    ``pred`` the prediction file, an open binary file, gold tag lists (one per sentence) with
+    ``pred`` the predicted ones, a `TaggedCorpus`, or a span file (``input_format``, sniffed when
+    ``None``; ``offsets`` for json/jsonl). `nerve.options` describes and checks every option:
+    ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``, ``outside``, ``beta`` (an F-beta
+    besides F1), ``encoding``; ``comments`` skips lines starting with ``#``; ``check_tokens``
+    requires the token columns to agree. ``workers`` threads read a file (``None``: two for
+    8 MiB or more on two cores; the counts are the same). ``metrics="exact,muc"`` adds MUC's modes,
+    tuned by ``min_iou``, ``min_gold_share``, ``document_average`` and ``matching``.
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
 
     Raises:
+        OptionError: an option value nerve cannot use, or an option that does not apply.
         InputError: unreadable or malformed input, with file and line.
-        SchemeError: an unknown scheme or policy, or tags no scheme fits.
+        SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    policy = get_policy(repair)
-    families = _metric_families(metrics)
-    overlap = MucOptions(min_iou, min_gold_share, document_average, matching) if "muc" in families else None
-    if _is_path(gold):
-        kind = input_format or sniff_format(os.fspath(gold))  # type: ignore[arg-type]
-        if kind in SPAN_FORMATS:
-            g_docs, p_docs = read_span_columns(
-                os.fspath(gold),  # type: ignore[arg-type]
-                os.fspath(pred) if pred is not None else None,  # type: ignore[arg-type]
-                fmt=kind,
-                units=offsets,
-            )
-            return score_spans(g_docs, p_docs, beta=beta, overlap=overlap, source=kind)
-        if kind != "conll":
-            raise NerveError(
-                f"Expected an input format among conll, {', '.join(SPAN_FORMATS)}, but got {kind!r}"
-            )
-    if beta <= 0:
-        raise NerveError(f"Expected beta > 0, but got {beta}")
-    fmt = _parse_tag_format(tag_format, outside)
-    fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
-    source = _Input(gold, pred, comments, encoding, check_tokens)
-    inferred = fixed is None
-    if fixed is None and policy in ("discard", "error"):
-        fixed = _infer(source, fmt, outside)  # these policies need the scheme while decoding
-    parts = _shards(gold, pred, workers, comments, encoding) if policy != "conlleval" else None
-    if parts:
-        acc = _score_shards(parts, policy, fixed, fmt, outside, check_tokens, source.sources, overlap)
-    else:
-        acc = ExactAccumulator(TagVocab(fmt, fixed, outside), policy, fixed, source.sources, overlap)
-        for block in source.blocks(acc.vocab):
-            if block.pred is None:
-                raise NerveError("scoring needs predicted tags: give a merged file or a prediction file")
-            acc.update(block)
-    vocab = acc.vocab
+    policy = options.repair(repair)
+    overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
+    beta = options.beta(beta)
+    kind = input_kind(gold, input_format, offsets)
+    if kind != "conll":
+        g_path, p_path = os.fspath(gold), os.fspath(pred) if pred is not None else None  # type: ignore[arg-type]
+        g, p = read_span_columns(g_path, p_path, fmt=kind, units=offsets)
+        return score_spans(g, p, beta=beta, overlap=overlap, source=kind)
+    fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
+    source = Input(gold, pred, comments, encoding, check_tokens)
+    parts = shards(gold, pred, workers, comments, encoding) if policy != "conlleval" else None
+    acc = _count(source, parts, policy, fixed, fmt, outside, overlap)
     totals = acc.finish()
     if policy == "error" and acc.problems:
         raise InvalidSequenceError(sorted(acc.problems, key=lambda p: (p.line, p.side)), totals.scheme.name)
-    settings = Settings(
-        scheme=totals.scheme.name,
-        scheme_inferred=inferred,
-        tag_format=vocab.format.describe() if vocab.format is not None else None,
-        outside=vocab.outside,
-        repair=policy,
-        beta=beta,
-        match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
-    )
-    return Result(
-        settings=settings,
-        tokens=totals.tokens,
-        exact=ExactScores(totals.counts, beta),
-        repairs=totals.repairs,
-        sentences=totals.sentences,
-        documents=totals.documents,
-        muc=totals.muc,
-    )
+    settings = Settings.of_tags(totals.scheme.name, fixed is None, acc.vocab, policy, beta, overlap)
+    return Result.of_totals(settings, totals)
 
 
 def validate(
@@ -416,11 +222,11 @@ def validate(
     Returns:
         The scheme checked against (inferred for ``auto``) and the problems, in line order.
     """
-    fmt = _parse_tag_format(tag_format, outside)
-    fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+    fmt = options.tag_format(tag_format, outside)
+    fixed = options.scheme(scheme)
     single = pred is None and not merged
-    source = _Input(gold, pred, comments, encoding, check_tokens, single=single)  # checks the encoding
-    if single and _is_path(gold):  # count the columns of the first token line
+    source = Input(gold, pred, comments, encoding, check_tokens, single=single)  # checks the encoding
+    if single and is_path(gold):  # count the columns of the first token line
         from .io.bytes import BLOCK_BYTES, LineSource
         from .io.conll_lines import TOKEN, classify
 
@@ -429,7 +235,7 @@ def validate(
             read = classify(head.more(), 1, comments)
             columns = int(read.fields.count[read.kind == TOKEN][:1].sum())
         source.single = columns < 3
-    known = fixed or _infer(source, fmt, outside)
+    known = fixed or infer_scheme(source, fmt, outside)
     vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []
     for block in source.blocks(vocab):
@@ -475,10 +281,10 @@ def decode(
         raise SchemeError("decode() offers begin, discard and error; conlleval's rules only count chunks")
     nested = bool(tags) and not isinstance(tags[0], str)
     seqs: Tags = tags if nested else [tags]  # type: ignore[list-item]
-    fmt = _parse_tag_format(tag_format, outside)
-    fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+    fmt = options.tag_format(tag_format, outside)
+    fixed = options.scheme(scheme)
     if fixed is None:
-        fixed = _infer(_Input(seqs, None, False, "utf-8", True), fmt, outside)
+        fixed = infer_scheme(Input(seqs, None, False, "utf-8", True), fmt, outside)
     vocab = TagVocab(fmt, fixed, outside)
     (block,) = list(iter_lists(seqs, None, vocab))
     found = decode_block(
@@ -513,7 +319,7 @@ def encode(
     and each `Span`'s ``seq`` says which.
     """
     target = get_scheme(scheme)
-    fmt = _parse_tag_format(tag_format, outside) or TagFormat(outside=outside)
+    fmt = options.tag_format(tag_format, outside) or TagFormat(outside=outside)
     if fmt.position == "bare" and target.name != "IO":
         raise SchemeError(f"bare tags (no letter) can only be written with the IO scheme, not {target.name}")
     lengths = [length] if isinstance(length, int) else list(length)
@@ -566,12 +372,12 @@ def score_text(
     if not 0.0 <= threshold <= 1.0:
         raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")
     if directories is None:
-        directories = _is_path(label) and os.path.isdir(os.fspath(label))  # type: ignore[arg-type]
+        directories = is_path(label) and os.path.isdir(os.fspath(label))  # type: ignore[arg-type]
     if directories:
         if prediction is None:
             raise NerveError("a label directory needs a prediction directory")
         corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
-    elif _is_path(label):
+    elif is_path(label):
         corpus = read_text_files(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
     else:
         raise NerveError("score_text reads a label directory or a CoNLL file; use score_texts for lists")

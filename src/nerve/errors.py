@@ -15,7 +15,14 @@ __all__ = [
     "OptionError",
     "Problem",
     "SchemeError",
+    "SchemeOptionError",
+    "plural",
 ]
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1: ``1 document``, ``2 documents``."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 class NerveError(Exception):
@@ -60,6 +67,10 @@ class SchemeError(NerveError):
     """A tagging scheme, tag format or repair policy that does not fit the input."""
 
 
+class SchemeOptionError(OptionError, SchemeError):
+    """An unknown scheme, tag format or repair policy: an `OptionError`, and a `SchemeError` as before."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """One invalid transition, found while validating a tag sequence.
@@ -90,6 +101,5 @@ class InvalidSequenceError(NerveError):
     def __init__(self, problems: list[Problem], scheme: str) -> None:
         self.problems = problems
         self.scheme = scheme
-        n = len(problems)
         first = f"; first: {problems[0]}" if problems else ""
-        super().__init__(f"{n} invalid transition{'s' if n != 1 else ''} for scheme {scheme}{first}")
+        super().__init__(f"{plural(len(problems), 'invalid transition')} for scheme {scheme}{first}")

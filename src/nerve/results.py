@@ -11,12 +11,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from . import options
 from ._version import __version__
 from .errors import NerveError
 from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
 
 if TYPE_CHECKING:
-    from .metrics.muc import MucResult
+    from .metrics.exact import ExactTotals
+    from .metrics.muc import MucOptions, MucResult
+    from .model.vocab import TagVocab
 
 __all__ = [
     "Counts",
@@ -27,6 +30,7 @@ __all__ = [
     "Settings",
     "TokenStats",
     "fbeta",
+    "match_of",
 ]
 
 
@@ -99,6 +103,11 @@ class ExactScores:
         }
 
 
+def match_of(overlap: MucOptions | None) -> str:
+    """How entities were matched, for the signature: ``exact``, or ``exact, muc (...)``."""
+    return "exact" if overlap is None else f"exact, muc ({overlap.describe()})"
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that changes the numbers; the signature is rendered from it.
@@ -117,6 +126,33 @@ class Settings:
     average: str = "micro"
     version: str = __version__
     source: str = "tags"
+
+    def __post_init__(self) -> None:
+        options.beta(self.beta)
+
+    @classmethod
+    def of_tags(
+        cls,
+        scheme: str,
+        inferred: bool,
+        vocab: TagVocab,
+        repair: str,
+        beta: float,
+        overlap: MucOptions | None = None,
+    ) -> Settings:
+        """The settings of tags read with ``vocab`` (its tag format, outside tag) and ``scheme``.
+
+        ``overlap``: the options of the MUC metrics, when they were computed too.
+        """
+        return cls(
+            scheme=scheme,
+            scheme_inferred=inferred,
+            tag_format=vocab.format.describe() if vocab.format is not None else None,
+            outside=vocab.outside,
+            repair=repair,
+            beta=beta,
+            match=match_of(overlap),
+        )
 
     def signature(self, repairs: int | None = None) -> str:
         """Render the signature, e.g. ``nerve 0.1.0 | scheme IOB2 (auto) | ... | avg micro``."""
@@ -171,6 +207,45 @@ class Result:
     sentences: int = 0
     documents: int = 0
     muc: MucResult | None = None
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings,
+        counts: Mapping[str, Counts],
+        *,
+        tokens: TokenStats | None = None,
+        repairs: RepairStats | None = None,
+        sentences: int = 0,
+        documents: int = 0,
+        muc: MucResult | None = None,
+    ) -> Result:
+        """The result of exact-match ``counts`` per type (scored with ``settings.beta``) and the rest.
+
+        Without ``tokens`` or ``repairs`` (spans have neither), both are empty.
+        """
+        return cls(
+            settings=settings,
+            tokens=tokens if tokens is not None else TokenStats(),
+            exact=ExactScores(counts, settings.beta),
+            repairs=repairs if repairs is not None else RepairStats(settings.repair),
+            sentences=sentences,
+            documents=documents,
+            muc=muc,
+        )
+
+    @classmethod
+    def of_totals(cls, settings: Settings, totals: ExactTotals) -> Result:
+        """The result of an accumulator's totals (`nerve.metrics.exact.ExactAccumulator.finish`)."""
+        return cls.build(
+            settings,
+            totals.counts,
+            tokens=totals.tokens,
+            repairs=totals.repairs,
+            sentences=totals.sentences,
+            documents=totals.documents,
+            muc=totals.muc,
+        )
 
     @property
     def micro(self) -> Score:

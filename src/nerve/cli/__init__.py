@@ -1,9 +1,68 @@
-"""The ``nerve`` command: argument parsing over the public API, and exit codes.
+"""The ``nerve`` command: one module per subcommand over shared option groups, and the exit codes.
 
-Exit status 0 on success, 1 when `validate` finds problems, 2 for a user's mistake (a `NerveError`),
-printed as one line; anything else is a bug and keeps its traceback.
+In: the command line (``-`` names the standard input). Out: the rendering on stdout, and the exit
+status: 0 on success, 1 when ``validate`` finds problems, 2 for a user's mistake (a `NerveError`,
+printed as one line ``nerve: error: ...``, options spelled as flags); anything else is a bug and
+keeps its traceback.
 """
 
-from .main import main
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .._version import __version__
+from ..errors import InvalidSequenceError, NerveError, plural
+from ..options import command_line_names
+from . import conlleval, score, text, validate
 
 __all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nerve",
+        description="Evaluation for named-entity recognition and other chunking tasks.",
+    )
+    parser.add_argument("--version", action="version", version=f"nerve {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    score.add_parser(sub)
+    validate.add_parser(sub)
+    text.add_parsers(sub)
+    conlleval.add_parser(sub)
+    return parser
+
+
+def _fail(message: str) -> int:
+    """Print ``message`` as the one line of a user's mistake, and return exit status 2."""
+    sys.stderr.write(f"nerve: error: {message}\n")
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``nerve`` command and return its exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "conlleval":
+        return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
+    ns = _parser().parse_args(args)
+    try:
+        with command_line_names():
+            status: int = ns.run(ns)
+            return status
+    except InvalidSequenceError as err:
+        for problem in err.problems:
+            sys.stderr.write(f"{problem}\n")
+        transitions = plural(len(err.problems), "invalid transition")
+        return _fail(f"{transitions} for scheme {err.scheme} (--repair error)")
+    except NerveError as err:
+        return _fail(str(err))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

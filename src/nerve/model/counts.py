@@ -6,6 +6,7 @@ when there is nothing to find, F1 is 0 when both are 0. Everything here adds up 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,12 @@ def safe_div(a: float, b: float) -> float:
 
 
 def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:
-    """The weighted harmonic mean of precision and recall; 0.0 when both are 0."""
+    """The weighted harmonic mean of precision and recall; 0.0 when both are 0.
+
+    ``beta`` weighs recall ``beta`` times as much as precision; ``inf`` gives recall alone.
+    """
+    if math.isinf(beta):
+        return recall
     b2 = beta * beta
     return safe_div((1 + b2) * precision * recall, b2 * precision + recall)
 

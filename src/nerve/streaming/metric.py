@@ -92,7 +92,7 @@ class StreamingMetric:
         beta: float = 1.0,
         device_decode: bool | None = None,
     ):
-        from ..api import _parse_tag_format
+        from ..options import tag_format as _parse_tag_format
 
         policy = get_policy(repair)
         if policy == "conlleval":

@@ -1,0 +1,172 @@
+"""Where `nerve.score`, `nerve.validate` and `nerve.decode` read tags from.
+
+In: the ``gold`` and ``pred`` arguments as the caller gave them: CoNLL files, a binary stream (the
+command's stdin), tag lists, or a `TaggedCorpus`. Out: `TagBlock`s with the ids of a `TagVocab`, as
+often as asked (a stream is read once and kept), and the scheme inferred from them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO, TypeAlias
+
+import numpy as np
+
+from . import options
+from .errors import InputError, OptionError, SchemeError
+from .io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
+from .io.spans import SPAN_FORMATS, sniff_format
+from .metrics.exact import TransitionTable, infer_from
+from .model.schemes import Scheme, TagFormat
+from .model.vocab import TagVocab
+from .tagging.decode import neighbours
+
+__all__ = ["Input", "PathLike", "Source", "Tags", "infer_scheme", "input_kind", "is_path", "is_stream"]
+
+PathLike: TypeAlias = "str | os.PathLike[str]"
+Tags: TypeAlias = Sequence[Sequence[str]]
+Source: TypeAlias = "PathLike | Tags | TaggedCorpus | BinaryIO"
+
+
+def is_path(x: object) -> bool:
+    """Whether ``x`` names a file."""
+    return isinstance(x, (str, os.PathLike))
+
+
+def is_stream(x: object) -> bool:
+    """Whether ``x`` is an open binary file (such as ``sys.stdin.buffer``)."""
+    return hasattr(x, "read") and not is_path(x)
+
+
+class _Kept:
+    """A stream's bytes, read once (as UTF-8), to be read again from the start."""
+
+    def __init__(self, stream: BinaryIO, encoding: str):
+        self.name = self.name_of(stream)
+        data = stream.read()
+        if codecs.lookup(encoding).name != "utf-8":
+            try:
+                data = data.decode(encoding).encode("utf-8")
+            except UnicodeError as err:
+                reason = getattr(err, "reason", str(err))
+                raise InputError(self.name, None, f"cannot be decoded as {encoding}: {reason}") from None
+        self.data = data
+
+    @staticmethod
+    def name_of(stream: object) -> str:
+        """The stream's name: ``<stdin>`` for the standard input."""
+        return str(getattr(stream, "name", "<stdin>"))
+
+    def open(self) -> BinaryIO:
+        """A new binary stream of the bytes, with the stream's name."""
+        f = io.BytesIO(self.data)
+        f.name = self.name
+        return f
+
+
+def _keep(source: Source | None, encoding: str) -> Source | _Kept | None:
+    return _Kept(source, encoding) if is_stream(source) else source  # type: ignore[arg-type]
+
+
+def _is_file(source: object) -> bool:
+    return is_path(source) or isinstance(source, _Kept)
+
+
+def _name(source: object) -> str:
+    return source.name if isinstance(source, _Kept) else os.fspath(source)  # type: ignore[call-overload]
+
+
+class Input:
+    """Where blocks come from: files or a stream (re-readable), in-memory lists, or a corpus."""
+
+    def __init__(
+        self,
+        gold: Source,
+        pred: Source | None,
+        comments: bool,
+        encoding: str,
+        check_tokens: bool,
+        single: bool = False,
+    ):
+        options.encoding(encoding)
+        if is_stream(gold) and gold is pred:
+            raise InputError(_Kept.name_of(gold), None, "is read once: give it as gold or as pred, not both")
+        self.gold, self.pred = _keep(gold, encoding), _keep(pred, encoding)
+        self.comments, self.encoding, self.check_tokens, self.single = (
+            comments,
+            encoding,
+            check_tokens,
+            single,
+        )
+        if isinstance(gold, TaggedCorpus):
+            self.sources = (gold.source, gold.source)
+        elif _is_file(self.gold):
+            g = _name(self.gold)
+            self.sources = (g, _name(self.pred) if _is_file(self.pred) else g)
+        else:
+            self.sources = ("<gold>", "<pred>")
+
+    def blocks(self, vocab: TagVocab) -> Iterator[TagBlock]:
+        """The blocks, with ids of ``vocab``."""
+        gold, pred = self.gold, self.pred
+        if isinstance(gold, TaggedCorpus):
+            yield from _remap(gold, vocab)
+        elif _is_file(gold):
+            if pred is not None and not _is_file(pred):
+                raise OptionError("pred", "give both gold and pred as files, or both as tag lists")
+            yield from ConllReader(
+                gold.open() if isinstance(gold, _Kept) else gold,  # type: ignore[arg-type]
+                pred.open() if isinstance(pred, _Kept) else pred,  # type: ignore[arg-type]
+                vocab,
+                comments=self.comments,
+                encoding=self.encoding,
+                check_tokens=self.check_tokens,
+                single=self.single,
+            )
+        else:
+            if pred is not None and (_is_file(pred) or isinstance(pred, TaggedCorpus)):
+                raise OptionError("pred", "give both gold and pred as files, or both as tag lists")
+            yield from iter_lists(gold, pred, vocab)  # type: ignore[arg-type]
+
+
+def input_kind(gold: Source, input_format: str | None, offsets: str | None) -> str:
+    """``conll`` or a span format: ``input_format``, or sniffed from the gold file."""
+    if input_format is not None:
+        kind = options.one_of(input_format, ("conll", *SPAN_FORMATS), "input_format")
+    else:
+        kind = sniff_format(os.fspath(gold)) if is_path(gold) else "conll"  # type: ignore[arg-type]
+    if kind != "conll" and not is_path(gold):
+        raise OptionError(options.flag("input_format"), f"{kind} input is read from a file, by its name")
+    options.offsets(offsets, kind)
+    return kind
+
+
+def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
+    """The corpus's blocks with ids of ``vocab`` (which may parse tags differently)."""
+    ids = vocab.add(corpus.vocab.tags)
+    if (ids < 0).any():
+        raise SchemeError(f"{corpus.source}: {vocab.explain(corpus.vocab.tags[int(np.argmin(ids))])}")
+    for b in corpus.blocks:
+        yield TagBlock(
+            ids[b.gold],
+            ids[b.pred] if b.pred is not None else None,
+            b.sentence_start,
+            b.document_start,
+            b.line,
+            b.pred_line,
+        )
+
+
+def infer_scheme(source: Input, tag_format: TagFormat | None, outside: str) -> Scheme:
+    """Read the input once to infer the scheme (needed before decoding by discard and error)."""
+    vocab = TagVocab(tag_format, None, outside)
+    gold, pred = TransitionTable(), TransitionTable()
+    for block in source.blocks(vocab):
+        size = len(vocab)
+        gold.add(block.gold, block.sentence_start, neighbours(block.gold, block.sentence_start)[0], size)
+        if block.pred is not None:
+            pred.add(block.pred, block.sentence_start, neighbours(block.pred, block.sentence_start)[0], size)
+    return infer_from(vocab, [gold, pred])

@@ -1,0 +1,29 @@
+"""``nerve conlleval``: the byte-identical drop-in for conlleval.pl, which reads its own arguments.
+
+In: conlleval.pl's arguments (``-d``, ``-l``, ``-r``, ``-o``) and a file or stdin. Out: its report,
+and its exit status (`nerve.compat.conlleval`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..compat import conlleval
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """List ``conlleval`` in the command's help (its arguments never reach argparse)."""
+    sub.add_parser(
+        "conlleval",
+        help="a byte-identical drop-in for conlleval.pl",
+        description="A drop-in for conlleval.pl; run `nerve conlleval --help`.",
+        add_help=False,
+    )
+
+
+def run(args: Sequence[str]) -> int:
+    """Run conlleval.pl's drop-in with ``args`` and return its exit status."""
+    return conlleval.main(args)

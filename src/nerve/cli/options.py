@@ -1,0 +1,82 @@
+"""Option groups that several subcommands share, and the command's reading of ``-`` as stdin.
+
+In: an `argparse.ArgumentParser` to add options to, or the parsed namespace. Out: the parser with
+the group's options, or the keyword arguments of the API function that takes them. The values are
+checked by `nerve.options` when the API function runs, with the flags' spelling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, BinaryIO
+
+from ..model.schemes import SUPPORTED_SCHEMES
+
+__all__ = ["add_files", "add_output", "add_reading", "add_repair", "reading", "source"]
+
+
+def add_files(p: argparse.ArgumentParser) -> None:
+    """FILE and the optional PRED_FILE; ``-`` reads one of them from stdin."""
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help="a merged file (..., gold tag, predicted tag) or the gold file; - for stdin",
+    )
+    p.add_argument(
+        "pred_file", metavar="PRED_FILE", nargs="?", help="the prediction file, aligned line by line"
+    )
+
+
+def add_reading(p: argparse.ArgumentParser) -> None:
+    """How tag files are read: scheme, tag format, outside tag, comments, encoding, token check."""
+    p.add_argument(
+        "--scheme",
+        default="auto",
+        metavar="S",
+        help=f"tagging scheme: {', '.join(SUPPORTED_SCHEMES)} (default: auto, inferred from the tags)",
+    )
+    p.add_argument(
+        "--tag-format",
+        default=None,
+        metavar="F",
+        help="how tags are spelled: B-X, X-B, B_X, X_B, ... or X for bare types (default: inferred)",
+    )
+    p.add_argument("--outside", default="O", metavar="TAG", help="the outside tag (default: O)")
+    p.add_argument("--comments", action="store_true", help="treat lines starting with # as comments")
+    p.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
+    p.add_argument(
+        "--ignore-tokens",
+        action="store_true",
+        help="do not require the token columns of the gold and prediction files to agree",
+    )
+
+
+def add_repair(p: argparse.ArgumentParser, policies: Sequence[str], help: str) -> None:
+    """``--repair``, among ``policies``."""
+    p.add_argument("--repair", default="begin", choices=policies, help=help)
+
+
+def add_output(p: argparse.ArgumentParser, formats: Sequence[str], default: str) -> None:
+    """``--output`` / ``-o``, among ``formats``."""
+    p.add_argument(
+        "--output", "-o", default=default, choices=list(formats), help=f"output format (default: {default})"
+    )
+
+
+def source(name: str | None) -> str | BinaryIO | None:
+    """The file named ``name``, or the standard input for ``-``."""
+    return sys.stdin.buffer if name == "-" else name
+
+
+def reading(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `add_reading`'s options, for `nerve.score` and `nerve.validate`."""
+    return {
+        "scheme": ns.scheme,
+        "tag_format": ns.tag_format,
+        "outside": ns.outside,
+        "comments": ns.comments,
+        "encoding": ns.encoding,
+        "check_tokens": not ns.ignore_tokens,
+    }

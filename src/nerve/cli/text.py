@@ -1,0 +1,98 @@
+"""The text-level commands: ``ecer-ewer``, ``nerval``, ``bow``, ``botw``, ``boe`` and ``ie-all``.
+
+In: a label and a prediction directory of ``*.bio`` files, or CoNLL files. Out: the table on
+stdout, a line on stderr saying how many documents were read and repaired, exit status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import options
+from ..api import score_text
+from ..errors import OptionError, plural
+from ..report.renderers import TEXT_COMMANDS, render_text
+from .options import add_output, add_repair
+
+__all__ = ["add_parsers", "run"]
+
+HELP = {
+    "ecer-ewer": "order-independent entity character and word error rates (OI-ECER/EWER)",
+    "nerval": "order-independent Nerval: precision, recall and F1 of entities matched by text",
+    "bow": "bag of words: the words of the entities",
+    "botw": "bag of tagged words: (category, word)",
+    "boe": "bag of entities: (category, entity text)",
+    "ie-all": "all of the text-level metrics, in one pass over the data",
+}
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add each text-level command and its options."""
+    for name in TEXT_COMMANDS:
+        t = sub.add_parser(
+            name,
+            help=HELP[name],
+            description=f"Text-level metrics for noisy transcriptions: {HELP[name]}. Input: a "
+            "label and a prediction directory of *.bio files paired by name (ie-eval's layout), or "
+            "CoNLL files with documents at -DOCSTART- lines.",
+        )
+        t.add_argument(
+            "files", metavar="FILE", nargs="*", help="a merged CoNLL file, or a gold and a prediction file"
+        )
+        t.add_argument("--label-dir", "-l", metavar="DIR", help="the directory of gold *.bio files")
+        t.add_argument("--prediction-dir", "-p", metavar="DIR", help="the directory of predicted *.bio files")
+        t.add_argument("--by-category", "-c", action="store_true", help="add a row per category")
+        if name in ("nerval", "ie-all"):
+            t.add_argument(
+                "--threshold",
+                "-t",
+                type=float,
+                default=0.3,
+                help="the largest character error rate of a match, a fraction in [0, 1] (default: 0.3)",
+            )
+        t.add_argument("--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)")
+        policies = [p for p in options.REPAIR_POLICIES if p != "conlleval"]
+        add_repair(t, policies, "what to do with invalid transitions (default: begin; every one is counted)")
+        add_output(t, ["markdown", "json", "table"], "markdown")
+        t.set_defaults(run=run)
+
+
+def _inputs(ns: argparse.Namespace) -> tuple[str, str | None, bool]:
+    """The label and prediction (directories or files), and whether they are directories."""
+    dirs = ns.label_dir is not None or ns.prediction_dir is not None
+    if dirs and ns.files:
+        detail = "give either --label-dir and --prediction-dir, or CoNLL files, not both"
+        raise OptionError("--label-dir" if ns.label_dir is not None else "--prediction-dir", detail)
+    if dirs:
+        if ns.label_dir is None or ns.prediction_dir is None:
+            given, missing = (
+                ("--label-dir", "--prediction-dir")
+                if ns.prediction_dir is None
+                else ("--prediction-dir", "--label-dir")
+            )
+            raise OptionError(given, f"--label-dir and --prediction-dir go together: add {missing}")
+        return ns.label_dir, ns.prediction_dir, True
+    if not 1 <= len(ns.files) <= 2:
+        raise OptionError("FILE", "expected --label-dir DIR --prediction-dir DIR, or FILE [PRED_FILE]")
+    return ns.files[0], ns.files[1] if len(ns.files) == 2 else None, False
+
+
+def run(ns: argparse.Namespace) -> int:
+    """Score the texts, say how many documents were read, print the table and return 0."""
+    label, prediction, dirs = _inputs(ns)
+    metrics = list(options.TEXT_METRICS) if ns.command == "ie-all" else [ns.command]
+    scores = score_text(
+        label,
+        prediction,
+        metrics=metrics,
+        threshold=getattr(ns, "threshold", 0.3),
+        scheme=ns.scheme,
+        repair=ns.repair,
+        directories=dirs,
+    )
+    repairs = plural(scores.repairs, "invalid transition")
+    repaired = f"; {repairs} repaired ({ns.repair})" if scores.repairs else ""
+    sys.stderr.write(f"nerve: {plural(scores.documents, 'document')}, complete and valid{repaired}\n")
+    sys.stdout.write(render_text(scores, ns.command, ns.output, ns.by_category))
+    return 0

@@ -1,0 +1,48 @@
+"""``nerve validate``: every transition the scheme does not allow, with its file and line.
+
+In: the parsed command line. Out: one line per problem and a verdict on stdout; exit status 1 when
+there is a problem, 0 when there is none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..api import validate
+from ..errors import plural
+from .options import add_files, add_reading, reading, source
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``validate`` and its options."""
+    v = sub.add_parser(
+        "validate",
+        help="list every transition the scheme does not allow",
+        description="List every invalid transition with its file and line; exit 1 if there is any.",
+    )
+    add_files(v)
+    add_reading(v)
+    v.add_argument(
+        "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
+    )
+    v.set_defaults(run=run)
+
+
+def run(ns: argparse.Namespace) -> int:
+    """Validate, print the problems and the verdict, and return 1 if there is a problem."""
+    scheme, problems = validate(
+        source(ns.file),  # type: ignore[arg-type]
+        source(ns.pred_file),
+        merged=ns.merged,
+        **reading(ns),
+    )
+    for problem in problems:
+        sys.stdout.write(f"{problem}\n")
+    n = len(problems)
+    inferred = " (auto)" if ns.scheme.lower() == "auto" else ""
+    verdict = plural(n, "invalid transition") if n else "valid"
+    sys.stdout.write(f"{verdict}: scheme {scheme.name}{inferred}\n")
+    return 1 if problems else 0
