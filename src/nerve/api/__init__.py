@@ -1,8 +1,8 @@
 """The public entry points: `score`, `validate`, `decode`, `encode`, `score_spans` and `score_text`.
 
 They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these. Every
-option is checked by `nerve.options`; where tags come from is `nerve._sources`, and a big file is
-counted in threads by `nerve._shards`.
+option is checked by `nerve.options`; where tags come from is `api.sources`, and a big file is
+counted in threads by `api.shards`.
 """
 
 from __future__ import annotations
@@ -14,29 +14,29 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import options
-from ._shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
-from ._shards import score_shards, shards
-from ._sources import Input, Source, Tags, infer_scheme, input_kind, is_path
-from ._sources import PathLike as PathLike
-from .errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
-from .io.bytes import FileRange
-from .io.lists import iter_lists
-from .io.spans import read_span_columns, span_lists
-from .matching.exact import exact_match_types
-from .metrics.exact import ExactAccumulator
-from .metrics.muc import MucOptions, muc_columns
-from .model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
-from .model.spans import Span, SpanArray
-from .model.vocab import TagVocab
-from .options import METRIC_FAMILIES as METRIC_FAMILIES
-from .results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
-from .tagging.decode import DecodeRules, decode_block, get_policy
+from .. import options
+from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from ..io.bytes import FileRange
+from ..io.lists import iter_lists
+from ..io.spans import read_span_columns, span_lists
+from ..matching.exact import exact_match_types
+from ..metrics.exact import ExactAccumulator
+from ..metrics.muc import MucOptions, muc_columns
+from ..model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
+from ..model.spans import Span, SpanArray
+from ..model.vocab import TagVocab
+from ..options import METRIC_FAMILIES as METRIC_FAMILIES
+from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
+from ..tagging.decode import DecodeRules, decode_block, get_policy
+from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
+from .shards import score_shards, shards
+from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path
+from .sources import PathLike as PathLike
 
 __all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate"]
 
 if TYPE_CHECKING:
-    from .metrics.text import TextScores
+    from ..metrics.text import TextScores
 
 
 def score_spans(
@@ -227,8 +227,8 @@ def validate(
     single = pred is None and not merged
     source = Input(gold, pred, comments, encoding, check_tokens, single=single)  # checks the encoding
     if single and is_path(gold):  # count the columns of the first token line
-        from .io.bytes import BLOCK_BYTES, LineSource
-        from .io.conll_lines import TOKEN, classify
+        from ..io.bytes import BLOCK_BYTES, LineSource
+        from ..io.conll_lines import TOKEN, classify
 
         head, columns = LineSource(gold, encoding, BLOCK_BYTES), 0  # type: ignore[arg-type]
         while not columns and not head.done:
@@ -366,8 +366,8 @@ def score_text(
         InputError: a missing directory, a file on one side only, a line that is not
             ``token TAG``, an unknown tag; with the file and line.
     """
-    from .metrics.text import score_texts
-    from .tagging.texts import read_bio_dirs, read_text_files
+    from ..metrics.text import score_texts
+    from ..tagging.texts import read_bio_dirs, read_text_files
 
     if not 0.0 <= threshold <= 1.0:
         raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")

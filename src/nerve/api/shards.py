@@ -10,12 +10,12 @@ from __future__ import annotations
 import codecs
 import os
 
-from ._sources import Source, is_path
-from .io.conll import ConllReader, FileRange, first_token_columns, split_files
-from .metrics.exact import ExactAccumulator
-from .metrics.muc import MucOptions
-from .model.schemes import Scheme, TagFormat
-from .model.vocab import TagVocab
+from ..io.conll import ConllReader, FileRange, first_token_columns, split_files
+from ..metrics.exact import ExactAccumulator
+from ..metrics.muc import MucOptions
+from ..model.schemes import Scheme, TagFormat
+from ..model.vocab import TagVocab
+from .sources import Source, is_path
 
 __all__ = ["SHARD_BYTES", "score_shards", "shards"]
 

@@ -15,14 +15,14 @@ from typing import BinaryIO, TypeAlias
 
 import numpy as np
 
-from . import options
-from .errors import InputError, OptionError, SchemeError
-from .io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
-from .io.spans import SPAN_FORMATS, sniff_format
-from .metrics.exact import TransitionTable, infer_from
-from .model.schemes import Scheme, TagFormat
-from .model.vocab import TagVocab
-from .tagging.decode import neighbours
+from .. import options
+from ..errors import InputError, OptionError, SchemeError
+from ..io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
+from ..io.spans import SPAN_FORMATS, sniff_format
+from ..metrics.exact import TransitionTable, infer_from
+from ..model.schemes import Scheme, TagFormat
+from ..model.vocab import TagVocab
+from ..tagging.decode import neighbours
 
 __all__ = ["Input", "PathLike", "Source", "Tags", "infer_scheme", "input_kind", "is_path", "is_stream"]
 
