@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, InvalidSequenceError, NerveError
+from ..model.quoting import quote
 from ..model.schemes import TagFormat, get_scheme
 from ..model.texts import EntityTexts
 from ..model.vocab import TagVocab
@@ -273,7 +274,7 @@ def _side(
         text = files.data[int(ft.start[ft.first_gap[i]]) : int(ft.end[ft.line_cut[i]])].decode(
             "utf-8", "replace"
         )
-        raise InputError(name, line, f"expected {expected}, found {text!r}")
+        raise InputError(name, line, f"expected {expected}, found {quote(text)}")
     rows = np.flatnonzero((ft.count > 0) & ~is_docstart)
     tag_field = ft.last[rows] if tag_column == "last" else ft.second_last[rows]
     ids_raw, values = intern(buf, ft.start[tag_field], ft.end[tag_field])

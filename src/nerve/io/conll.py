@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.blocks import TagBlock
+from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from .bytes import (
     BLOCK_BYTES,
@@ -245,7 +246,7 @@ class ConllReader:
         raise InputError(
             src.name,
             longer.first_line + i,
-            f"{other.name} has ended but this file goes on: {longer.text(i)!r}; "
+            f"{other.name} has ended but this file goes on: {quote(longer.text(i))}; "
             "the files must align line by line",
         )
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from ..model.quoting import quote
 from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, split_fields, starts_with
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class ColumnCheck:
                     self.name,
                     self.expected_line,
                     f"expected at least {self.minimum} columns ({self.what}), "
-                    f"found {self.expected}: {lines.text(int(rows[0]))!r}",
+                    f"found {self.expected}: {quote(lines.text(int(rows[0])))}",
                 )
         bad = np.flatnonzero(counts != self.expected)
         if bad.shape[0]:
@@ -107,7 +108,7 @@ class ColumnCheck:
                 self.name,
                 lines.first_line + i,
                 f"expected {self.expected} columns as on line {self.expected_line}, "
-                f"found {int(lines.fields.count[i])}: {lines.text(i)!r}",
+                f"found {int(lines.fields.count[i])}: {quote(lines.text(i))}",
             )
 
 
@@ -137,7 +138,7 @@ def check_aligned(
             names[0],
             g.first_line + gi,
             f"does not match {names[1]}:{p.first_line + pi}: "
-            f"{g.text(gi)!r} vs {p.text(pi)!r}; the files must align line by line",
+            f"{quote(g.text(gi))} vs {quote(p.text(pi))}; the files must align line by line",
         )
 
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
+from ..model.quoting import quote
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -196,23 +197,23 @@ class _Checker:
 
     def span(self, i: int, start: Any, end: Any, label: Any, text: Any) -> tuple[int, int, str]:
         if not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool):
-            raise self.fail(f"span {i}: expected integer start and end, got {start!r} and {end!r}")
+            raise self.fail(f"span {i}: expected integer start and end, got {quote(start)} and {quote(end)}")
         if not isinstance(label, str):
-            raise self.fail(f"span {i}: expected a string label, got {label!r}")
+            raise self.fail(f"span {i}: expected a string label, got {quote(label)}")
         if not 0 <= start < end:
             raise self.fail(f"span {i}: expected 0 <= start < end (half-open), got start={start}, end={end}")
         if self.units == "char" and self.text is not None:
             if end > len(self.text):
                 raise self.fail(f"span {i}: end {end} is beyond the text ({len(self.text)} characters)")
             if text is not None and self.text[start:end] != text:
-                raise self.fail(f"span {i}: text[{start}:{end}] is {self.text[start:end]!r}, not {text!r}")
+                found = quote(self.text[start:end])
+                raise self.fail(f"span {i}: text[{start}:{end}] is {found}, not {quote(text)}")
         if self.units == "token" and self.tokens is not None:
             if end > len(self.tokens):
                 raise self.fail(f"span {i}: end {end} is beyond the {len(self.tokens)} tokens")
             if text is not None and " ".join(self.tokens[start:end]) != text:
-                raise self.fail(
-                    f"span {i}: tokens {start}..{end} are {' '.join(self.tokens[start:end])!r}, not {text!r}"
-                )
+                found = quote(" ".join(self.tokens[start:end]))
+                raise self.fail(f"span {i}: tokens {start}..{end} are {found}, not {quote(text)}")
         return start, end, label
 
 
@@ -222,7 +223,7 @@ def _spans(check: _Checker, items: Any, key: str) -> list[tuple[int, int, str]]:
     out = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise check.fail(f"span {i}: expected an object, got {item!r}")
+            raise check.fail(f"span {i}: expected an object, got {quote(item)}")
         unknown = set(item) - _SPAN_KEYS
         if unknown:
             raise check.fail(
@@ -345,7 +346,8 @@ def _nereval(path: str) -> tuple[SpanColumns, SpanColumns]:
             spans = []
             for i, e in enumerate(items):
                 if not isinstance(e, dict) or set(e) != {"text", "type", "start"}:
-                    raise check.fail(f'{key} entity {i}: expected {{"text", "type", "start"}}, got {e!r}')
+                    expected = '{"text", "type", "start"}'
+                    raise check.fail(f"{key} entity {i}: expected {expected}, got {quote(e)}")
                 if not isinstance(e["text"], str) or not isinstance(e["start"], int):
                     raise check.fail(f"{key} entity {i}: expected a string text and an integer start")
                 spans.append(check.span(i, e["start"], e["start"] + len(e["text"]), e["type"], e["text"]))
@@ -373,7 +375,7 @@ def _nervaluate_docs(path: str, docs: Any, side: str) -> Documents:
         spans = []
         for i, e in enumerate(items):
             if not isinstance(e, dict) or set(e) != {"label", "start", "end"}:
-                raise check.fail(f'{side} entity {i}: expected {{"label", "start", "end"}}, got {e!r}')
+                raise check.fail(f'{side} entity {i}: expected {{"label", "start", "end"}}, got {quote(e)}')
             end = e["end"] + 1 if isinstance(e["end"], int) and not isinstance(e["end"], bool) else e["end"]
             spans.append(check.span(i, e["start"], end, e["label"], None))  # nervaluate's end is inclusive
         out.append(spans)
@@ -473,7 +475,7 @@ def _eval4ner(path: str) -> tuple[SpanColumns, SpanColumns]:
                 raise check.fail(f'expected a list of [type, surface] under "{key}"')
             for i, e in enumerate(items):
                 if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-                    raise check.fail(f"{key} entity {i}: expected [type, surface], got {e!r}")
+                    raise check.fail(f"{key} entity {i}: expected [type, surface], got {quote(e)}")
             sides.append([(t, surface) for t, surface in items])
         try:
             g, p = locate_spans(sides[0], sides[1], text, "")

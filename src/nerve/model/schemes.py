@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ..errors import SchemeError
+from .quoting import quote
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -266,7 +267,7 @@ def infer_tag_format(tags: Iterable[str], outside: str = "O") -> TagFormat | Non
         return TagFormat("bare", "-", outside)
     odd = next(t for t in inner if prefixed.split(t) is None)
     msg = (
-        f"cannot infer the tag format: {odd!r} has no scheme letter (like B-) while other tags do; "
+        f"cannot infer the tag format: {quote(odd)} has no scheme letter (like B-) while other tags do; "
         "pass --tag-format, or --outside if it is the outside tag"
     )
     raise SchemeError(msg)

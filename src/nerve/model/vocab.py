@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import SchemeError
+from .quoting import quote
 from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format
 
 if TYPE_CHECKING:
@@ -94,17 +95,17 @@ class TagVocab:
         """Say why ``tag`` was rejected, for an error message."""
         fmt = self.format
         if fmt is not None and not _fits(fmt, self.scheme):
-            return f"tag {tag!r}: bare tags (no letter) can only be read with the IO scheme"
+            return f"tag {quote(tag)}: bare tags (no letter) can only be read with the IO scheme"
         if fmt is None or fmt.split(tag) is None:
             spelled = fmt.describe() if fmt else "B-X"
             return (
-                f"tag {tag!r} does not have the form {spelled} of the other tags "
-                f"(or the outside tag {self.outside!r})"
+                f"tag {quote(tag)} does not have the form {spelled} of the other tags "
+                f"(or the outside tag {quote(self.outside)})"
             )
         scheme = self.scheme
         assert scheme is not None
         allowed = ", ".join([self.outside, *(fmt.join(c, "X") for c in scheme.letters)])
-        return f"tag {tag!r} is not part of scheme {scheme.name} (expected {allowed})"
+        return f"tag {quote(tag)} is not part of scheme {scheme.name} (expected {allowed})"
 
     @property
     def kinds(self) -> npt.NDArray[np.int8]:
