@@ -87,3 +87,73 @@ def test_long_tags_are_cut_in_tag_list_messages() -> None:
     with pytest.raises(InputError) as err:
         nerve.score([["O", "O"]], [["O", ["y"] * LONG]])  # type: ignore[list-item]
     assert len(str(err.value)) < 400
+
+
+# ---------------------------------------------------------------------------------------------
+# Files that cannot be read: a directory, or no permission to read.
+
+MERGED = "John B-PER B-PER\nSmith I-PER I-PER\nlives O O\n\nParis B-LOC O\n"
+GOLD = "John B-PER\nSmith I-PER\nlives O\n\nParis B-LOC\n"
+
+
+@pytest.mark.parametrize("which", ["gold", "pred"])
+@pytest.mark.parametrize("command", ["score", "validate"])
+def test_a_directory_as_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], which: str, command: str
+) -> None:
+    folder = tmp_path / "folder.conll"
+    folder.mkdir()
+    gold = str(folder) if which == "gold" else write(tmp_path, "g.conll", GOLD)
+    pred = str(folder) if which == "pred" else write(tmp_path, "p.conll", GOLD)
+    with pytest.raises(InputError, match="directory") as err:
+        getattr(nerve, command)(gold, pred)
+    assert err.value.source == str(folder)
+    line = cli_error(capsys, command, gold, pred)
+    assert str(folder) in line
+    assert "directory" in line
+
+
+def refuse_to_open(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    """Make ``open(path)`` raise PermissionError, as for a file without read permission (the
+    tests may run as root, who can read anything)."""
+    import builtins
+
+    real_open = builtins.open
+
+    def fake_open(file: object, *args: object, **kwargs: object) -> object:
+        if isinstance(file, (str, Path)) and str(file) == path:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+
+
+@pytest.mark.parametrize("which", ["merged", "gold", "pred"])
+def test_a_file_without_read_permission(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, which: str
+) -> None:
+    if which == "merged":
+        files = [write(tmp_path, "m.conll", MERGED)]
+    else:
+        files = [write(tmp_path, "g.conll", GOLD), write(tmp_path, "p.conll", GOLD)]
+    locked = files[-1] if which == "pred" else files[0]
+    refuse_to_open(monkeypatch, locked)
+    with pytest.raises(InputError, match="Permission denied") as err:
+        nerve.score(*files)
+    assert err.value.source == locked
+    line = cli_error(capsys, "score", *files)
+    assert line.startswith(f"nerve: error: {locked}: ")
+    assert "Permission denied" in line
+    if which != "merged":
+        line = cli_error(capsys, "validate", *files)
+        assert f"{locked}: " in line
+
+
+def test_a_big_file_without_read_permission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Big files are first looked at to cut them into ranges for threads.
+    lines = "".join(f"w{i} O O\n" + ("\n" if i % 10 == 9 else "") for i in range(200_000))
+    path = write(tmp_path, "big.conll", lines)
+    assert nerve.score(path, workers=2).tokens.count == 200_000
+    refuse_to_open(monkeypatch, path)
+    with pytest.raises(InputError, match="Permission denied"):
+        nerve.score(path, workers=2)

@@ -3,7 +3,8 @@
 In: raw bytes (numpy ``uint8`` arrays) and files, paths or binary streams. Out: `FieldTable`
 (where each line's fields are, found with array operations so no Python code runs per token),
 ids of distinct byte strings (`intern`), and `LineSource` (complete UTF-8 lines of a file, read
-in pieces, with a leading BOM and CRLF line ends removed). Errors are `InputError`s.
+in pieces, with a leading BOM and CRLF line ends removed) and `read_head` (a file's first bytes).
+Errors, a file that cannot be read included, are `InputError`s naming the file.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ __all__ = [
     "Readable",
     "equal_ranges",
     "intern",
+    "read_head",
     "split_fields",
     "starts_with",
 ]
@@ -254,6 +256,15 @@ def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
         with open(path, encoding=encoding, newline="") as t:
             while text := t.read(size):
                 yield text.encode("utf-8")
+
+
+def read_head(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of a file; an `InputError` naming it when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError as err:
+        raise InputError(path, None, f"cannot be read: {err.strerror or err}") from None
 
 
 def _name(path: Readable) -> str:

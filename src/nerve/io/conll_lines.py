@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.quoting import quote
-from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, split_fields, starts_with
+from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, read_head, split_fields, starts_with
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -145,10 +145,13 @@ def check_aligned(
 def first_token_columns(path: str) -> tuple[int, int] | None:
     """The number of columns of the first token line of a file, and its line number.
 
-    ``None`` when no token line is in the first MiB.
+    ``None`` when no token line is in the first MiB, or when the file cannot be read (the
+    reader then says why).
     """
-    with open(path, "rb") as f:
-        data = f.read(1 << 20)
+    try:
+        data = read_head(path, 1 << 20)
+    except InputError:
+        return None
     if data.startswith(BOM):
         data = data[len(BOM) :]
     data = data[: data.rfind(b"\n") + 1].replace(b"\r\n", b"\n")

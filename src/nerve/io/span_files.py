@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.quoting import quote
+from .bytes import read_head
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -164,8 +165,7 @@ def sniff_format(path: str) -> str:
     """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON."""
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
-    with open(path, "rb") as f:
-        head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    head = read_head(path, 4096).lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
         return "eval4ner"
     if path.endswith(".jsonl"):
