@@ -12,6 +12,7 @@ import pytest
 import nerve
 from nerve import InputError
 from nerve.cli import main
+from nerve.io.conll import iter_conll, split_files
 from nerve.model.quoting import QUOTE_LIMIT, quote
 
 
@@ -157,3 +158,69 @@ def test_a_big_file_without_read_permission(tmp_path: Path, monkeypatch: pytest.
     refuse_to_open(monkeypatch, path)
     with pytest.raises(InputError, match="Permission denied"):
         nerve.score(path, workers=2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Old Mac line ends: a lone CR ends a line, as LF and CRLF do.
+
+CORPUS = "-DOCSTART- O O\n\nJohn B-PER B-PER\nSmith I-PER I-PER\nlives O O\n\nParis B-LOC O\nand O B-ORG\n"
+
+
+def rows_of(path: str, pred: str | None = None, block_bytes: int = 1 << 20) -> list[tuple[object, ...]]:
+    reader = iter_conll(path, pred, block_bytes=block_bytes)
+    out: list[tuple[object, ...]] = []
+    for b in reader:
+        pred_ids = b.pred.tolist() if b.pred is not None else [None] * len(b)
+        starts = (b.sentence_start.tolist(), b.document_start.tolist())
+        out.extend(zip(b.gold.tolist(), pred_ids, *starts, b.line.tolist(), strict=True))
+    return out
+
+
+@pytest.mark.parametrize("block_bytes", [1, 2, 3, 5, 1 << 20])
+@pytest.mark.parametrize("ending", ["\r", "\r\n"])
+def test_lone_cr_ends_a_line(tmp_path: Path, block_bytes: int, ending: str) -> None:
+    plain = write(tmp_path, "lf.conll", CORPUS)
+    odd = write(tmp_path, "cr.conll", CORPUS.replace("\n", ending))
+    assert rows_of(odd, block_bytes=block_bytes) == rows_of(plain)
+    gold, pred = split_merged(CORPUS)
+    g = write(tmp_path, "g.conll", gold.replace("\n", ending))
+    p = write(tmp_path, "p.conll", pred)  # LF: line ends may differ between the files
+    assert rows_of(g, p, block_bytes=block_bytes) == rows_of(plain)
+
+
+def test_lone_cr_files_score_and_report_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plain = write(tmp_path, "lf.conll", CORPUS)
+    odd = write(tmp_path, "cr.conll", CORPUS.replace("\n", "\r"))
+    assert nerve.score(odd).to_dict() == nerve.score(plain).to_dict()
+    bad = write(tmp_path, "bad.conll", CORPUS.replace("\n", "\r").replace("lives O O", "lives O"))
+    line = cli_error(capsys, "score", bad)
+    assert f"{bad}:5:" in line
+    assert "'lives O'" in line
+
+
+def split_merged(merged: str) -> tuple[str, str]:
+    """The gold file (token, gold tag) and the prediction file (token, predicted tag) of a merged file."""
+    gold, pred = [], []
+    for line in merged.splitlines():
+        fields = line.split()
+        gold.append(" ".join(fields[:-1]))
+        pred.append(" ".join([*fields[:-2], fields[-1]]) if fields else "")
+    return "\n".join(gold) + "\n", "\n".join(pred) + "\n"
+
+
+def test_lone_cr_files_in_threads(tmp_path: Path) -> None:
+    lines = [f"w{i} {'B-PER' if i % 3 else 'O'} {'B-PER' if i % 4 else 'O'}" for i in range(3000)]
+    text = "\n".join(line + ("\n" if i % 7 == 6 else "") for i, line in enumerate(lines)) + "\n"
+    plain = write(tmp_path, "lf.conll", text)
+    one = nerve.score(plain, workers=1)
+    cr = write(tmp_path, "cr.conll", text.replace("\n", "\r"))
+    assert split_files(cr, None, 3) is None  # line numbers of ranges would be off
+    assert nerve.score(cr, workers=3).to_dict() == one.to_dict()
+    # One lone CR near the start: an empty line, which ends a sentence.
+    stray = write(tmp_path, "stray.conll", text.replace("\n", "\n\r", 1))
+    assert split_files(stray, None, 3) is None
+    assert nerve.score(stray, workers=3).sentences == one.sentences + 1
+    gold, pred = split_merged(text)
+    g, p = write(tmp_path, "g.conll", gold), write(tmp_path, "p.conll", pred.replace("\n", "\r"))
+    assert split_files(g, p, 3) is None
+    assert nerve.score(g, p, workers=3).to_dict() == one.to_dict()

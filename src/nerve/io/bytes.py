@@ -2,9 +2,9 @@
 
 In: raw bytes (numpy ``uint8`` arrays) and files, paths or binary streams. Out: `FieldTable`
 (where each line's fields are, found with array operations so no Python code runs per token),
-ids of distinct byte strings (`intern`), and `LineSource` (complete UTF-8 lines of a file, read
-in pieces, with a leading BOM and CRLF line ends removed) and `read_head` (a file's first bytes).
-Errors, a file that cannot be read included, are `InputError`s naming the file.
+ids of distinct byte strings (`intern`), `LineSource` (complete UTF-8 lines of a file, read in
+pieces, with a leading BOM removed and CRLF or lone CR line ends made LF) and `read_head` (a
+file's first bytes). Errors, a file that cannot be read included, are `InputError`s naming it.
 """
 
 from __future__ import annotations
@@ -36,10 +36,12 @@ __all__ = [
     "LineSource",
     "Readable",
     "equal_ranges",
+    "has_lone_cr",
     "intern",
     "read_head",
     "split_fields",
     "starts_with",
+    "unify_line_ends",
 ]
 
 
@@ -285,8 +287,23 @@ def _check_path(path: Readable) -> None:
         raise InputError(os.fspath(path), None, "no such file")
 
 
+def unify_line_ends(data: bytes) -> bytes:
+    """``data`` with every CRLF and every lone CR (old Mac line end) turned into LF."""
+    if b"\r" not in data:
+        return data
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
+def has_lone_cr(data: bytes) -> bool:
+    """Whether ``data`` has a CR that is not followed by an LF."""
+    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+
+
 class LineSource:
-    """Complete lines of one file as UTF-8 bytes, with CRLF and a leading BOM removed."""
+    """Complete lines of one file as UTF-8 bytes, each ended by LF, without a leading BOM.
+
+    Lines may end with LF, CRLF or a lone CR (old Mac files).
+    """
 
     def __init__(self, path: Readable, encoding: str, size: int):
         _check_path(path)
@@ -319,6 +336,11 @@ class LineSource:
             self._at_start = False
             if data.startswith(BOM):
                 data = data[len(BOM) :]
+        held = b""
+        if b"\r" in data:
+            if data.endswith(b"\r") and not self.done:
+                data, held = data[:-1], b"\r"  # an LF may follow in the next piece
+            data = unify_line_ends(data)
         if self.done:
             cut = len(data)
             if data and not data.endswith(b"\n"):
@@ -326,12 +348,11 @@ class LineSource:
                 cut += 1
         else:
             cut = data.rfind(b"\n") + 1
-        self._carry = data[cut:]
-        return self._clean(data[:cut])
+        self._carry = data[cut:] + held
+        return self._check(data[:cut])
 
-    def _clean(self, data: bytes) -> bytes:
-        if b"\r" in data:
-            data = data.replace(b"\r\n", b"\n")
+    def _check(self, data: bytes) -> bytes:
+        """``data``, once it is known to be valid UTF-8."""
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as err:

@@ -35,6 +35,7 @@ from .bytes import (
     FileRange,
     LineSource,
     Readable,
+    has_lone_cr,
     intern,
     split_fields,
 )
@@ -79,8 +80,9 @@ __all__ = [
 def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange, FileRange | None]] | None:
     """Cut a merged file, or aligned gold and prediction files, into ranges of whole sentences.
 
-    The ranges can be read independently; ``None`` when no blank line is near a cut. Cuts
-    follow a blank line of the gold file, at the same line of the prediction file.
+    The ranges can be read independently; ``None`` when no blank line is near a cut, or when a
+    lone CR ends lines before a cut. Cuts follow a blank line of the gold file, at the same line of
+    the prediction file.
     """
     size = os.path.getsize(gold)
     cuts_gold, lines = [0], [0]
@@ -96,7 +98,10 @@ def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange
         f.seek(0)
         done = 0
         for cut in cuts_gold[1:-1]:
-            lines.append(lines[-1] + f.read(cut - done).count(b"\n"))
+            chunk = f.read(cut - done)
+            if has_lone_cr(chunk):
+                return None  # lines ended by a lone CR: the line numbers below would be off
+            lines.append(lines[-1] + chunk.count(b"\n"))
             done = cut
     golds = [FileRange(gold, a, b, n) for a, b, n in zip(cuts_gold[:-1], cuts_gold[1:], lines, strict=True)]
     if pred is None:
@@ -107,7 +112,7 @@ def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange
         for target in lines[1:]:
             while True:
                 piece = f.read(1 << 20)
-                if not piece:
+                if not piece or has_lone_cr(piece):
                     return None
                 n = piece.count(b"\n")
                 if seen + n >= target:

@@ -15,7 +15,16 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.quoting import quote
-from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, read_head, split_fields, starts_with
+from .bytes import (
+    BOM,
+    DOCSTART,
+    FieldTable,
+    equal_ranges,
+    read_head,
+    split_fields,
+    starts_with,
+    unify_line_ends,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -154,7 +163,7 @@ def first_token_columns(path: str) -> tuple[int, int] | None:
         return None
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    data = data[: data.rfind(b"\n") + 1].replace(b"\r\n", b"\n")
+    data = unify_line_ends(data[: data.rfind(b"\n") + 1])
     if not data:
         return None
     lines = classify(data, 1, comments=False)
