@@ -224,3 +224,45 @@ def test_lone_cr_files_in_threads(tmp_path: Path) -> None:
     g, p = write(tmp_path, "g.conll", gold), write(tmp_path, "p.conll", pred.replace("\n", "\r"))
     assert split_files(g, p, 3) is None
     assert nerve.score(g, p, workers=3).to_dict() == one.to_dict()
+
+
+# ---------------------------------------------------------------------------------------------
+# Tags without a scheme letter (label ids, lower-case tags) are not taken for entity types.
+
+
+@pytest.mark.parametrize(
+    ("tags", "hint"),
+    [
+        (["0", "1", "2", "0"], "map label ids to tags"),
+        (["o", "b-per", "i-per", "o"], "upper case"),
+        (["O", "PER", "PER", "LOC"], "--tag-format X"),
+    ],
+    ids=["ids", "lower-case", "bare-types"],
+)
+def test_tags_without_a_letter_need_the_tag_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tags: list[str], hint: str
+) -> None:
+    with pytest.raises(InputError, match="no scheme letter") as err:
+        nerve.score([tags], [tags])
+    assert hint in str(err.value)
+    assert "--tag-format X" in str(err.value)
+    content = "".join(f"w{i} {t} {t}\n" for i, t in enumerate(tags))
+    path = write(tmp_path, "m.conll", content)
+    first = next(i for i, t in enumerate(tags) if t != "O") + 1
+    line = cli_error(capsys, "score", path)
+    assert f"{path}:{first}: " in line
+    assert hint in line
+    gold = write(tmp_path, "g.conll", "".join(f"w{i} {t}\n" for i, t in enumerate(tags)))
+    assert hint in cli_error(capsys, "validate", gold)
+    # Said so, they are bare types of the IO scheme.
+    result = nerve.score([tags], [tags], tag_format="X")
+    assert result.settings.scheme == "IO"
+    assert result.micro.f1 == 1.0
+    assert main(["score", path, "--tag-format", "X"]) == 0
+    capsys.readouterr()
+
+
+def test_tag_lists_without_a_letter_in_decode() -> None:
+    with pytest.raises(InputError, match="--tag-format X"):
+        nerve.decode(["PER", "O", "LOC"])
+    assert [s.label for s in nerve.decode(["PER", "O", "LOC"], tag_format="X")] == ["PER", "LOC"]

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import SchemeError
 from .quoting import quote
-from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format
+from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format, no_letter
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -46,6 +46,7 @@ class TagVocab:
         self._kinds: list[int] = [OUT]
         self._types: list[int] = [-1]
         self._arrays: tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | None = None
+        self._letterless = False  # the format was inferred from tags none of which has a letter
 
     def __len__(self) -> int:
         return len(self.tags)
@@ -62,6 +63,7 @@ class TagVocab:
                 self.format = infer_tag_format(new, self.outside)
             except SchemeError:
                 self.format = TagFormat("prefix", "-", self.outside)
+                self._letterless = not any(self.format.split(t) for t in new)
         ids = np.empty(len(tags), dtype=np.int32)
         for i, tag in enumerate(tags):
             known = self.index.get(tag)
@@ -96,6 +98,8 @@ class TagVocab:
         fmt = self.format
         if fmt is not None and not _fits(fmt, self.scheme):
             return f"tag {quote(tag)}: bare tags (no letter) can only be read with the IO scheme"
+        if fmt is not None and self._letterless and fmt.split(tag) is None:
+            return no_letter(tag, self.outside)
         if fmt is None or fmt.split(tag) is None:
             spelled = fmt.describe() if fmt else "B-X"
             return (
