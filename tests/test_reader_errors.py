@@ -266,3 +266,75 @@ def test_tag_lists_without_a_letter_in_decode() -> None:
     with pytest.raises(InputError, match="--tag-format X"):
         nerve.decode(["PER", "O", "LOC"])
     assert [s.label for s in nerve.decode(["PER", "O", "LOC"], tag_format="X")] == ["PER", "LOC"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages name the option that fixes them.
+
+
+def test_different_tokens_name_ignore_tokens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = write(tmp_path, "g.conll", GOLD)
+    pred = write(tmp_path, "p.conll", GOLD.replace("Smith", "Smyth"))
+    with pytest.raises(InputError) as err:
+        nerve.score(gold, pred)
+    assert err.value.option == "--ignore-tokens"
+    assert err.value.line == 2
+    assert "--ignore-tokens" in cli_error(capsys, "score", gold, pred)
+    assert nerve.score(gold, pred, check_tokens=False).micro.f1 == 1.0
+    # Lines of different kinds are no token mismatch: --ignore-tokens would not help.
+    blank = write(tmp_path, "b.conll", GOLD.replace("lives O\n", "lives O\n\n"))
+    assert "--ignore-tokens" not in cli_error(capsys, "score", gold, blank, "--ignore-tokens")
+
+
+@pytest.mark.parametrize(
+    ("files", "line"),
+    [
+        # the comment has more columns than the lines after it
+        ({"m.conll": "# sent_id = 1\n" + MERGED}, 2),
+        # a one-column comment first
+        ({"m.conll": "#begin\n" + MERGED}, 1),
+        # the comment's last field is read as a tag
+        ({"g.conll": "# 1\n" + GOLD, "p.conll": "# 1\n" + GOLD}, 1),
+        # a comment in the gold file only
+        ({"g.conll": "# newdoc id = a\n" + GOLD, "p.conll": "John B-PER\n" + GOLD}, 1),
+        # a comment at the end of one file
+        ({"g.conll": GOLD, "p.conll": GOLD + "# end\n"}, 6),
+    ],
+    ids=["columns", "one-column", "tag", "tokens", "length"],
+)
+def test_comment_lines_name_comments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[str, str], line: int
+) -> None:
+    paths = [write(tmp_path, name, content) for name, content in files.items()]
+    with pytest.raises(InputError) as err:
+        nerve.score(*paths)
+    assert err.value.option == "--comments"
+    assert err.value.line == line
+    assert "--comments" in cli_error(capsys, "score", *paths)
+    if len(paths) == 1 or "newdoc" not in files["g.conll"]:
+        nerve.score(*paths, comments=True)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["John B-PER\nSmith I-PER\n\nParis B-LOC\n", "John NNP B-PER\nSmith NNP I-PER\n", "B-PER\nI-PER\n"],
+    ids=["token-tag", "token-pos-tag", "tag"],
+)
+def test_one_tag_column_alone_needs_a_prediction_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    path = write(tmp_path, "g.conll", content)
+    with pytest.raises(InputError, match="a single FILE must hold gold and predicted tags") as err:
+        nerve.score(path)
+    assert err.value.line == 1
+    line = cli_error(capsys, "score", path)
+    assert "a single FILE must hold gold and predicted tags" in line
+    assert "PRED_FILE" in line
+    assert nerve.score(path, path).micro.f1 == 1.0
+
+
+def test_a_typo_in_a_merged_file_is_no_missing_column(tmp_path: Path) -> None:
+    path = write(tmp_path, "m.conll", MERGED.replace("Smith I-PER", "Smith I_PER"))
+    with pytest.raises(InputError, match="'I_PER' does not have the form B-X") as err:
+        nerve.score(path)
+    assert "PRED_FILE" not in str(err.value)

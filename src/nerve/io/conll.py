@@ -77,6 +77,12 @@ __all__ = [
 ]
 
 
+ONE_FILE = (
+    "a single FILE must hold gold and predicted tags (in its last two columns): "
+    "give the prediction file too, as PRED_FILE"
+)
+
+
 def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange, FileRange | None]] | None:
     """Cut a merged file, or aligned gold and prediction files, into ranges of whole sentences.
 
@@ -178,7 +184,7 @@ class ConllReader:
         elif single:
             self.gold_columns = ColumnCheck(self.gold.name, 1, "the tag")
         else:
-            self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag")
+            self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag", f"; {ONE_FILE}")
         self._after_doc = self.gold.line == 0  # a document starts at the start of the file
 
     @property
@@ -253,6 +259,7 @@ class ConllReader:
             longer.first_line + i,
             f"{other.name} has ended but this file goes on: {quote(longer.text(i))}; "
             "the files must align line by line",
+            option=longer.comment_option(i),
         )
 
     def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int) -> TagBlock:
@@ -274,7 +281,7 @@ class ConllReader:
             pred_ids = None
         else:
             both = np.concatenate([g.fields.second_last[tokens], g.fields.last[tokens]])
-            ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name)
+            ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name, merged=True)
             gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
         line = g.first_line + tokens
         sentence_start, document_start = self._starts(gk)
@@ -308,15 +315,39 @@ class ConllReader:
             self._after_doc = True
         return sentence_start, document_start
 
-    def _ids(self, lines: Lines, fields: Int, rows: Int, name: str) -> npt.NDArray[np.int32]:
+    def _ids(
+        self, lines: Lines, fields: Int, rows: Int, name: str, merged: bool = False
+    ) -> npt.NDArray[np.int32]:
+        """The vocabulary ids of the tags in ``fields`` (of lines ``rows``).
+
+        With ``merged``, the first half of ``fields`` is the gold and the second the predicted
+        tag column: when only the gold one has tags that do not fit, the file has one tag column.
+        """
         ids, values = intern(lines.buf, lines.fields.start[fields], lines.fields.end[fields])
         tags = [v.decode("utf-8") for v in values]
         mapped = self.vocab.add(tags)
         if (mapped < 0).any():  # report the first line with a tag that does not fit
             bad = np.flatnonzero(mapped[ids] < 0)
             where = int(bad[np.argmin(rows[bad])])
-            raise InputError(name, lines.first_line + int(rows[where]), self.vocab.explain(tags[ids[where]]))
+            row, tag = int(rows[where]), tags[ids[where]]
+            line = lines.first_line + row
+            if merged and _one_tag_column(ids, mapped):
+                raise InputError(name, line, f"{quote(tag)} is not a tag; {ONE_FILE}")
+            raise InputError(name, line, self.vocab.explain(tag), option=lines.comment_option(row))
         return mapped[ids]
+
+
+def _one_tag_column(ids: npt.NDArray[np.intp], mapped: npt.NDArray[np.int32]) -> bool:
+    """Whether a merged file seems to have only one tag column.
+
+    ``ids`` are the interned gold then predicted tag columns: the predicted half is all tags and
+    most distinct values of the gold half are not.
+    """
+    n = ids.shape[0] // 2
+    if (mapped[ids[n:]] < 0).any():
+        return False
+    distinct = np.unique(ids[:n])
+    return int(np.count_nonzero(mapped[distinct] < 0)) * 2 > distinct.shape[0]
 
 
 def iter_conll(

@@ -62,6 +62,11 @@ class Lines:
         s, e = self.fields.line_start(i), self.fields.line_end(i)
         return self.buf[s:e].tobytes().decode("utf-8", "replace")
 
+    def comment_option(self, i: int) -> str | None:
+        """``"--comments"`` when line ``i`` starts with ``#`` (and was read as a token line)."""
+        s = self.fields.line_start(i)
+        return "--comments" if s < self.buf.shape[0] and self.buf[s] == ord("#") else None
+
 
 BLANK, TOKEN, DOC, COMMENT = 0, 1, 2, 3
 
@@ -81,14 +86,20 @@ def classify(data: bytes, first_line: int, comments: bool) -> Lines:
 
 
 class ColumnCheck:
-    """Every token line of a file must have as many columns as its first one."""
+    """Every token line of a file must have as many columns as its first one.
 
-    def __init__(self, name: str, minimum: int, what: str):
+    ``what`` names the columns a line needs at least ``minimum`` of; ``hint`` is added to the
+    message when a line has fewer.
+    """
+
+    def __init__(self, name: str, minimum: int, what: str, hint: str = ""):
         self.name = name
         self.minimum = minimum
         self.what = what
+        self.hint = hint
         self.expected: int | None = None
         self.expected_line = 0
+        self.expected_option: str | None = None  # the option that fixes the line counts are set by
 
     def preset(self, first: tuple[int, int] | None) -> None:
         """Expect the column count of a token line read elsewhere: ``(count, line)``."""
@@ -101,14 +112,18 @@ class ColumnCheck:
         if counts.shape[0] == 0:
             return
         if self.expected is None:
+            first = int(rows[0])
             self.expected = int(counts[0])
-            self.expected_line = lines.first_line + int(rows[0])
+            self.expected_line = lines.first_line + first
+            self.expected_option = lines.comment_option(first)
             if self.expected < self.minimum:
+                option = self.expected_option
                 raise InputError(
                     self.name,
                     self.expected_line,
                     f"expected at least {self.minimum} columns ({self.what}), "
-                    f"found {self.expected}: {quote(lines.text(int(rows[0])))}",
+                    f"found {self.expected}: {quote(lines.text(first))}{'' if option else self.hint}",
+                    option=option,
                 )
         bad = np.flatnonzero(counts != self.expected)
         if bad.shape[0]:
@@ -118,6 +133,7 @@ class ColumnCheck:
                 lines.first_line + i,
                 f"expected {self.expected} columns as on line {self.expected_line}, "
                 f"found {int(lines.fields.count[i])}: {quote(lines.text(i))}",
+                option=lines.comment_option(i) or self.expected_option,
             )
 
 
@@ -143,11 +159,15 @@ def check_aligned(
     if differ.shape[0]:
         i = int(differ[0])
         gi, pi = int(gr[i]), int(pr[i])
+        tokens_differ = bool(gk[i] == TOKEN and pk[i] == TOKEN)
         raise InputError(
             names[0],
             g.first_line + gi,
             f"does not match {names[1]}:{p.first_line + pi}: "
             f"{quote(g.text(gi))} vs {quote(p.text(pi))}; the files must align line by line",
+            option=g.comment_option(gi)
+            or p.comment_option(pi)
+            or ("--ignore-tokens" if tokens_differ else None),
         )
 
 
