@@ -7,11 +7,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerve
 from nerve import InputError
 from nerve.cli import main
+from nerve.errors import OptionError
+from nerve.io.bytes import split_fields
 from nerve.io.conll import iter_conll, split_files
 from nerve.model.quoting import QUOTE_LIMIT, quote
 
@@ -338,3 +343,80 @@ def test_a_typo_in_a_merged_file_is_no_missing_column(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="'I_PER' does not have the form B-X") as err:
         nerve.score(path)
     assert "PRED_FILE" not in str(err.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tab-separated files with empty fields: --delimiter tab.
+
+TAB_GOLD = "John\tNNP\tB-PER\nSmith\tNNP\tI-PER\n\n\t:\tO\nParis\tNNP\tB-LOC\n"
+TAB_PRED = "John\tNNP\tB-PER\nSmith\tNNP\t\n\n\t:\tO\nParis\tNNP\tB-LOC\n"  # one tag left empty
+
+
+def test_empty_tab_fields_need_the_delimiter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold, pred = write(tmp_path, "g.tsv", TAB_GOLD), write(tmp_path, "p.tsv", TAB_PRED)
+    with pytest.raises(InputError) as err:
+        nerve.score(gold, pred)
+    assert err.value.option == "--delimiter tab"
+    assert "--delimiter tab" in cli_error(capsys, "score", gold, pred)
+    result = nerve.score(gold, pred, delimiter="tab")
+    assert result.tokens.count == 4
+    # The empty tag is the outside tag: the PER entity is cut to one token.
+    assert (result.micro.tp, result.micro.fp, result.micro.fn) == (1, 1, 1)
+    assert main(["score", gold, pred, "--delimiter", "tab", "--output", "json"]) == 0
+    assert '"tp": 1' in capsys.readouterr().out
+    # Spaces are part of a field: the token of line 4 is empty in both files.
+    spaced = write(tmp_path, "s.tsv", TAB_GOLD.replace("Paris", "Paris Hilton"))
+    assert nerve.score(spaced, spaced, delimiter="tab").micro.f1 == 1.0
+    # validate reads the same way.
+    assert nerve.validate(pred, delimiter="tab", scheme="IOB2")[1] == []
+    assert main(["validate", pred, "--delimiter", "tab", "--scheme", "IOB2"]) == 0
+    capsys.readouterr()
+
+
+def test_other_delimiters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    comma = write(tmp_path, "m.csv", "John,B-PER,B-PER\nSmith,I-PER,\nlives well,O,O\n")
+    result = nerve.score(comma, delimiter=",")
+    assert (result.micro.tp, result.micro.fp, result.micro.fn) == (0, 1, 1)
+    assert result.tokens.count == 3
+    for bad in ("", "ab", "\n", "é"):
+        with pytest.raises(OptionError, match="delimiter"):
+            nerve.score(comma, delimiter=bad)
+    assert "delimiter" in cli_error(capsys, "score", comma, "--delimiter", "ab")
+
+
+def test_blank_lines_with_a_delimiter(tmp_path: Path) -> None:
+    # Lines of only spaces and tabs end sentences, as they do without a delimiter.
+    path = write(tmp_path, "m.tsv", "a\tB-PER\tB-PER\n \t \nb\tI-PER\tI-PER\n")
+    assert nerve.score(path, delimiter="tab").sentences == 2
+
+
+def test_real_prediction_file_with_empty_tags(shared_data: Path) -> None:
+    # spaCy left 54 tags empty (token<TAB>); the derived merge gave them the tag O.
+    base = shared_data / "germeval2014"
+    gold = base / "NER-de-test-conll-formated.txt"
+    name = "spacy_trained_with_germeval_tested_on_germeval"
+    with pytest.raises(InputError, match="--delimiter tab"):
+        nerve.score(gold, base / "predictions" / f"{name}.tsv")
+    result = nerve.score(gold, base / "predictions" / f"{name}.tsv", delimiter="tab")
+    assert result.to_dict() == nerve.score(base / "merged" / f"{name}.gold-pred.txt").to_dict()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.text(alphabet="ab, \t", max_size=10), min_size=1, max_size=8),
+    delimiter=st.sampled_from([ord(","), ord(" "), ord("\t")]),
+)
+def test_split_fields_keeping_trailing_fields(lines: list[str], delimiter: int) -> None:
+    data = ("\n".join(lines) + "\n").encode()
+    table = split_fields(np.frombuffer(data, dtype=np.uint8), delimiter, keep_trailing=True)
+    for i, line in enumerate(data.split(b"\n")[:-1]):
+        expected = [] if not line.strip(b" \t") else line.split(bytes([delimiter]))
+        count = int(table.count[i])
+        first = int(table.first[i])
+        got = [data[int(table.start[k]) : int(table.end[k])] for k in range(first, first + count)]
+        assert got == expected
+        if count:
+            assert data[int(table.start[table.last[i]]) : int(table.end[table.last[i]])] == expected[-1]
+        if count >= 2:
+            k = int(table.second_last[i])
+            assert data[int(table.start[k]) : int(table.end[k])] == expected[-2]

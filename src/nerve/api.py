@@ -83,12 +83,13 @@ class _Input:
         encoding: str,
         check_tokens: bool,
         single: bool = False,
+        delimiter: str | None = None,
     ):
         try:
             codecs.lookup(encoding)
         except LookupError:
             raise NerveError(f"unknown encoding {encoding!r}") from None
-        self.gold, self.pred = gold, pred
+        self.gold, self.pred, self.delimiter = gold, pred, delimiter
         self.comments, self.encoding, self.check_tokens, self.single = (
             comments,
             encoding,
@@ -118,6 +119,7 @@ class _Input:
                 encoding=self.encoding,
                 check_tokens=self.check_tokens,
                 single=self.single,
+                delimiter=self.delimiter,
             )
         else:
             if pred is not None and (_is_path(pred) or isinstance(pred, TaggedCorpus)):
@@ -302,6 +304,7 @@ def score(
     offsets: str | None = None,
     document_average: bool = False,
     matching: str = "optimal",
+    delimiter: str | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched.
 
@@ -337,6 +340,9 @@ def score(
             (``-DOCSTART-`` documents, span-file documents); micro totals stay the headline.
         matching: for ``muc``, ``"optimal"`` one-to-one matching, or ``"greedy"`` to reproduce
             nervaluate 1.2.1's counts (see `nerve.muc.muc_score`).
+        delimiter: in CoNLL files, ``None`` to split columns at runs of spaces and tabs, or
+            ``"tab"``, ``"space"`` or one character, each occurrence of which separates two
+            columns (so ``token<TAB>`` has an empty tag, read as the outside tag).
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -367,11 +373,12 @@ def score(
         raise NerveError(f"Expected beta > 0, but got {beta}")
     fmt = _parse_tag_format(tag_format, outside)
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
-    source = _Input(gold, pred, comments, encoding, check_tokens)
+    source = _Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
     inferred = fixed is None
     if fixed is None and policy in ("discard", "error"):
         fixed = _infer(source, fmt, outside)  # these policies need the scheme while decoding
-    parts = _shards(gold, pred, workers, comments, encoding) if policy != "conlleval" else None
+    one_thread = policy == "conlleval" or delimiter is not None  # conlleval's state crosses sentences
+    parts = None if one_thread else _shards(gold, pred, workers, comments, encoding)
     if parts:
         acc = _score_shards(parts, policy, fixed, fmt, outside, check_tokens, source.sources, overlap)
     else:
@@ -415,12 +422,13 @@ def validate(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     merged: bool = False,
+    delimiter: str | None = None,
 ) -> tuple[Scheme, list[Problem]]:
     """List every transition that ``scheme`` does not allow, with its file and line.
 
     ``gold`` is a file whose last column is the tag (with ``merged=True``: a merged file, whose
     last two columns are both checked), or tag lists; ``pred`` an aligned prediction file or tag
-    lists, checked too.
+    lists, checked too. ``delimiter`` is as for `score`.
 
     Returns:
         The scheme checked against (inferred for ``auto``) and the problems, in line order.
@@ -428,7 +436,7 @@ def validate(
     fmt = _parse_tag_format(tag_format, outside)
     fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
     single = pred is None and not merged
-    source = _Input(gold, pred, comments, encoding, check_tokens, single=single)
+    source = _Input(gold, pred, comments, encoding, check_tokens, single=single, delimiter=delimiter)
     known = fixed or _infer(source, fmt, outside)
     vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []

@@ -43,6 +43,13 @@ def _input_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--outside", default="O", metavar="TAG", help="the outside tag (default: O)")
     p.add_argument("--comments", action="store_true", help="treat lines starting with # as comments")
+    p.add_argument(
+        "--delimiter",
+        default=None,
+        metavar="D",
+        help="what separates columns: tab, space or one character, each occurrence of which separates "
+        "two columns, so empty columns are kept and an empty tag is O (default: runs of spaces and tabs)",
+    )
     p.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
     p.add_argument(
         "--ignore-tokens",
@@ -220,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "comments": ns.comments,
             "encoding": ns.encoding,
             "check_tokens": not ns.ignore_tokens,
+            "delimiter": ns.delimiter,
         }
         if ns.command == "score":
             result = score(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, BinaryIO, Union
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -30,11 +30,13 @@ if TYPE_CHECKING:
 __all__ = [
     "BLOCK_BYTES",
     "BOM",
+    "DELIMITERS",
     "DOCSTART",
     "FieldTable",
     "FileRange",
     "LineSource",
     "Readable",
+    "column_delimiter",
     "equal_ranges",
     "has_lone_cr",
     "intern",
@@ -80,7 +82,7 @@ class FieldTable:
         return int(self.end[self.line_cut[i]])
 
 
-def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
+def split_fields(buf: Bytes, delimiter: int | None = None, keep_trailing: bool = False) -> FieldTable:
     """Locate the fields of every line of ``buf``, which must end with a newline.
 
     Args:
@@ -88,6 +90,8 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
         delimiter: ``None`` to split on runs of spaces and tabs, ignoring leading and trailing
             ones; or one byte value, every occurrence of which separates two fields, keeping empty
             fields except trailing ones (how Perl's ``split`` works).
+        keep_trailing: with a delimiter, keep trailing empty fields too (``a<TAB>`` has two
+            fields), and read lines of only spaces and tabs as blank.
 
     The bytes between two consecutive separators (spaces, tabs or newlines) form a *gap*; fields
     are gaps, numbered in order, and the table's ``start``/``end`` are indexed by gap.
@@ -107,6 +111,10 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
     first_gap = np.empty_like(line_cut)
     first_gap[:1] = 0
     first_gap[1:] = line_cut[:-1] + 1
+    if delimiter is not None and keep_trailing:
+        blank = _only_blanks(buf, gap_start[first_gap], cut[line_cut])
+        count = np.where(blank, 0, line_cut - first_gap + 1)
+        return FieldTable(gap_start, cut, count, first_gap, line_cut - 1, line_cut, first_gap, line_cut)
     empty = cut == gap_start
     blank = (line_cut == first_gap) & empty[line_cut]
     n_empty = int(np.count_nonzero(empty))
@@ -131,6 +139,33 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
         second = np.where(last > 0, previous[np.maximum(last - 1, 0)], -1)
         return FieldTable(gap_start, cut, count, first, second, last, first_gap, line_cut)
     return FieldTable(gap_start, cut, count, first, last - 1, last, first_gap, line_cut)
+
+
+def _only_blanks(buf: Bytes, starts: Int, ends: Int) -> Bool:
+    """Whether each ``buf[starts[i]:ends[i]]`` holds nothing but spaces and tabs."""
+    others = np.zeros(buf.shape[0] + 1, dtype=np.int64)
+    np.cumsum((buf != 32) & (buf != 9), out=others[1:])
+    return others[ends] == others[starts]
+
+
+DELIMITERS = {"tab": 9, "space": 32}
+
+
+def column_delimiter(value: str | None) -> int | None:
+    """The byte that separates columns, from the ``delimiter`` option.
+
+    ``None`` or ``"whitespace"``: runs of spaces and tabs (returned as ``None``); ``"tab"``,
+    ``"space"`` or one ASCII character: each occurrence separates two columns.
+    """
+    if value is None or value == "whitespace":
+        return None
+    if value in DELIMITERS:
+        return DELIMITERS[value]
+    if len(value) == 1 and value.isascii() and value not in "\r\n":
+        return ord(value)
+    raise OptionError(
+        "delimiter", f"expected whitespace, tab, space or one ASCII character, but got {value!r}"
+    )
 
 
 def _last_nonempty(empty: Bool) -> Int:

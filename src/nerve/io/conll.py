@@ -35,6 +35,7 @@ from .bytes import (
     FileRange,
     LineSource,
     Readable,
+    column_delimiter,
     has_lone_cr,
     intern,
     split_fields,
@@ -158,6 +159,9 @@ class ConllReader:
         check_tokens: require the first column (the token) of both files to agree.
         single: read ``gold`` alone (one tag in the last column), for validation.
         block_bytes: about how many bytes to read at a time.
+        delimiter: what separates columns (`io.bytes.column_delimiter`): ``None`` for runs of
+            spaces and tabs, or ``"tab"``, ``"space"`` or one character, each occurrence of which
+            separates two columns; an empty tag is then the outside tag.
     """
 
     def __init__(
@@ -171,7 +175,9 @@ class ConllReader:
         check_tokens: bool = True,
         single: bool = False,
         block_bytes: int = BLOCK_BYTES,
+        delimiter: str | None = None,
     ):
+        self.delimiter = column_delimiter(delimiter)
         self.vocab = vocab
         self.comments = comments
         self.check_tokens = check_tokens
@@ -212,8 +218,8 @@ class ConllReader:
 
     def _block(self, gbuf: bytes, pbuf: bytes, at_end: bool) -> tuple[TagBlock | None, bytes, bytes]:
         """Read the whole sentences at the start of the buffers; return what is left over."""
-        g = classify(gbuf, self.gold.line + 1, self.comments)
-        p = classify(pbuf, self.pred.line + 1, self.comments) if self.pred is not None else None
+        g = classify(gbuf, self.gold.line + 1, self.comments, self.delimiter)
+        p = None if self.pred is None else classify(pbuf, self.pred.line + 1, self.comments, self.delimiter)
         g_rows = np.flatnonzero(g.kind != COMMENT)
         p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows
         n = min(g_rows.shape[0], p_rows.shape[0])
@@ -259,7 +265,7 @@ class ConllReader:
             longer.first_line + i,
             f"{other.name} has ended but this file goes on: {quote(longer.text(i))}; "
             "the files must align line by line",
-            option=longer.comment_option(i),
+            option=longer.option_for(i),
         )
 
     def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int) -> TagBlock:
@@ -324,7 +330,7 @@ class ConllReader:
         tag column: when only the gold one has tags that do not fit, the file has one tag column.
         """
         ids, values = intern(lines.buf, lines.fields.start[fields], lines.fields.end[fields])
-        tags = [v.decode("utf-8") for v in values]
+        tags = [v.decode("utf-8") or self.vocab.outside for v in values]  # empty with a delimiter
         mapped = self.vocab.add(tags)
         if (mapped < 0).any():  # report the first line with a tag that does not fit
             bad = np.flatnonzero(mapped[ids] < 0)
@@ -333,7 +339,7 @@ class ConllReader:
             line = lines.first_line + row
             if merged and _one_tag_column(ids, mapped):
                 raise InputError(name, line, f"{quote(tag)} is not a tag; {ONE_FILE}")
-            raise InputError(name, line, self.vocab.explain(tag), option=lines.comment_option(row))
+            raise InputError(name, line, self.vocab.explain(tag), option=lines.option_for(row))
         return mapped[ids]
 
 
@@ -359,6 +365,7 @@ def iter_conll(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     block_bytes: int = BLOCK_BYTES,
+    delimiter: str | None = None,
 ) -> ConllReader:
     """Stream a merged CoNLL file, or a gold and a prediction file, as `TagBlock`s."""
     return ConllReader(
@@ -369,6 +376,7 @@ def iter_conll(
         encoding=encoding,
         check_tokens=check_tokens,
         block_bytes=block_bytes,
+        delimiter=delimiter,
     )
 
 
@@ -417,15 +425,24 @@ def read_conll(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     outside: str = "O",
+    delimiter: str | None = None,
 ) -> TaggedCorpus:
     """Read a merged CoNLL file, or a gold and a prediction file, into memory.
+
+    ``delimiter`` is as for `ConllReader`.
 
     Raises:
         InputError: for a missing file, a malformed line or misaligned files.
     """
     vocab = TagVocab(outside=outside)
     reader = iter_conll(
-        gold, pred, vocab=vocab, comments=comments, encoding=encoding, check_tokens=check_tokens
+        gold,
+        pred,
+        vocab=vocab,
+        comments=comments,
+        encoding=encoding,
+        check_tokens=check_tokens,
+        delimiter=delimiter,
     )
     blocks = tuple(reader)
     source = os.fspath(gold) + (f" + {os.fspath(pred)}" if pred is not None else "")

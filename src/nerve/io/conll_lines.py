@@ -53,6 +53,7 @@ class Lines:
     fields: FieldTable
     first_line: int  # 1-based number of the block's first line
     kind: npt.NDArray[np.int8]  # 0 blank, 1 token, 2 -DOCSTART-, 3 comment
+    delimited: bool = False  # split at each occurrence of one delimiter, not at runs of blanks
 
     def __len__(self) -> int:
         return int(self.kind.shape[0])
@@ -62,27 +63,38 @@ class Lines:
         s, e = self.fields.line_start(i), self.fields.line_end(i)
         return self.buf[s:e].tobytes().decode("utf-8", "replace")
 
-    def comment_option(self, i: int) -> str | None:
-        """``"--comments"`` when line ``i`` starts with ``#`` (and was read as a token line)."""
-        s = self.fields.line_start(i)
-        return "--comments" if s < self.buf.shape[0] and self.buf[s] == ord("#") else None
+    def option_for(self, i: int) -> str | None:
+        """The option that would read line ``i`` as meant, if one would.
+
+        ``--comments`` for a line starting with ``#`` (read as a token line); ``--delimiter tab``
+        for a line split at runs of blanks whose tabs leave a field empty (``token<TAB>``).
+        """
+        s, e = self.fields.line_start(i), self.fields.line_end(i)
+        line = self.buf[s:e].tobytes()
+        if line.startswith(b"#"):
+            return "--comments"
+        if not self.delimited and (line.startswith(b"\t") or line.endswith(b"\t") or b"\t\t" in line):
+            return "--delimiter tab"
+        return None
 
 
 BLANK, TOKEN, DOC, COMMENT = 0, 1, 2, 3
 
 
-def classify(data: bytes, first_line: int, comments: bool) -> Lines:
+def classify(data: bytes, first_line: int, comments: bool, delimiter: int | None = None) -> Lines:
     """Split ``data`` (whole lines) into fields and tell blank, token, ``-DOCSTART-`` and comment lines.
 
     ``#`` lines are comments only when ``comments`` is true; ``first_line`` is ``data``'s first line.
+    Fields are separated by runs of spaces and tabs, or with ``delimiter`` by each occurrence of
+    that byte (empty fields kept, trailing ones too).
     """
     buf = np.frombuffer(data, dtype=np.uint8)
-    fields = split_fields(buf)
+    fields = split_fields(buf, delimiter, keep_trailing=True)
     kind = (fields.count > 0).astype(np.int8)  # BLANK 0 or TOKEN 1
     kind[starts_with(data, DOCSTART, fields, whole_field=True)] = DOC
     if comments:
         kind[starts_with(data, b"#", fields, whole_field=False)] = COMMENT
-    return Lines(buf, fields, first_line, kind)
+    return Lines(buf, fields, first_line, kind, delimiter is not None)
 
 
 class ColumnCheck:
@@ -99,7 +111,7 @@ class ColumnCheck:
         self.hint = hint
         self.expected: int | None = None
         self.expected_line = 0
-        self.expected_option: str | None = None  # the option that fixes the line counts are set by
+        self.expected_option: str | None = None  # the option that would fix the line setting the count
 
     def preset(self, first: tuple[int, int] | None) -> None:
         """Expect the column count of a token line read elsewhere: ``(count, line)``."""
@@ -115,7 +127,7 @@ class ColumnCheck:
             first = int(rows[0])
             self.expected = int(counts[0])
             self.expected_line = lines.first_line + first
-            self.expected_option = lines.comment_option(first)
+            self.expected_option = lines.option_for(first)
             if self.expected < self.minimum:
                 option = self.expected_option
                 raise InputError(
@@ -133,7 +145,7 @@ class ColumnCheck:
                 lines.first_line + i,
                 f"expected {self.expected} columns as on line {self.expected_line}, "
                 f"found {int(lines.fields.count[i])}: {quote(lines.text(i))}",
-                option=lines.comment_option(i) or self.expected_option,
+                option=lines.option_for(i) or self.expected_option,
             )
 
 
@@ -165,9 +177,7 @@ def check_aligned(
             g.first_line + gi,
             f"does not match {names[1]}:{p.first_line + pi}: "
             f"{quote(g.text(gi))} vs {quote(p.text(pi))}; the files must align line by line",
-            option=g.comment_option(gi)
-            or p.comment_option(pi)
-            or ("--ignore-tokens" if tokens_differ else None),
+            option=g.option_for(gi) or p.option_for(pi) or ("--ignore-tokens" if tokens_differ else None),
         )
 
 
