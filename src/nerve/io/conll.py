@@ -9,15 +9,15 @@ Two layouts are read: one merged file whose last two columns are the gold and th
 (as conlleval.pl reads), or a gold file and a prediction file aligned line by line whose last
 column is the tag. Blank lines end sentences; ``-DOCSTART-`` lines start documents and are not
 tokens; fields are separated by spaces or tabs; ``#`` lines are comments only when asked. Big files
-can be cut into ranges of whole sentences (`split_files`). Names that lived here before the split
-(`TagBlock`, `split_fields`, `intern`, `iter_lists`, ...) are re-exported for ``nerve.readers``.
+are cut into ranges of whole sentences by `io.ranges.split_files`. Names that lived here before
+(`TagBlock`, `split_fields`, `intern`, `iter_lists`, `split_files`...) are re-exported for
+``nerve.readers``.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
@@ -36,7 +36,6 @@ from .bytes import (
     LineSource,
     Readable,
     column_delimiter,
-    has_lone_cr,
     intern,
     split_fields,
 )
@@ -52,6 +51,7 @@ from .conll_lines import (
     first_token_columns,
 )
 from .lists import iter_lists
+from .ranges import split_files
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -82,69 +82,6 @@ ONE_FILE = (
     "a single FILE must hold gold and predicted tags (in its last two columns): "
     "give the prediction file too, as PRED_FILE"
 )
-
-
-def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange, FileRange | None]] | None:
-    """Cut a merged file, or aligned gold and prediction files, into ranges of whole sentences.
-
-    The ranges can be read independently; ``None`` when no blank line is near a cut, or when a
-    lone CR ends lines before a cut. Cuts follow a blank line of the gold file, at the same line of
-    the prediction file.
-    """
-    size = os.path.getsize(gold)
-    cuts_gold, lines = [0], [0]
-    with open(gold, "rb") as f:
-        for k in range(1, parts):
-            f.seek(max(size * k // parts, cuts_gold[-1]))
-            window = f.read(1 << 20)
-            after = _after_blank_line(window)
-            if after is None:
-                return None
-            cuts_gold.append(f.tell() - len(window) + after)
-        cuts_gold.append(size)
-        f.seek(0)
-        done = 0
-        for cut in cuts_gold[1:-1]:
-            chunk = f.read(cut - done)
-            if has_lone_cr(chunk):
-                return None  # lines ended by a lone CR: the line numbers below would be off
-            lines.append(lines[-1] + chunk.count(b"\n"))
-            done = cut
-    golds = [FileRange(gold, a, b, n) for a, b, n in zip(cuts_gold[:-1], cuts_gold[1:], lines, strict=True)]
-    if pred is None:
-        return [(g, None) for g in golds]
-    cuts_pred = [0]
-    with open(pred, "rb") as f:
-        seen = 0
-        for target in lines[1:]:
-            while True:
-                piece = f.read(1 << 20)
-                if not piece or has_lone_cr(piece):
-                    return None
-                n = piece.count(b"\n")
-                if seen + n >= target:
-                    at = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)[target - seen - 1]
-                    cuts_pred.append(f.tell() - len(piece) + int(at) + 1)
-                    f.seek(cuts_pred[-1])
-                    seen = target
-                    break
-                seen += n
-        cuts_pred.append(os.path.getsize(pred))
-    preds = [FileRange(pred, a, b, n) for a, b, n in zip(cuts_pred[:-1], cuts_pred[1:], lines, strict=True)]
-    return list(zip(golds, preds, strict=True))
-
-
-def _after_blank_line(window: bytes) -> int | None:
-    """The offset just after the first suitable blank line of ``window``.
-
-    The line before it must lie wholly in the window and not be a ``-DOCSTART-`` line, so that
-    a document's start stays with its sentences.
-    """
-    for match in re.finditer(rb"\n\r?\n", window):
-        previous = window.rfind(b"\n", 0, match.start())
-        if previous >= 0 and not window.startswith(DOCSTART, previous + 1):
-            return match.end()
-    return None
 
 
 class ConllReader:
