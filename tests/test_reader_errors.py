@@ -173,11 +173,13 @@ CORPUS = "-DOCSTART- O O\n\nJohn B-PER B-PER\nSmith I-PER I-PER\nlives O O\n\nPa
 
 def rows_of(path: str, pred: str | None = None, block_bytes: int = 1 << 20) -> list[tuple[object, ...]]:
     reader = iter_conll(path, pred, block_bytes=block_bytes)
+    tags = reader.vocab.tags
     out: list[tuple[object, ...]] = []
     for b in reader:
-        pred_ids = b.pred.tolist() if b.pred is not None else [None] * len(b)
+        golds = [tags[i] for i in b.gold.tolist()]
+        preds = [tags[i] for i in b.pred.tolist()] if b.pred is not None else [None] * len(b)
         starts = (b.sentence_start.tolist(), b.document_start.tolist())
-        out.extend(zip(b.gold.tolist(), pred_ids, *starts, b.line.tolist(), strict=True))
+        out.extend(zip(golds, preds, *starts, b.line.tolist(), strict=True))
     return out
 
 
@@ -420,3 +422,74 @@ def test_split_fields_keeping_trailing_fields(lines: list[str], delimiter: int) 
         if count >= 2:
             k = int(table.second_last[i])
             assert data[int(table.start[k]) : int(table.end[k])] == expected[-2]
+
+
+# ---------------------------------------------------------------------------------------------
+# A prediction file without the gold file's -DOCSTART- lines aligns on sentences.
+
+DOC_GOLD = (
+    "-DOCSTART- -X- O\n\nJohn NNP B-PER\nSmith NNP I-PER\n\nHe PRP O\nran VBD B-LOC\n\n"
+    "-DOCSTART- -X- O\n\nParis NNP B-LOC\n\n-DOCSTART- -X- O\nRome NNP B-LOC\n"
+)
+DOC_PRED_TAGS = "B-PER\nI-PER\n\nO\nO\n\nB-LOC\n\nB-LOC\n"
+DOC_MERGED = (
+    "-DOCSTART- -X- O O\n\nJohn NNP B-PER B-PER\nSmith NNP I-PER I-PER\n\nHe PRP O O\nran VBD B-LOC O\n\n"
+    "-DOCSTART- -X- O O\n\nParis NNP B-LOC B-LOC\n\n-DOCSTART- -X- O O\nRome NNP B-LOC B-LOC\n"
+)
+
+
+@pytest.mark.parametrize("block_bytes", [1, 7, 40, 1 << 20])
+@pytest.mark.parametrize("tokens", [False, True])
+def test_prediction_without_docstart_lines(tmp_path: Path, block_bytes: int, tokens: bool) -> None:
+    pred_text = DOC_PRED_TAGS
+    if tokens:  # token and tag, still without -DOCSTART- lines
+        words = iter(["John", "Smith", "He", "ran", "Paris", "Rome"])
+        pred_text = "".join(f"{next(words)} {t}\n" if t else "\n" for t in DOC_PRED_TAGS.split("\n")[:-1])
+    gold, pred = write(tmp_path, "g.conll", DOC_GOLD), write(tmp_path, "p.conll", pred_text)
+    merged = write(tmp_path, "m.conll", DOC_MERGED)
+    expected = rows_of(merged)
+    assert [r[3] for r in expected] == [True, False, False, False, True, True]  # document starts
+    assert rows_of(gold, pred, block_bytes=block_bytes) == expected
+    result = nerve.score(gold, pred)
+    assert result.to_dict() == nerve.score(merged).to_dict()
+    assert result.documents == 3
+    assert nerve.validate(gold, pred, scheme="IOB2")[1] == []
+
+
+def test_prediction_without_docstart_lines_reports_both_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = write(tmp_path, "g.conll", DOC_GOLD)
+    pred = write(tmp_path, "p.conll", DOC_PRED_TAGS.replace("O\nO\n\n", "O\n\n"))  # a tag missing
+    line = cli_error(capsys, "score", gold, pred)
+    assert f"{gold}:7: does not match {pred}:5:" in line  # gold's 'ran' on line 7, pred's blank line 5
+
+
+def test_prediction_with_docstart_lines_still_aligns_line_by_line(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.conll", DOC_GOLD)
+    pred = write(tmp_path, "p.conll", DOC_GOLD.replace("I-PER", "B-PER"))
+    assert nerve.score(gold, pred).micro.tp == 3
+    shifted = write(tmp_path, "s.conll", "x O\n" + DOC_GOLD)  # a line too many before a -DOCSTART-
+    with pytest.raises(InputError):
+        nerve.score(gold, shifted)
+
+
+def test_prediction_without_docstart_lines_in_threads(tmp_path: Path) -> None:
+    gold, pred, merged = [], [], []
+    for d in range(300):
+        gold += ["-DOCSTART- -X- O", ""]
+        merged += ["-DOCSTART- -X- O O", ""]
+        for s in range(5):
+            for i in range(8):
+                g, p = ("B-PER" if i % 3 == 0 else "O"), ("B-PER" if (i + d + s) % 4 == 0 else "O")
+                gold.append(f"w{i} X {g}")
+                merged.append(f"w{i} X {g} {p}")
+                pred.append(p)
+            gold.append("")
+            merged.append("")
+            pred.append("")
+    g = write(tmp_path, "g.conll", "\n".join(gold) + "\n")
+    p = write(tmp_path, "p.conll", "\n".join(pred) + "\n")
+    m = write(tmp_path, "m.conll", "\n".join(merged) + "\n")
+    assert split_files(g, p, 3) is None  # the same line numbers are not the same sentences
+    assert nerve.score(g, p, workers=3).to_dict() == nerve.score(m, workers=1).to_dict()

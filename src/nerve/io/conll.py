@@ -49,6 +49,7 @@ from .conll_lines import (
     check_aligned,
     classify,
     first_token_columns,
+    without_docstarts,
 )
 from .lists import iter_lists
 from .ranges import split_files
@@ -129,6 +130,7 @@ class ConllReader:
         else:
             self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag", f"; {ONE_FILE}")
         self._after_doc = self.gold.line == 0  # a document starts at the start of the file
+        self._skip_docs: bool | None = None  # the prediction file lacks the -DOCSTART- lines
 
     @property
     def names(self) -> tuple[str, str]:
@@ -159,24 +161,25 @@ class ConllReader:
         p = None if self.pred is None else classify(pbuf, self.pred.line + 1, self.comments, self.delimiter)
         g_rows = np.flatnonzero(g.kind != COMMENT)
         p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows
-        n = min(g_rows.shape[0], p_rows.shape[0])
+        g_align = self._aligned(g, g_rows, p, p_rows)  # the gold rows that pair with p_rows
+        n = min(g_align.shape[0], p_rows.shape[0])
         if at_end:
             take = n
-            if p is not None and g_rows.shape[0] != p_rows.shape[0]:
-                self._length_mismatch(g, g_rows, p, p_rows, n)
+            if p is not None and g_align.shape[0] != p_rows.shape[0]:
+                self._length_mismatch(g, g_align, p, p_rows, n)
         else:
             # Cut after the last blank line both sides have.
-            blanks = np.flatnonzero(g.kind[g_rows[:n]] == BLANK)
+            blanks = np.flatnonzero(g.kind[g_align[:n]] == BLANK)
             if blanks.shape[0] == 0:
                 return None, gbuf, pbuf
             take = int(blanks[-1]) + 1
-        gr, pr = g_rows[:take], p_rows[:take]
+        gr, pr = g_align[:take], p_rows[:take]
         if at_end:
             g_lines, p_lines = len(g), len(p) if p is not None else 0
-        else:  # comment lines after the cut stay for the next block
-            g_lines = int(g_rows[take - 1]) + 1
+        else:  # comment (and unpaired -DOCSTART-) lines after the cut stay for the next block
+            g_lines = int(g_align[take - 1]) + 1
             p_lines = int(p_rows[take - 1]) + 1 if p is not None else 0
-        block = self._tags(g, gr, p, pr)
+        block = self._tags(g, gr, p, pr, g_rows[g_rows < g_lines])
         g_end = g.fields.line_end(g_lines - 1) + 1 if g_lines else 0
         self.gold.line += g_lines
         if p is not None and self.pred is not None:
@@ -184,6 +187,22 @@ class ConllReader:
             self.pred.line += p_lines
             return block, gbuf[g_end:], pbuf[p_end:]
         return block, gbuf[g_end:], pbuf
+
+    def _aligned(self, g: Lines, g_rows: Int, p: Lines | None, p_rows: Int) -> Int:
+        """The gold rows that pair with the prediction rows ``p_rows``, line by line.
+
+        All of them, unless the prediction file has no -DOCSTART- line where the gold file has
+        its first (a tags-only prediction file, say): then the gold's -DOCSTART- lines and the
+        blank lines right after them pair with nothing, and the files align on sentences.
+        """
+        if p is None:
+            return g_rows
+        if self._skip_docs is None:
+            docs = np.flatnonzero(g.kind[g_rows] == DOC)
+            if docs.shape[0]:
+                k = int(docs[0])
+                self._skip_docs = not (k < p_rows.shape[0] and p.kind[p_rows[k]] == DOC)
+        return without_docstarts(g, g_rows) if self._skip_docs else g_rows
 
     def _length_mismatch(self, g: Lines, g_rows: Int, p: Lines, p_rows: Int, n: int) -> None:
         longer, rows, other = (
@@ -205,7 +224,12 @@ class ConllReader:
             option=longer.option_for(i),
         )
 
-    def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int) -> TagBlock:
+    def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int, g_all: Int) -> TagBlock:
+        """The block of gold rows ``gr`` and prediction rows ``pr`` (paired line by line).
+
+        ``g_all`` are all the gold rows of the block, -DOCSTART- lines that pair with nothing
+        included, for the sentence and document starts.
+        """
         gk = g.kind[gr]
         if p is not None:
             check_aligned(g, gr, p, pr, self.names, check_tokens=self.check_tokens)
@@ -227,7 +251,7 @@ class ConllReader:
             ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name, merged=True)
             gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
         line = g.first_line + tokens
-        sentence_start, document_start = self._starts(gk)
+        sentence_start, document_start = self._starts(g.kind[g_all])
         return TagBlock(
             gold=gold_ids,
             pred=pred_ids,

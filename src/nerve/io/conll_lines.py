@@ -42,6 +42,7 @@ __all__ = [
     "check_aligned",
     "classify",
     "first_token_columns",
+    "without_docstarts",
 ]
 
 
@@ -179,6 +180,15 @@ def check_aligned(
             f"{quote(g.text(gi))} vs {quote(p.text(pi))}; the files must align line by line",
             option=g.option_for(gi) or p.option_for(pi) or ("--ignore-tokens" if tokens_differ else None),
         )
+
+
+def without_docstarts(lines: Lines, rows: Int) -> Int:
+    """``rows`` of ``lines`` less the -DOCSTART- lines and the blank lines right after them."""
+    kinds = lines.kind[rows]
+    at = np.arange(kinds.shape[0])
+    last_content = np.maximum.accumulate(np.where(kinds != BLANK, at, -1))
+    after_doc = (kinds == BLANK) & (last_content >= 0) & (kinds[np.maximum(last_content, 0)] == DOC)
+    return rows[(kinds != DOC) & ~after_doc]
 
 
 def first_token_columns(path: str) -> tuple[int, int] | None:
