@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 
 from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
-from .io.bytes import FileRange
 from .io.conll import ConllReader, TaggedCorpus
 from .io.conll_lines import first_token_columns
 from .io.lists import iter_lists
 from .io.ranges import split_files
+from .io.sources import FileRange
 from .io.span_files import SPAN_FORMATS, SpanColumns, read_span_columns, sniff_format
 from .matching.exact import exact_match_types
 from .metrics.exact import ExactAccumulator, TransitionTable, infer_from

@@ -2,23 +2,20 @@
 
 In: raw bytes (numpy ``uint8`` arrays) and files, paths or binary streams. Out: `FieldTable`
 (where each line's fields are, found with array operations so no Python code runs per token),
-ids of distinct byte strings (`intern`), `LineSource` (complete UTF-8 lines of a file, read in
-pieces, with a leading BOM removed and CRLF or lone CR line ends made LF) and `read_head` (a
-file's first bytes). Errors, a file that cannot be read included, are `InputError`s naming it.
+ids of distinct byte strings (`intern`), lines that start with a prefix (`starts_with`) and
+equal byte ranges (`equal_ranges`); `column_delimiter` reads the ``delimiter`` option. Files are
+read into bytes by `io.sources`.
 """
 
 from __future__ import annotations
 
 import codecs
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Union
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, OptionError
+from ..errors import OptionError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -33,17 +30,11 @@ __all__ = [
     "DELIMITERS",
     "DOCSTART",
     "FieldTable",
-    "FileRange",
-    "LineSource",
-    "Readable",
     "column_delimiter",
     "equal_ranges",
-    "has_lone_cr",
     "intern",
-    "read_head",
     "split_fields",
     "starts_with",
-    "unify_line_ends",
 ]
 
 
@@ -256,148 +247,6 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
                 ids[i] = table.setdefault(buf[starts[i] : ends[i]].tobytes(), len(table))
             return ids, list(table)
     return pos, [buf[starts[r] : ends[r]].tobytes() for r in reps.tolist()]
-
-
-@dataclass(frozen=True)
-class FileRange:
-    """Bytes ``[start, stop)`` of a UTF-8 file, which begin after ``line`` whole lines."""
-
-    path: str
-    start: int
-    stop: int
-    line: int
-
-
-Readable = Union[str, "os.PathLike[str]", BinaryIO, FileRange]
-
-
-def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
-    """Yield the file's content as UTF-8 bytes, in pieces of about ``size`` bytes."""
-    if isinstance(path, FileRange):
-        with open(path.path, "rb") as f:
-            f.seek(path.start)
-            left = path.stop - path.start
-            while left > 0 and (piece := f.read(min(size, left))):
-                left -= len(piece)
-                yield piece
-        return
-    if not isinstance(path, (str, os.PathLike)):
-        while piece := path.read(size):
-            yield piece
-        return
-    if codecs.lookup(encoding).name == "utf-8":
-        with open(path, "rb") as f:
-            while piece := f.read(size):
-                yield piece
-    else:
-        with open(path, encoding=encoding, newline="") as t:
-            while text := t.read(size):
-                yield text.encode("utf-8")
-
-
-def read_head(path: str, size: int) -> bytes:
-    """The first ``size`` bytes of a file; an `InputError` naming it when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(size)
-    except OSError as err:
-        raise InputError(path, None, f"cannot be read: {err.strerror or err}") from None
-
-
-def _name(path: Readable) -> str:
-    if isinstance(path, FileRange):
-        return path.path
-    if isinstance(path, (str, os.PathLike)):
-        return os.fspath(path)
-    return str(getattr(path, "name", "<stdin>"))
-
-
-def _check_path(path: Readable) -> None:
-    if not isinstance(path, (str, os.PathLike)):
-        return
-    p = Path(path)
-    if p.is_dir():
-        raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
-    if not p.exists():
-        raise InputError(os.fspath(path), None, "no such file")
-
-
-def unify_line_ends(data: bytes) -> bytes:
-    """``data`` with every CRLF and every lone CR (old Mac line end) turned into LF."""
-    if b"\r" not in data:
-        return data
-    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-
-
-def has_lone_cr(data: bytes) -> bool:
-    """Whether ``data`` has a CR that is not followed by an LF."""
-    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
-
-
-class LineSource:
-    """Complete lines of one file as UTF-8 bytes, each ended by LF, without a leading BOM.
-
-    Lines may end with LF, CRLF or a lone CR (old Mac files).
-    """
-
-    def __init__(self, path: Readable, encoding: str, size: int):
-        _check_path(path)
-        self.name = _name(path)
-        self.encoding = encoding
-        self._pieces = _chunks(path, encoding, size)
-        self._carry = b""
-        self._at_start = not isinstance(path, FileRange) or path.start == 0
-        self.done = False
-        self.line = path.line if isinstance(path, FileRange) else 0  # lines of the blocks made so far
-        self._returned = self.line  # lines returned by `more`
-
-    def more(self) -> bytes:
-        """Return the next complete lines (possibly none), reading one more piece."""
-        try:
-            piece = next(self._pieces)
-        except StopIteration:
-            self.done = True
-            piece = b""
-        except UnicodeError as err:
-            reason = getattr(err, "reason", str(err))
-            raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {reason}") from None
-        except OSError as err:
-            raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
-        data = self._carry + piece
-        if self._at_start:
-            if len(data) < len(BOM) and not self.done:
-                self._carry = data
-                return b""
-            self._at_start = False
-            if data.startswith(BOM):
-                data = data[len(BOM) :]
-        held = b""
-        if b"\r" in data:
-            if data.endswith(b"\r") and not self.done:
-                data, held = data[:-1], b"\r"  # an LF may follow in the next piece
-            data = unify_line_ends(data)
-        if self.done:
-            cut = len(data)
-            if data and not data.endswith(b"\n"):
-                data += b"\n"
-                cut += 1
-        else:
-            cut = data.rfind(b"\n") + 1
-        self._carry = data[cut:] + held
-        return self._check(data[:cut])
-
-    def _check(self, data: bytes) -> bytes:
-        """``data``, once it is known to be valid UTF-8."""
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            line = self._returned + data.count(b"\n", 0, err.start) + 1
-            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-            hint = "; pass --encoding if the file uses another encoding"
-            detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
-            raise InputError(self.name, line, detail) from None
-        self._returned += data.count(b"\n")
-        return data
 
 
 def _line_of(fields: FieldTable, offsets: list[int]) -> Int:

@@ -28,31 +28,25 @@ from ..errors import InputError
 from ..model.blocks import TagBlock
 from ..model.quoting import quote
 from ..model.vocab import TagVocab
-from .bytes import (
-    BLOCK_BYTES,
-    DOCSTART,
-    FieldTable,
-    FileRange,
-    LineSource,
-    Readable,
-    column_delimiter,
-    intern,
-    split_fields,
-)
+from .bytes import BLOCK_BYTES, DOCSTART, FieldTable, column_delimiter, intern, split_fields
 from .conll_lines import (
     BLANK,
     COMMENT,
     DOC,
+    ONE_FILE,
     TOKEN,
     ColumnCheck,
     Lines,
     check_aligned,
+    check_lengths,
     classify,
     first_token_columns,
+    one_tag_column,
     without_docstarts,
 )
 from .lists import iter_lists
 from .ranges import split_files
+from .sources import FileRange, LineSource, Readable
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -77,12 +71,6 @@ __all__ = [
     "split_fields",
     "split_files",
 ]
-
-
-ONE_FILE = (
-    "a single FILE must hold gold and predicted tags (in its last two columns): "
-    "give the prediction file too, as PRED_FILE"
-)
 
 
 class ConllReader:
@@ -166,7 +154,7 @@ class ConllReader:
         if at_end:
             take = n
             if p is not None and g_align.shape[0] != p_rows.shape[0]:
-                self._length_mismatch(g, g_align, p, p_rows, n)
+                check_lengths(g, g_align, p, p_rows, self.names)
         else:
             # Cut after the last blank line both sides have.
             blanks = np.flatnonzero(g.kind[g_align[:n]] == BLANK)
@@ -203,26 +191,6 @@ class ConllReader:
                 k = int(docs[0])
                 self._skip_docs = not (k < p_rows.shape[0] and p.kind[p_rows[k]] == DOC)
         return without_docstarts(g, g_rows) if self._skip_docs else g_rows
-
-    def _length_mismatch(self, g: Lines, g_rows: Int, p: Lines, p_rows: Int, n: int) -> None:
-        longer, rows, other = (
-            (g, g_rows, self.pred) if g_rows.shape[0] > p_rows.shape[0] else (p, p_rows, self.gold)
-        )
-        extra = rows[n:]
-        content = extra[longer.kind[extra] != BLANK]
-        if content.shape[0] == 0:
-            return  # only trailing blank lines differ
-        i = int(content[0])
-        src = self.gold if longer is g else self.pred
-        assert src is not None
-        assert other is not None
-        raise InputError(
-            src.name,
-            longer.first_line + i,
-            f"{other.name} has ended but this file goes on: {quote(longer.text(i))}; "
-            "the files must align line by line",
-            option=longer.option_for(i),
-        )
 
     def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int, g_all: Int) -> TagBlock:
         """The block of gold rows ``gr`` and prediction rows ``pr`` (paired line by line).
@@ -298,23 +266,10 @@ class ConllReader:
             where = int(bad[np.argmin(rows[bad])])
             row, tag = int(rows[where]), tags[ids[where]]
             line = lines.first_line + row
-            if merged and _one_tag_column(ids, mapped):
+            if merged and one_tag_column(ids, mapped):
                 raise InputError(name, line, f"{quote(tag)} is not a tag; {ONE_FILE}")
             raise InputError(name, line, self.vocab.explain(tag), option=lines.option_for(row))
         return mapped[ids]
-
-
-def _one_tag_column(ids: npt.NDArray[np.intp], mapped: npt.NDArray[np.int32]) -> bool:
-    """Whether a merged file seems to have only one tag column.
-
-    ``ids`` are the interned gold then predicted tag columns: the predicted half is all tags and
-    most distinct values of the gold half are not.
-    """
-    n = ids.shape[0] // 2
-    if (mapped[ids[n:]] < 0).any():
-        return False
-    distinct = np.unique(ids[:n])
-    return int(np.count_nonzero(mapped[distinct] < 0)) * 2 > distinct.shape[0]
 
 
 def iter_conll(

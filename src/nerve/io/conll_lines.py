@@ -1,9 +1,10 @@
 """The lines of a CoNLL block, classified, and the checks on them.
 
-In: complete UTF-8 lines as bytes (from `io.bytes.LineSource`). Out: `Lines`, each line's kind
+In: complete UTF-8 lines as bytes (from `io.sources.LineSource`). Out: `Lines`, each line's kind
 (blank, token, ``-DOCSTART-`` or comment) with its fields; `ColumnCheck`, which raises an
 `InputError` when a token line's column count differs from the file's first token line; and
-`check_aligned`, which raises one where a gold and a prediction file do not align line by line.
+`check_aligned` and `check_lengths`, which raise one where a gold and a prediction file do not
+align line by line. Each error names the option that fixes it, where one does.
 """
 
 from __future__ import annotations
@@ -15,16 +16,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.quoting import quote
-from .bytes import (
-    BOM,
-    DOCSTART,
-    FieldTable,
-    equal_ranges,
-    read_head,
-    split_fields,
-    starts_with,
-    unify_line_ends,
-)
+from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, split_fields, starts_with
+from .sources import read_head, unify_line_ends
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -36,12 +29,15 @@ __all__ = [
     "BLANK",
     "COMMENT",
     "DOC",
+    "ONE_FILE",
     "TOKEN",
     "ColumnCheck",
     "Lines",
     "check_aligned",
+    "check_lengths",
     "classify",
     "first_token_columns",
+    "one_tag_column",
     "without_docstarts",
 ]
 
@@ -189,6 +185,48 @@ def without_docstarts(lines: Lines, rows: Int) -> Int:
     last_content = np.maximum.accumulate(np.where(kinds != BLANK, at, -1))
     after_doc = (kinds == BLANK) & (last_content >= 0) & (kinds[np.maximum(last_content, 0)] == DOC)
     return rows[(kinds != DOC) & ~after_doc]
+
+
+def check_lengths(g: Lines, g_rows: Int, p: Lines, p_rows: Int, names: tuple[str, str]) -> None:
+    """At the end of both files, rows ``g_rows`` and ``p_rows`` must pair up, but for blank lines.
+
+    ``names`` are the gold and the prediction file's names.
+    """
+    n = min(g_rows.shape[0], p_rows.shape[0])
+    gold_longer = g_rows.shape[0] > p_rows.shape[0]
+    longer, rows = (g, g_rows) if gold_longer else (p, p_rows)
+    extra = rows[n:]
+    content = extra[longer.kind[extra] != BLANK]
+    if content.shape[0] == 0:
+        return  # only trailing blank lines differ
+    i = int(content[0])
+    name, other = names if gold_longer else names[::-1]
+    raise InputError(
+        name,
+        longer.first_line + i,
+        f"{other} has ended but this file goes on: {quote(longer.text(i))}; "
+        "the files must align line by line",
+        option=longer.option_for(i),
+    )
+
+
+ONE_FILE = (
+    "a single FILE must hold gold and predicted tags (in its last two columns): "
+    "give the prediction file too, as PRED_FILE"
+)
+
+
+def one_tag_column(ids: npt.NDArray[np.intp], mapped: npt.NDArray[np.int32]) -> bool:
+    """Whether a merged file seems to have only one tag column (then `ONE_FILE` says what to do).
+
+    ``ids`` are the interned gold then predicted tag columns and ``mapped`` their vocabulary ids:
+    the predicted half is all tags and most distinct values of the gold half are not.
+    """
+    n = ids.shape[0] // 2
+    if (mapped[ids[n:]] < 0).any():
+        return False
+    distinct = np.unique(ids[:n])
+    return int(np.count_nonzero(mapped[distinct] < 0)) * 2 > distinct.shape[0]
 
 
 def first_token_columns(path: str) -> tuple[int, int] | None:

@@ -12,7 +12,8 @@ import re
 
 import numpy as np
 
-from .bytes import DOCSTART, FileRange, has_lone_cr
+from .bytes import DOCSTART
+from .sources import FileRange, has_lone_cr
 
 __all__ = ["split_files"]
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.quoting import quote
-from .bytes import read_head
+from .sources import read_head
 
 if TYPE_CHECKING:
     import numpy.typing as npt
