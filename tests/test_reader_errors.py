@@ -493,3 +493,82 @@ def test_prediction_without_docstart_lines_in_threads(tmp_path: Path) -> None:
     m = write(tmp_path, "m.conll", "\n".join(merged) + "\n")
     assert split_files(g, p, 3) is None  # the same line numbers are not the same sentences
     assert nerve.score(g, p, workers=3).to_dict() == nerve.score(m, workers=1).to_dict()
+
+
+# ---------------------------------------------------------------------------------------------
+# A merged file given as the gold file, beside a prediction file.
+
+# CoNLL-2003 layout (token, POS, chunk, NE): the chunk tags B-NP/I-VP have other types than the NE tags.
+CONLL03 = (
+    "-DOCSTART- -X- -X- O\n\n"
+    "EU NNP B-NP B-ORG\nrejects VBZ B-VP O\nGerman JJ B-NP B-MISC\ncall NN I-NP O\nto TO B-VP O\n"
+    "boycott VB I-VP O\nBritish JJ B-NP B-MISC\nlamb NN I-NP O\n. . O O\n\n"
+    "Peter NNP B-NP B-PER\nBlackburn NNP I-NP I-PER\n"
+)
+
+
+def test_a_merged_file_as_the_gold_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    merged = write(tmp_path, "merged.conll", MERGED)
+    pred = write(tmp_path, "pred.conll", "John B-PER\nSmith I-PER\nlives O\n\nParis O\n")
+    assert nerve.score(merged).micro.f1 < 1.0
+    with pytest.raises(InputError, match="looks like a merged file") as err:
+        nerve.score(merged, pred)  # scored 100 %: the gold column read was the predicted one
+    assert err.value.source == merged
+    assert err.value.line == 1
+    line = cli_error(capsys, "score", merged, pred)
+    assert "gold and predicted tags in its last two columns" in line
+    assert f"nerve score {merged}" in line
+
+
+def test_conll2003_gold_with_its_chunk_column_is_no_merged_file(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.conll", CONLL03)
+    pred = write(tmp_path, "p.conll", CONLL03.replace("German JJ B-NP B-MISC", "German JJ B-NP O"))
+    result = nerve.score(gold, pred)
+    assert (result.micro.tp, result.micro.fp, result.micro.fn) == (3, 0, 1)
+
+
+def test_real_merged_files_as_gold_files(shared_data: Path) -> None:
+    wnut = shared_data / "wnut16"
+    merged = wnut / "predictions" / "wnut16_CelmoWglove_lstmCrf_29275447_4533.txt"
+    with pytest.raises(InputError, match="looks like a merged file"):
+        nerve.score(merged, wnut / "test.txt")
+    chunks = shared_data / "conll2000-chunking" / "output.txt"  # word POS gold guess
+    with pytest.raises(InputError, match="looks like a merged file"):
+        nerve.score(chunks, chunks)
+    small = shared_data / "seqscore-fixtures" / "conll_merged_predictions" / "correct1.bio"
+    with pytest.raises(InputError, match="looks like a merged file"):
+        nerve.score(small, shared_data / "seqscore-fixtures" / "conll_predictions" / "correct1.bio")
+
+
+def test_real_gold_files_with_more_tag_columns_are_no_merged_files(shared_data: Path) -> None:
+    germeval = shared_data / "germeval2014"
+    # token O O O tag, scored against a real prediction (the derived merge gives the reference)
+    gold = germeval / "NER-de-test-conll-formated.txt"
+    name = "germaner_trained_with_germeval_tested_on_germeval"
+    pair = nerve.score(gold, germeval / "predictions" / f"{name}.tsv")
+    assert pair.to_dict() == nerve.score(germeval / "merged" / f"{name}.gold-pred.txt").to_dict()
+    # two annotation layers (outer and nested entities) of one type set
+    nested = germeval / "NER-de-test.tsv"
+    assert nerve.score(nested, nested, comments=True).micro.f1 == 1.0
+    # CoNLL-2003 layout with its -X- and chunk columns
+    fin3 = shared_data / "sec-filings" / "FIN3.txt"
+    assert nerve.score(fin3, fin3).micro.f1 == 1.0
+
+
+def test_a_merged_file_whose_first_sentences_have_no_entities(tmp_path: Path) -> None:
+    # The first block (one sentence here) tells nothing: the check goes on to the next ones.
+    content = "This O O\nis O O\n\nUniversity B-ORG B-ORG\nof I-ORG I-ORG\n\nWest B-LOC B-LOC\n"
+    merged = write(tmp_path, "m.conll", content)
+    with pytest.raises(InputError, match="looks like a merged file"):
+        nerve.score(merged, merged)
+    for block_bytes in (1, 30):
+        with pytest.raises(InputError, match="looks like a merged file"):
+            list(iter_conll(merged, merged, block_bytes=block_bytes))
+
+
+def test_merged_check_decides_on_enough_entities(tmp_path: Path) -> None:
+    # Nested layers that agree on a few tokens only are not predictions.
+    lines = ["a B-LOC B-LOC"] * 3 + ["b B-ORG B-LOC"] * 60 + ["c O O"]
+    gold = write(tmp_path, "g.conll", "\n".join(lines) + "\n")
+    pred = write(tmp_path, "p.conll", "\n".join(f"{x.split()[0]} O" for x in lines) + "\n")
+    assert nerve.score(gold, pred).micro.tp == 0

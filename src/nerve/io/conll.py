@@ -37,6 +37,7 @@ from .conll_lines import (
     TOKEN,
     ColumnCheck,
     Lines,
+    MergedCheck,
     check_aligned,
     check_lengths,
     classify,
@@ -119,6 +120,7 @@ class ConllReader:
             self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag", f"; {ONE_FILE}")
         self._after_doc = self.gold.line == 0  # a document starts at the start of the file
         self._skip_docs: bool | None = None  # the prediction file lacks the -DOCSTART- lines
+        self.merged = MergedCheck(self.gold.name) if self.pred is not None else None
 
     @property
     def names(self) -> tuple[str, str]:
@@ -136,12 +138,14 @@ class ConllReader:
                     pbuf += self.pred.more()
             at_end = self.gold.done and (self.pred is None or self.pred.done)
             if not gbuf and not pbuf and at_end:
-                return
+                break
             block, gbuf, pbuf = self._block(gbuf, pbuf, at_end)
             if block is not None and len(block):
                 yield block
             if at_end and not gbuf and not pbuf:
-                return
+                break
+        if self.merged is not None:
+            self.merged.finish()
 
     def _block(self, gbuf: bytes, pbuf: bytes, at_end: bool) -> tuple[TagBlock | None, bytes, bytes]:
         """Read the whole sentences at the start of the buffers; return what is left over."""
@@ -203,6 +207,8 @@ class ConllReader:
             check_aligned(g, gr, p, pr, self.names, check_tokens=self.check_tokens)
         tokens = gr[gk == TOKEN]
         self.gold_columns.check(g, tokens)
+        if self.merged is not None:
+            self.merged.add(g, tokens, self.vocab.format, self.vocab.outside)
         if p is not None:
             p_tokens = pr[gk == TOKEN]
             self.pred_columns.check(p, p_tokens)

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, SchemeError
 from ..model.quoting import quote
-from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, split_fields, starts_with
+from ..model.schemes import TagFormat, infer_tag_format
+from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, intern, split_fields, starts_with
 from .sources import read_head, unify_line_ends
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ __all__ = [
     "TOKEN",
     "ColumnCheck",
     "Lines",
+    "MergedCheck",
     "check_aligned",
     "check_lengths",
     "classify",
@@ -227,6 +229,87 @@ def one_tag_column(ids: npt.NDArray[np.intp], mapped: npt.NDArray[np.int32]) -> 
         return False
     distinct = np.unique(ids[:n])
     return int(np.count_nonzero(mapped[distinct] < 0)) * 2 > distinct.shape[0]
+
+
+class MergedCheck:
+    """Tells a gold file that holds gold and predicted tags in its last two columns (merged).
+
+    Both columns must be tags with a scheme letter, spelled as the vocabulary's format says (or in
+    one inferred format), and agree on the type of at least half the tokens that both tag as
+    entities, among the first `ENTITIES` such tokens (or the first `TOKENS` tokens, or the whole
+    file). So a chunk column beside the entity tags (CoNLL-2003: ``B-NP B-ORG``), a column of
+    ``O``, or a second layer of nested entities, which seldom has the type of the first, is not
+    taken for predictions.
+    """
+
+    ENTITIES = 50
+    TOKENS = 100_000
+
+    def __init__(self, name: str):
+        self.name = name
+        self.done = False
+        self.agree = self.entities = self.tokens = 0
+        self.first_line = 0
+
+    def add(self, lines: Lines, rows: Int, fmt: TagFormat | None, outside: str) -> None:
+        """Count token ``rows`` of a block; raise an `InputError` once the file looks merged."""
+        if self.done or rows.shape[0] == 0:
+            return
+        if not self.tokens:
+            self.first_line = lines.first_line + int(rows[0])
+        counts = _agreement(lines, rows, fmt, outside)
+        if counts is None:
+            self.done = True  # not two tag columns
+            return
+        self.agree += counts[0]
+        self.entities += counts[1]
+        self.tokens += int(rows.shape[0])
+        if self.entities >= self.ENTITIES or self.tokens >= self.TOKENS:
+            self.finish()
+
+    def finish(self) -> None:
+        """Decide on what was counted (at the end of the file, or once enough was)."""
+        if self.done:
+            return
+        self.done = True
+        if self.agree > 0 and self.agree * 2 >= self.entities:
+            raise InputError(
+                self.name,
+                self.first_line,
+                "looks like a merged file (gold and predicted tags in its last two columns); "
+                f"score it alone: nerve score {self.name}",
+            )
+
+
+def _agreement(lines: Lines, rows: Int, fmt: TagFormat | None, outside: str) -> tuple[int, int] | None:
+    """Among token ``rows`` with entity tags in both last columns: how many agree on the type.
+
+    Returns ``(agreeing, with entity tags in both)``, or ``None`` when those columns are not both
+    tags with a scheme letter.
+    """
+    rows = rows[lines.fields.count[rows] >= 3]
+    n = rows.shape[0]
+    if n == 0 or (fmt is not None and fmt.position == "bare"):
+        return None
+    f = lines.fields
+    both = np.concatenate([f.second_last[rows], f.last[rows]])
+    ids, values = intern(lines.buf, f.start[both], f.end[both])
+    tags = [v.decode("utf-8", "replace") for v in values]
+    try:
+        fmt = fmt or infer_tag_format(tags, outside)
+    except SchemeError:
+        return None
+    if fmt is None:
+        return 0, 0  # only outside tags so far
+    parts = [fmt.split(t) for t in tags]
+    if any(p is None for p in parts):
+        return None
+    names = sorted({p[1] for p in parts if p is not None and p[0] != "O"})
+    index = {name: k for k, name in enumerate(names)}
+    types = np.asarray([index[p[1]] if p is not None and p[0] != "O" else -1 for p in parts])
+    gold, pred = types[ids[:n]], types[ids[n:]]
+    entity = (gold >= 0) & (pred >= 0)
+    return int(np.count_nonzero(gold[entity] == pred[entity])), int(np.count_nonzero(entity))
 
 
 def first_token_columns(path: str) -> tuple[int, int] | None:
