@@ -16,8 +16,10 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
-from ..io.bytes import FileRange
+from ..io.bytes import column_delimiter
+from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
+from ..io.sources import FileRange
 from ..io.spans import read_span_columns, span_lists
 from ..matching.exact import exact_match_types
 from ..metrics.exact import ExactAccumulator
@@ -30,7 +32,7 @@ from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenS
 from ..tagging.decode import DecodeRules, decode_block, get_policy
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .shards import score_shards, shards
-from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path
+from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path, path_of
 from .sources import PathLike as PathLike
 
 __all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate"]
@@ -159,18 +161,19 @@ def score(
     offsets: str | None = None,
     document_average: bool = False,
     matching: str = "optimal",
+    delimiter: str | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold`` is a merged CoNLL file (last two columns gold and predicted tag), a gold file with
-    ``pred`` the prediction file, an open binary file, gold tag lists (one per sentence) with
-    ``pred`` the predicted ones, a `TaggedCorpus`, or a span file (``input_format``, sniffed when
-    ``None``; ``offsets`` for json/jsonl). `nerve.options` describes and checks every option:
-    ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``, ``outside``, ``beta`` (an F-beta
-    besides F1), ``encoding``; ``comments`` skips lines starting with ``#``; ``check_tokens``
-    requires the token columns to agree. ``workers`` threads read a file (``None``: two for
-    8 MiB or more on two cores; the counts are the same). ``metrics="exact,muc"`` adds MUC's modes,
-    tuned by ``min_iou``, ``min_gold_share``, ``document_average`` and ``matching``.
+    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file
+    (``pred`` the prediction file), an open binary file, tag lists (one per sentence; ``pred``
+    likewise), a `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``;
+    ``offsets`` for json/jsonl). `nerve.options` checks every option: ``scheme`` (``auto`` infers
+    it), ``repair``, ``tag_format``, ``outside``, ``beta`` (an F-beta besides F1), ``encoding``,
+    ``delimiter`` (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines;
+    ``check_tokens`` requires the token columns to agree. ``workers`` threads read a file (``None``:
+    two for 8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes, tuned by
+    ``min_iou``, ``min_gold_share``, ``document_average`` and ``matching``.
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -186,12 +189,12 @@ def score(
     beta = options.beta(beta)
     kind = input_kind(gold, input_format, offsets)
     if kind != "conll":
-        g_path, p_path = os.fspath(gold), os.fspath(pred) if pred is not None else None  # type: ignore[arg-type]
-        g, p = read_span_columns(g_path, p_path, fmt=kind, units=offsets)
+        g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets)  # type: ignore[arg-type]
         return score_spans(g, p, beta=beta, overlap=overlap, source=kind)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
-    source = Input(gold, pred, comments, encoding, check_tokens)
-    parts = shards(gold, pred, workers, comments, encoding) if policy != "conlleval" else None
+    source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
+    threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences
+    parts = shards(gold, pred, workers, comments, encoding) if threads else None
     acc = _count(source, parts, policy, fixed, fmt, outside, overlap)
     totals = acc.finish()
     if policy == "error" and acc.problems:
@@ -211,13 +214,15 @@ def validate(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     merged: bool = False,
+    delimiter: str | None = None,
 ) -> tuple[Scheme, list[Problem]]:
     """List every transition that ``scheme`` does not allow, with its file and line.
 
     ``gold`` is a file or tag lists; ``pred`` an aligned prediction file or tag lists, checked
-    too. A file alone is read as `score` reads it: with three or more columns it is merged, its
-    second-to-last column checked as ``gold`` and its last as ``pred``; with one or two (token,
-    tag) its last column is checked as ``gold``. ``merged=True`` reads two columns as merged too.
+    too. A file alone is read as `score` reads it when its last two columns hold tags: its
+    second-to-last column is checked as ``gold`` and its last as ``pred``; otherwise (one tag
+    column) its last column is checked as ``gold``. ``merged=True`` reads two columns as merged
+    too. ``delimiter`` is as for `score`.
 
     Returns:
         The scheme checked against (inferred for ``auto``) and the problems, in line order.
@@ -225,16 +230,23 @@ def validate(
     fmt = options.tag_format(tag_format, outside)
     fixed = options.scheme(scheme)
     single = pred is None and not merged
-    source = Input(gold, pred, comments, encoding, check_tokens, single=single)  # checks the encoding
-    if single and is_path(gold):  # count the columns of the first token line
-        from ..io.bytes import BLOCK_BYTES, LineSource
-        from ..io.conll_lines import TOKEN, classify
+    source = Input(gold, pred, comments, encoding, check_tokens, single=single, delimiter=delimiter)
+    if single and is_path(gold):  # a file alone with three or more columns may be merged
+        first = first_token_columns(os.fspath(gold), comments, column_delimiter(delimiter))  # type: ignore[arg-type]
+        source.single = first is None or first[0] < 3
+    try:
+        return _problems(source, fixed, fmt, outside)
+    except InputError as err:
+        if not single or source.single or err.option != "PRED_FILE":
+            raise
+    source.single = True  # its second-to-last column holds no tags: one tag column
+    return _problems(source, fixed, fmt, outside)
 
-        head, columns = LineSource(gold, encoding, BLOCK_BYTES), 0  # type: ignore[arg-type]
-        while not columns and not head.done:
-            read = classify(head.more(), 1, comments)
-            columns = int(read.fields.count[read.kind == TOKEN][:1].sum())
-        source.single = columns < 3
+
+def _problems(
+    source: Input, fixed: Scheme | None, fmt: TagFormat | None, outside: str
+) -> tuple[Scheme, list[Problem]]:
+    """Every invalid transition of ``source``'s blocks, on each side, in file and line order."""
     known = fixed or infer_scheme(source, fmt, outside)
     vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []

@@ -90,6 +90,7 @@ class Input:
         encoding: str,
         check_tokens: bool,
         single: bool = False,
+        delimiter: str | None = None,
     ):
         options.encoding(encoding)
         if is_stream(gold) and gold is pred:
@@ -101,6 +102,7 @@ class Input:
             check_tokens,
             single,
         )
+        self.delimiter = delimiter
         if isinstance(gold, TaggedCorpus):
             self.sources = (gold.source, gold.source)
         elif _is_file(self.gold):
@@ -125,11 +127,17 @@ class Input:
                 encoding=self.encoding,
                 check_tokens=self.check_tokens,
                 single=self.single,
+                delimiter=self.delimiter,
             )
         else:
             if pred is not None and (_is_file(pred) or isinstance(pred, TaggedCorpus)):
                 raise OptionError("pred", "give both gold and pred as files, or both as tag lists")
             yield from iter_lists(gold, pred, vocab)  # type: ignore[arg-type]
+
+
+def path_of(source: Source | None) -> str | None:
+    """The path of a file given as a path, or ``None``."""
+    return None if source is None else os.fspath(source)  # type: ignore[arg-type]
 
 
 def input_kind(gold: Source, input_format: str | None, offsets: str | None) -> str:

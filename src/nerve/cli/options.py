@@ -30,7 +30,7 @@ def add_files(p: argparse.ArgumentParser) -> None:
 
 
 def add_reading(p: argparse.ArgumentParser) -> None:
-    """How tag files are read: scheme, tag format, outside tag, comments, encoding, token check."""
+    """How tag files are read: scheme, tag format, outside tag, comments, delimiter, encoding, tokens."""
     p.add_argument(
         "--scheme",
         default="auto",
@@ -45,6 +45,13 @@ def add_reading(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--outside", default="O", metavar="TAG", help="the outside tag (default: O)")
     p.add_argument("--comments", action="store_true", help="treat lines starting with # as comments")
+    p.add_argument(
+        "--delimiter",
+        default=None,
+        metavar="D",
+        help="what separates columns: tab, space or one character, each occurrence of which separates "
+        "two columns, so empty columns are kept and an empty tag is O (default: runs of spaces and tabs)",
+    )
     p.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
     p.add_argument(
         "--ignore-tokens",
@@ -79,4 +86,5 @@ def reading(ns: argparse.Namespace) -> dict[str, Any]:
         "comments": ns.comments,
         "encoding": ns.encoding,
         "check_tokens": not ns.ignore_tokens,
+        "delimiter": ns.delimiter,
     }

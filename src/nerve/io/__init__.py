@@ -1,7 +1,8 @@
 """Readers: bytes on disk (or Python lists) in, nerve's model out.
 
-In: CoNLL files (`io.conll`, over the byte helpers of `io.bytes`), Python tag lists (`io.lists`),
-span files (JSON/JSONL, nereval, nervaluate, eval4ner; `io.spans`), BIO directories (`io.bio_dirs`).
-Out: blocks of tag ids (`model.blocks.TagBlock`), `SpanArray` pairs, and tagged lines for
-`nerve.tagging.texts` to decode. Every problem is an `InputError` that names the file and line.
+In: CoNLL files (`io.conll`, reading lines through `io.sources` and splitting them with `io.bytes`;
+`io.ranges` cuts big ones for threads), Python tag lists (`io.lists`), span files (JSON/JSONL,
+nereval, nervaluate, eval4ner; `io.spans`), BIO directories (`io.bio_dirs`). Out: blocks of tag ids
+(`model.blocks.TagBlock`), `SpanArray` pairs, and tagged lines for `nerve.tagging.texts` to decode.
+Every problem is an `InputError` that names the file and line.
 """

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from ._read_files import FIRST, PIECE, read_all
 from .bytes import BOM, DOCSTART, FieldTable, intern, split_fields, starts_with
@@ -295,7 +296,7 @@ def _check_lines(files: Files, ft: FieldTable, is_docstart: npt.NDArray[np.bool_
         text = files.data[int(ft.start[ft.first_gap[i]]) : int(ft.end[ft.line_cut[i]])].decode(
             "utf-8", "replace"
         )
-        raise InputError(name, line, f"expected {expected}, found {text!r}")
+        raise InputError(name, line, f"expected {expected}, found {quote(text)}")
 
 
 def _tag_ids(

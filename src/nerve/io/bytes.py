@@ -2,22 +2,20 @@
 
 In: raw bytes (numpy ``uint8`` arrays) and files, paths or binary streams. Out: `FieldTable`
 (where each line's fields are, found with array operations so no Python code runs per token),
-ids of distinct byte strings (`intern`), and `LineSource` (complete UTF-8 lines of a file, read
-in pieces, with a leading BOM and CRLF line ends removed). Errors are `InputError`s.
+ids of distinct byte strings (`intern`), lines that start with a prefix (`starts_with`) and
+equal byte ranges (`equal_ranges`); `column_delimiter` reads the ``delimiter`` option. Files are
+read into bytes by `io.sources`.
 """
 
 from __future__ import annotations
 
 import codecs
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Union
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import OptionError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -29,11 +27,10 @@ if TYPE_CHECKING:
 __all__ = [
     "BLOCK_BYTES",
     "BOM",
+    "DELIMITERS",
     "DOCSTART",
     "FieldTable",
-    "FileRange",
-    "LineSource",
-    "Readable",
+    "column_delimiter",
     "equal_ranges",
     "intern",
     "split_fields",
@@ -76,7 +73,7 @@ class FieldTable:
         return int(self.end[self.line_cut[i]])
 
 
-def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
+def split_fields(buf: Bytes, delimiter: int | None = None, keep_trailing: bool = False) -> FieldTable:
     """Locate the fields of every line of ``buf``, which must end with a newline.
 
     Args:
@@ -84,6 +81,8 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
         delimiter: ``None`` to split on runs of spaces and tabs, ignoring leading and trailing
             ones; or one byte value, every occurrence of which separates two fields, keeping empty
             fields except trailing ones (how Perl's ``split`` works).
+        keep_trailing: with a delimiter, keep trailing empty fields too (``a<TAB>`` has two
+            fields), and read lines of only spaces and tabs as blank.
 
     The bytes between two consecutive separators (spaces, tabs or newlines) form a *gap*; fields
     are gaps, numbered in order, and the table's ``start``/``end`` are indexed by gap.
@@ -103,6 +102,10 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
     first_gap = np.empty_like(line_cut)
     first_gap[:1] = 0
     first_gap[1:] = line_cut[:-1] + 1
+    if delimiter is not None and keep_trailing:
+        blank = _only_blanks(buf, gap_start[first_gap], cut[line_cut])
+        count = np.where(blank, 0, line_cut - first_gap + 1)
+        return FieldTable(gap_start, cut, count, first_gap, line_cut - 1, line_cut, first_gap, line_cut)
     empty = cut == gap_start
     blank = (line_cut == first_gap) & empty[line_cut]
     n_empty = int(np.count_nonzero(empty))
@@ -127,6 +130,33 @@ def split_fields(buf: Bytes, delimiter: int | None = None) -> FieldTable:
         second = np.where(last > 0, previous[np.maximum(last - 1, 0)], -1)
         return FieldTable(gap_start, cut, count, first, second, last, first_gap, line_cut)
     return FieldTable(gap_start, cut, count, first, last - 1, last, first_gap, line_cut)
+
+
+def _only_blanks(buf: Bytes, starts: Int, ends: Int) -> Bool:
+    """Whether each ``buf[starts[i]:ends[i]]`` holds nothing but spaces and tabs."""
+    others = np.zeros(buf.shape[0] + 1, dtype=np.int64)
+    np.cumsum((buf != 32) & (buf != 9), out=others[1:])
+    return others[ends] == others[starts]
+
+
+DELIMITERS = {"tab": 9, "space": 32}
+
+
+def column_delimiter(value: str | None) -> int | None:
+    """The byte that separates columns, from the ``delimiter`` option.
+
+    ``None`` or ``"whitespace"``: runs of spaces and tabs (returned as ``None``); ``"tab"``,
+    ``"space"`` or one ASCII character: each occurrence separates two columns.
+    """
+    if value is None or value == "whitespace":
+        return None
+    if value in DELIMITERS:
+        return DELIMITERS[value]
+    if len(value) == 1 and value.isascii() and value not in "\r\n":
+        return ord(value)
+    raise OptionError(
+        "delimiter", f"expected whitespace, tab, space or one ASCII character, but got {value!r}"
+    )
 
 
 def _last_nonempty(empty: Bool) -> Int:
@@ -217,120 +247,6 @@ def intern(buf: Bytes, starts: Int, ends: Int) -> tuple[npt.NDArray[np.intp], li
                 ids[i] = table.setdefault(buf[starts[i] : ends[i]].tobytes(), len(table))
             return ids, list(table)
     return pos, [buf[starts[r] : ends[r]].tobytes() for r in reps.tolist()]
-
-
-@dataclass(frozen=True)
-class FileRange:
-    """Bytes ``[start, stop)`` of a UTF-8 file, which begin after ``line`` whole lines."""
-
-    path: str
-    start: int
-    stop: int
-    line: int
-
-
-Readable = Union[str, "os.PathLike[str]", BinaryIO, FileRange]
-
-
-def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
-    """Yield the file's content as UTF-8 bytes, in pieces of about ``size`` bytes."""
-    if isinstance(path, FileRange):
-        with open(path.path, "rb") as f:
-            f.seek(path.start)
-            left = path.stop - path.start
-            while left > 0 and (piece := f.read(min(size, left))):
-                left -= len(piece)
-                yield piece
-        return
-    if not isinstance(path, (str, os.PathLike)):
-        while piece := path.read(size):
-            yield piece
-        return
-    if codecs.lookup(encoding).name == "utf-8":
-        with open(path, "rb") as f:
-            while piece := f.read(size):
-                yield piece
-    else:
-        with open(path, encoding=encoding, newline="") as t:
-            while text := t.read(size):
-                yield text.encode("utf-8")
-
-
-def _name(path: Readable) -> str:
-    if isinstance(path, FileRange):
-        return path.path
-    if isinstance(path, (str, os.PathLike)):
-        return os.fspath(path)
-    return str(getattr(path, "name", "<stdin>"))
-
-
-def _check_path(path: Readable) -> None:
-    if not isinstance(path, (str, os.PathLike)):
-        return
-    p = Path(path)
-    if p.is_dir():
-        raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
-    if not p.exists():
-        raise InputError(os.fspath(path), None, "no such file")
-
-
-class LineSource:
-    """Complete lines of one file as UTF-8 bytes, with CRLF and a leading BOM removed."""
-
-    def __init__(self, path: Readable, encoding: str, size: int):
-        _check_path(path)
-        self.name = _name(path)
-        self.encoding = encoding
-        self._pieces = _chunks(path, encoding, size)
-        self._carry = b""
-        self._at_start = not isinstance(path, FileRange) or path.start == 0
-        self.done = False
-        self.line = path.line if isinstance(path, FileRange) else 0  # lines of the blocks made so far
-        self._returned = self.line  # lines returned by `more`
-
-    def more(self) -> bytes:
-        """Return the next complete lines (possibly none), reading one more piece."""
-        try:
-            piece = next(self._pieces)
-        except StopIteration:
-            self.done = True
-            piece = b""
-        except UnicodeError as err:
-            reason = getattr(err, "reason", str(err))
-            raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {reason}") from None
-        except OSError as err:
-            raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
-        data = self._carry + piece
-        if self._at_start:
-            if len(data) < len(BOM) and not self.done:
-                self._carry = data
-                return b""
-            self._at_start = False
-            if data.startswith(BOM):
-                data = data[len(BOM) :]
-        if self.done:
-            cut = len(data)
-            if data and not data.endswith(b"\n"):
-                data += b"\n"
-                cut += 1
-        else:
-            cut = data.rfind(b"\n") + 1
-        self._carry = data[cut:]
-        return self._clean(data[:cut])
-
-    def _clean(self, data: bytes) -> bytes:
-        if b"\r" in data:
-            data = data.replace(b"\r\n", b"\n")
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            line = self._returned + data.count(b"\n", 0, err.start) + 1
-            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-            hint = "; pass --encoding if the file uses another encoding"
-            detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
-            raise InputError(self.name, line, detail) from None
-        self._returned += data.count(b"\n")
-        return data
 
 
 def _line_of(fields: FieldTable, offsets: list[int]) -> Int:

@@ -9,15 +9,15 @@ Two layouts are read: one merged file whose last two columns are the gold and th
 (as conlleval.pl reads), or a gold file and a prediction file aligned line by line whose last
 column is the tag. Blank lines end sentences; ``-DOCSTART-`` lines start documents and are not
 tokens; fields are separated by spaces or tabs; ``#`` lines are comments only when asked. Big files
-can be cut into ranges of whole sentences (`split_files`). Names that lived here before the split
-(`TagBlock`, `split_fields`, `intern`, `iter_lists`, ...) are re-exported for ``nerve.readers``.
+are cut into ranges of whole sentences by `io.ranges.split_files`. Names that lived here before
+(`TagBlock`, `split_fields`, `intern`, `iter_lists`, `split_files`...) are re-exported for
+``nerve.readers``.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
@@ -26,29 +26,28 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.blocks import TagBlock
+from ..model.quoting import quote
 from ..model.vocab import TagVocab
-from .bytes import (
-    BLOCK_BYTES,
-    DOCSTART,
-    FieldTable,
-    FileRange,
-    LineSource,
-    Readable,
-    intern,
-    split_fields,
-)
+from .bytes import BLOCK_BYTES, DOCSTART, FieldTable, column_delimiter, intern, split_fields
 from .conll_lines import (
     BLANK,
     COMMENT,
     DOC,
+    ONE_FILE,
     TOKEN,
     ColumnCheck,
     Lines,
+    MergedCheck,
     check_aligned,
+    check_lengths,
     classify,
     first_token_columns,
+    one_tag_column,
+    without_docstarts,
 )
 from .lists import iter_lists
+from .ranges import split_files
+from .sources import FileRange, LineSource, Readable
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -75,65 +74,6 @@ __all__ = [
 ]
 
 
-def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange, FileRange | None]] | None:
-    """Cut a merged file, or aligned gold and prediction files, into ranges of whole sentences.
-
-    The ranges can be read independently; ``None`` when no blank line is near a cut. Cuts
-    follow a blank line of the gold file, at the same line of the prediction file.
-    """
-    size = os.path.getsize(gold)
-    cuts_gold, lines = [0], [0]
-    with open(gold, "rb") as f:
-        for k in range(1, parts):
-            f.seek(max(size * k // parts, cuts_gold[-1]))
-            window = f.read(1 << 20)
-            after = _after_blank_line(window)
-            if after is None:
-                return None
-            cuts_gold.append(f.tell() - len(window) + after)
-        cuts_gold.append(size)
-        f.seek(0)
-        done = 0
-        for cut in cuts_gold[1:-1]:
-            lines.append(lines[-1] + f.read(cut - done).count(b"\n"))
-            done = cut
-    golds = [FileRange(gold, a, b, n) for a, b, n in zip(cuts_gold[:-1], cuts_gold[1:], lines, strict=True)]
-    if pred is None:
-        return [(g, None) for g in golds]
-    cuts_pred = [0]
-    with open(pred, "rb") as f:
-        seen = 0
-        for target in lines[1:]:
-            while True:
-                piece = f.read(1 << 20)
-                if not piece:
-                    return None
-                n = piece.count(b"\n")
-                if seen + n >= target:
-                    at = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)[target - seen - 1]
-                    cuts_pred.append(f.tell() - len(piece) + int(at) + 1)
-                    f.seek(cuts_pred[-1])
-                    seen = target
-                    break
-                seen += n
-        cuts_pred.append(os.path.getsize(pred))
-    preds = [FileRange(pred, a, b, n) for a, b, n in zip(cuts_pred[:-1], cuts_pred[1:], lines, strict=True)]
-    return list(zip(golds, preds, strict=True))
-
-
-def _after_blank_line(window: bytes) -> int | None:
-    """The offset just after the first suitable blank line of ``window``.
-
-    The line before it must lie wholly in the window and not be a ``-DOCSTART-`` line, so that
-    a document's start stays with its sentences.
-    """
-    for match in re.finditer(rb"\n\r?\n", window):
-        previous = window.rfind(b"\n", 0, match.start())
-        if previous >= 0 and not window.startswith(DOCSTART, previous + 1):
-            return match.end()
-    return None
-
-
 class ConllReader:
     """Reads one merged file, or a gold and a prediction file, into `TagBlock`s.
 
@@ -146,6 +86,9 @@ class ConllReader:
         check_tokens: require the first column (the token) of both files to agree.
         single: read ``gold`` alone (one tag in the last column), for validation.
         block_bytes: about how many bytes to read at a time.
+        delimiter: what separates columns (`io.bytes.column_delimiter`): ``None`` for runs of
+            spaces and tabs, or ``"tab"``, ``"space"`` or one character, each occurrence of which
+            separates two columns; an empty tag is then the outside tag.
     """
 
     def __init__(
@@ -159,7 +102,9 @@ class ConllReader:
         check_tokens: bool = True,
         single: bool = False,
         block_bytes: int = BLOCK_BYTES,
+        delimiter: str | None = None,
     ):
+        self.delimiter = column_delimiter(delimiter)
         self.vocab = vocab
         self.comments = comments
         self.check_tokens = check_tokens
@@ -172,8 +117,10 @@ class ConllReader:
         elif single:
             self.gold_columns = ColumnCheck(self.gold.name, 1, "the tag")
         else:
-            self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag")
+            self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag", f"; {ONE_FILE}")
         self._after_doc = self.gold.line == 0  # a document starts at the start of the file
+        self._skip_docs: bool | None = None  # the prediction file lacks the -DOCSTART- lines
+        self.merged = MergedCheck(self.gold.name) if self.pred is not None else None
 
     @property
     def names(self) -> tuple[str, str]:
@@ -191,37 +138,40 @@ class ConllReader:
                     pbuf += self.pred.more()
             at_end = self.gold.done and (self.pred is None or self.pred.done)
             if not gbuf and not pbuf and at_end:
-                return
+                break
             block, gbuf, pbuf = self._block(gbuf, pbuf, at_end)
             if block is not None and len(block):
                 yield block
             if at_end and not gbuf and not pbuf:
-                return
+                break
+        if self.merged is not None:
+            self.merged.finish()
 
     def _block(self, gbuf: bytes, pbuf: bytes, at_end: bool) -> tuple[TagBlock | None, bytes, bytes]:
         """Read the whole sentences at the start of the buffers; return what is left over."""
-        g = classify(gbuf, self.gold.line + 1, self.comments)
-        p = classify(pbuf, self.pred.line + 1, self.comments) if self.pred is not None else None
+        g = classify(gbuf, self.gold.line + 1, self.comments, self.delimiter)
+        p = None if self.pred is None else classify(pbuf, self.pred.line + 1, self.comments, self.delimiter)
         g_rows = np.flatnonzero(g.kind != COMMENT)
         p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows
-        n = min(g_rows.shape[0], p_rows.shape[0])
+        g_align = self._aligned(g, g_rows, p, p_rows)  # the gold rows that pair with p_rows
+        n = min(g_align.shape[0], p_rows.shape[0])
         if at_end:
             take = n
-            if p is not None and g_rows.shape[0] != p_rows.shape[0]:
-                self._length_mismatch(g, g_rows, p, p_rows, n)
+            if p is not None and g_align.shape[0] != p_rows.shape[0]:
+                check_lengths(g, g_align, p, p_rows, self.names)
         else:
             # Cut after the last blank line both sides have.
-            blanks = np.flatnonzero(g.kind[g_rows[:n]] == BLANK)
+            blanks = np.flatnonzero(g.kind[g_align[:n]] == BLANK)
             if blanks.shape[0] == 0:
                 return None, gbuf, pbuf
             take = int(blanks[-1]) + 1
-        gr, pr = g_rows[:take], p_rows[:take]
+        gr, pr = g_align[:take], p_rows[:take]
         if at_end:
             g_lines, p_lines = len(g), len(p) if p is not None else 0
-        else:  # comment lines after the cut stay for the next block
-            g_lines = int(g_rows[take - 1]) + 1
+        else:  # comment (and unpaired -DOCSTART-) lines after the cut stay for the next block
+            g_lines = int(g_align[take - 1]) + 1
             p_lines = int(p_rows[take - 1]) + 1 if p is not None else 0
-        block = self._tags(g, gr, p, pr)
+        block = self._tags(g, gr, p, pr, g_rows[g_rows < g_lines])
         g_end = g.fields.line_end(g_lines - 1) + 1 if g_lines else 0
         self.gold.line += g_lines
         if p is not None and self.pred is not None:
@@ -230,31 +180,35 @@ class ConllReader:
             return block, gbuf[g_end:], pbuf[p_end:]
         return block, gbuf[g_end:], pbuf
 
-    def _length_mismatch(self, g: Lines, g_rows: Int, p: Lines, p_rows: Int, n: int) -> None:
-        longer, rows, other = (
-            (g, g_rows, self.pred) if g_rows.shape[0] > p_rows.shape[0] else (p, p_rows, self.gold)
-        )
-        extra = rows[n:]
-        content = extra[longer.kind[extra] != BLANK]
-        if content.shape[0] == 0:
-            return  # only trailing blank lines differ
-        i = int(content[0])
-        src = self.gold if longer is g else self.pred
-        assert src is not None
-        assert other is not None
-        raise InputError(
-            src.name,
-            longer.first_line + i,
-            f"{other.name} has ended but this file goes on: {longer.text(i)!r}; "
-            "the files must align line by line",
-        )
+    def _aligned(self, g: Lines, g_rows: Int, p: Lines | None, p_rows: Int) -> Int:
+        """The gold rows that pair with the prediction rows ``p_rows``, line by line.
 
-    def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int) -> TagBlock:
+        All of them, unless the prediction file has no -DOCSTART- line where the gold file has
+        its first (a tags-only prediction file, say): then the gold's -DOCSTART- lines and the
+        blank lines right after them pair with nothing, and the files align on sentences.
+        """
+        if p is None:
+            return g_rows
+        if self._skip_docs is None:
+            docs = np.flatnonzero(g.kind[g_rows] == DOC)
+            if docs.shape[0]:
+                k = int(docs[0])
+                self._skip_docs = not (k < p_rows.shape[0] and p.kind[p_rows[k]] == DOC)
+        return without_docstarts(g, g_rows) if self._skip_docs else g_rows
+
+    def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int, g_all: Int) -> TagBlock:
+        """The block of gold rows ``gr`` and prediction rows ``pr`` (paired line by line).
+
+        ``g_all`` are all the gold rows of the block, -DOCSTART- lines that pair with nothing
+        included, for the sentence and document starts.
+        """
         gk = g.kind[gr]
         if p is not None:
             check_aligned(g, gr, p, pr, self.names, check_tokens=self.check_tokens)
         tokens = gr[gk == TOKEN]
         self.gold_columns.check(g, tokens)
+        if self.merged is not None:
+            self.merged.add(g, tokens, self.vocab.format, self.vocab.outside)
         if p is not None:
             p_tokens = pr[gk == TOKEN]
             self.pred_columns.check(p, p_tokens)
@@ -268,10 +222,10 @@ class ConllReader:
             pred_ids = None
         else:
             both = np.concatenate([g.fields.second_last[tokens], g.fields.last[tokens]])
-            ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name)
+            ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name, merged=True)
             gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
         line = g.first_line + tokens
-        sentence_start, document_start = self._starts(gk)
+        sentence_start, document_start = self._starts(g.kind[g_all])
         return TagBlock(
             gold=gold_ids,
             pred=pred_ids,
@@ -302,14 +256,25 @@ class ConllReader:
             self._after_doc = True
         return sentence_start, document_start
 
-    def _ids(self, lines: Lines, fields: Int, rows: Int, name: str) -> npt.NDArray[np.int32]:
+    def _ids(
+        self, lines: Lines, fields: Int, rows: Int, name: str, merged: bool = False
+    ) -> npt.NDArray[np.int32]:
+        """The vocabulary ids of the tags in ``fields`` (of lines ``rows``).
+
+        With ``merged``, the first half of ``fields`` is the gold and the second the predicted
+        tag column: when only the gold one has tags that do not fit, the file has one tag column.
+        """
         ids, values = intern(lines.buf, lines.fields.start[fields], lines.fields.end[fields])
-        tags = [v.decode("utf-8") for v in values]
+        tags = [v.decode("utf-8") or self.vocab.outside for v in values]  # empty with a delimiter
         mapped = self.vocab.add(tags)
         if (mapped < 0).any():  # report the first line with a tag that does not fit
             bad = np.flatnonzero(mapped[ids] < 0)
             where = int(bad[np.argmin(rows[bad])])
-            raise InputError(name, lines.first_line + int(rows[where]), self.vocab.explain(tags[ids[where]]))
+            row, tag = int(rows[where]), tags[ids[where]]
+            line = lines.first_line + row
+            if merged and one_tag_column(ids, mapped):
+                raise InputError(name, line, f"{quote(tag)} is not a tag; {ONE_FILE}", option="PRED_FILE")
+            raise InputError(name, line, self.vocab.explain(tag), option=lines.option_for(row))
         return mapped[ids]
 
 
@@ -322,6 +287,7 @@ def iter_conll(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     block_bytes: int = BLOCK_BYTES,
+    delimiter: str | None = None,
 ) -> ConllReader:
     """Stream a merged CoNLL file, or a gold and a prediction file, as `TagBlock`s."""
     return ConllReader(
@@ -332,6 +298,7 @@ def iter_conll(
         encoding=encoding,
         check_tokens=check_tokens,
         block_bytes=block_bytes,
+        delimiter=delimiter,
     )
 
 
@@ -380,15 +347,24 @@ def read_conll(
     encoding: str = "utf-8",
     check_tokens: bool = True,
     outside: str = "O",
+    delimiter: str | None = None,
 ) -> TaggedCorpus:
     """Read a merged CoNLL file, or a gold and a prediction file, into memory.
+
+    ``delimiter`` is as for `ConllReader`.
 
     Raises:
         InputError: for a missing file, a malformed line or misaligned files.
     """
     vocab = TagVocab(outside=outside)
     reader = iter_conll(
-        gold, pred, vocab=vocab, comments=comments, encoding=encoding, check_tokens=check_tokens
+        gold,
+        pred,
+        vocab=vocab,
+        comments=comments,
+        encoding=encoding,
+        check_tokens=check_tokens,
+        delimiter=delimiter,
     )
     blocks = tuple(reader)
     source = os.fspath(gold) + (f" + {os.fspath(pred)}" if pred is not None else "")

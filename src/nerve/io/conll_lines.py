@@ -1,9 +1,10 @@
 """The lines of a CoNLL block, classified, and the checks on them.
 
-In: complete UTF-8 lines as bytes (from `io.bytes.LineSource`). Out: `Lines`, each line's kind
+In: complete UTF-8 lines as bytes (from `io.sources.LineSource`). Out: `Lines`, each line's kind
 (blank, token, ``-DOCSTART-`` or comment) with its fields; `ColumnCheck`, which raises an
 `InputError` when a token line's column count differs from the file's first token line; and
-`check_aligned`, which raises one where a gold and a prediction file do not align line by line.
+`check_aligned` and `check_lengths`, which raise one where a gold and a prediction file do not
+align line by line. Each error names the option that fixes it, where one does.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
-from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, split_fields, starts_with
+from ..errors import InputError, SchemeError
+from ..model.quoting import quote
+from ..model.schemes import TagFormat, infer_tag_format
+from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, intern, split_fields, starts_with
+from .sources import read_head, unify_line_ends
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -26,12 +30,17 @@ __all__ = [
     "BLANK",
     "COMMENT",
     "DOC",
+    "ONE_FILE",
     "TOKEN",
     "ColumnCheck",
     "Lines",
+    "MergedCheck",
     "check_aligned",
+    "check_lengths",
     "classify",
     "first_token_columns",
+    "one_tag_column",
+    "without_docstarts",
 ]
 
 
@@ -43,6 +52,7 @@ class Lines:
     fields: FieldTable
     first_line: int  # 1-based number of the block's first line
     kind: npt.NDArray[np.int8]  # 0 blank, 1 token, 2 -DOCSTART-, 3 comment
+    delimited: bool = False  # split at each occurrence of one delimiter, not at runs of blanks
 
     def __len__(self) -> int:
         return int(self.kind.shape[0])
@@ -52,33 +62,55 @@ class Lines:
         s, e = self.fields.line_start(i), self.fields.line_end(i)
         return self.buf[s:e].tobytes().decode("utf-8", "replace")
 
+    def option_for(self, i: int) -> str | None:
+        """The option that would read line ``i`` as meant, if one would.
+
+        ``--comments`` for a line starting with ``#`` (read as a token line); ``--delimiter tab``
+        for a line split at runs of blanks whose tabs leave a field empty (``token<TAB>``).
+        """
+        s, e = self.fields.line_start(i), self.fields.line_end(i)
+        line = self.buf[s:e].tobytes()
+        if line.startswith(b"#"):
+            return "--comments"
+        if not self.delimited and (line.startswith(b"\t") or line.endswith(b"\t") or b"\t\t" in line):
+            return "--delimiter tab"
+        return None
+
 
 BLANK, TOKEN, DOC, COMMENT = 0, 1, 2, 3
 
 
-def classify(data: bytes, first_line: int, comments: bool) -> Lines:
+def classify(data: bytes, first_line: int, comments: bool, delimiter: int | None = None) -> Lines:
     """Split ``data`` (whole lines) into fields and tell blank, token, ``-DOCSTART-`` and comment lines.
 
     ``#`` lines are comments only when ``comments`` is true; ``first_line`` is ``data``'s first line.
+    Fields are separated by runs of spaces and tabs, or with ``delimiter`` by each occurrence of
+    that byte (empty fields kept, trailing ones too).
     """
     buf = np.frombuffer(data, dtype=np.uint8)
-    fields = split_fields(buf)
+    fields = split_fields(buf, delimiter, keep_trailing=True)
     kind = (fields.count > 0).astype(np.int8)  # BLANK 0 or TOKEN 1
     kind[starts_with(data, DOCSTART, fields, whole_field=True)] = DOC
     if comments:
         kind[starts_with(data, b"#", fields, whole_field=False)] = COMMENT
-    return Lines(buf, fields, first_line, kind)
+    return Lines(buf, fields, first_line, kind, delimiter is not None)
 
 
 class ColumnCheck:
-    """Every token line of a file must have as many columns as its first one."""
+    """Every token line of a file must have as many columns as its first one.
 
-    def __init__(self, name: str, minimum: int, what: str):
+    ``what`` names the columns a line needs at least ``minimum`` of; ``hint`` is added to the
+    message when a line has fewer.
+    """
+
+    def __init__(self, name: str, minimum: int, what: str, hint: str = ""):
         self.name = name
         self.minimum = minimum
         self.what = what
+        self.hint = hint
         self.expected: int | None = None
         self.expected_line = 0
+        self.expected_option: str | None = None  # the option that would fix the line setting the count
 
     def preset(self, first: tuple[int, int] | None) -> None:
         """Expect the column count of a token line read elsewhere: ``(count, line)``."""
@@ -91,14 +123,18 @@ class ColumnCheck:
         if counts.shape[0] == 0:
             return
         if self.expected is None:
+            first = int(rows[0])
             self.expected = int(counts[0])
-            self.expected_line = lines.first_line + int(rows[0])
+            self.expected_line = lines.first_line + first
+            self.expected_option = lines.option_for(first)
             if self.expected < self.minimum:
+                option = self.expected_option
                 raise InputError(
                     self.name,
                     self.expected_line,
                     f"expected at least {self.minimum} columns ({self.what}), "
-                    f"found {self.expected}: {lines.text(int(rows[0]))!r}",
+                    f"found {self.expected}: {quote(lines.text(first))}{'' if option else self.hint}",
+                    option=option,
                 )
         bad = np.flatnonzero(counts != self.expected)
         if bad.shape[0]:
@@ -107,7 +143,8 @@ class ColumnCheck:
                 self.name,
                 lines.first_line + i,
                 f"expected {self.expected} columns as on line {self.expected_line}, "
-                f"found {int(lines.fields.count[i])}: {lines.text(i)!r}",
+                f"found {int(lines.fields.count[i])}: {quote(lines.text(i))}",
+                option=lines.option_for(i) or self.expected_option,
             )
 
 
@@ -133,27 +170,166 @@ def check_aligned(
     if differ.shape[0]:
         i = int(differ[0])
         gi, pi = int(gr[i]), int(pr[i])
+        tokens_differ = bool(gk[i] == TOKEN and pk[i] == TOKEN)
         raise InputError(
             names[0],
             g.first_line + gi,
             f"does not match {names[1]}:{p.first_line + pi}: "
-            f"{g.text(gi)!r} vs {p.text(pi)!r}; the files must align line by line",
+            f"{quote(g.text(gi))} vs {quote(p.text(pi))}; the files must align line by line",
+            option=g.option_for(gi) or p.option_for(pi) or ("--ignore-tokens" if tokens_differ else None),
         )
 
 
-def first_token_columns(path: str) -> tuple[int, int] | None:
+def without_docstarts(lines: Lines, rows: Int) -> Int:
+    """``rows`` of ``lines`` less the -DOCSTART- lines and the blank lines right after them."""
+    kinds = lines.kind[rows]
+    at = np.arange(kinds.shape[0])
+    last_content = np.maximum.accumulate(np.where(kinds != BLANK, at, -1))
+    after_doc = (kinds == BLANK) & (last_content >= 0) & (kinds[np.maximum(last_content, 0)] == DOC)
+    return rows[(kinds != DOC) & ~after_doc]
+
+
+def check_lengths(g: Lines, g_rows: Int, p: Lines, p_rows: Int, names: tuple[str, str]) -> None:
+    """At the end of both files, rows ``g_rows`` and ``p_rows`` must pair up, but for blank lines.
+
+    ``names`` are the gold and the prediction file's names.
+    """
+    n = min(g_rows.shape[0], p_rows.shape[0])
+    gold_longer = g_rows.shape[0] > p_rows.shape[0]
+    longer, rows = (g, g_rows) if gold_longer else (p, p_rows)
+    extra = rows[n:]
+    content = extra[longer.kind[extra] != BLANK]
+    if content.shape[0] == 0:
+        return  # only trailing blank lines differ
+    i = int(content[0])
+    name, other = names if gold_longer else names[::-1]
+    raise InputError(
+        name,
+        longer.first_line + i,
+        f"{other} has ended but this file goes on: {quote(longer.text(i))}; "
+        "the files must align line by line",
+        option=longer.option_for(i),
+    )
+
+
+ONE_FILE = (
+    "a single FILE must hold gold and predicted tags (in its last two columns): "
+    "give the prediction file too, as PRED_FILE"
+)
+
+
+def one_tag_column(ids: npt.NDArray[np.intp], mapped: npt.NDArray[np.int32]) -> bool:
+    """Whether a merged file seems to have only one tag column (then `ONE_FILE` says what to do).
+
+    ``ids`` are the interned gold then predicted tag columns and ``mapped`` their vocabulary ids:
+    the predicted half is all tags and most distinct values of the gold half are not.
+    """
+    n = ids.shape[0] // 2
+    if (mapped[ids[n:]] < 0).any():
+        return False
+    distinct = np.unique(ids[:n])
+    return int(np.count_nonzero(mapped[distinct] < 0)) * 2 > distinct.shape[0]
+
+
+class MergedCheck:
+    """Tells a gold file that holds gold and predicted tags in its last two columns (merged).
+
+    Both columns must be tags with a scheme letter, spelled as the vocabulary's format says (or in
+    one inferred format), and agree on the type of at least half the tokens that both tag as
+    entities, among the first `ENTITIES` such tokens (or the first `TOKENS` tokens, or the whole
+    file). So a chunk column beside the entity tags (CoNLL-2003: ``B-NP B-ORG``), a column of
+    ``O``, or a second layer of nested entities, which seldom has the type of the first, is not
+    taken for predictions.
+    """
+
+    ENTITIES = 50
+    TOKENS = 100_000
+
+    def __init__(self, name: str):
+        self.name = name
+        self.done = False
+        self.agree = self.entities = self.tokens = 0
+        self.first_line = 0
+
+    def add(self, lines: Lines, rows: Int, fmt: TagFormat | None, outside: str) -> None:
+        """Count token ``rows`` of a block; raise an `InputError` once the file looks merged."""
+        if self.done or rows.shape[0] == 0:
+            return
+        if not self.tokens:
+            self.first_line = lines.first_line + int(rows[0])
+        counts = _agreement(lines, rows, fmt, outside)
+        if counts is None:
+            self.done = True  # not two tag columns
+            return
+        self.agree += counts[0]
+        self.entities += counts[1]
+        self.tokens += int(rows.shape[0])
+        if self.entities >= self.ENTITIES or self.tokens >= self.TOKENS:
+            self.finish()
+
+    def finish(self) -> None:
+        """Decide on what was counted (at the end of the file, or once enough was)."""
+        if self.done:
+            return
+        self.done = True
+        if self.agree > 0 and self.agree * 2 >= self.entities:
+            raise InputError(
+                self.name,
+                self.first_line,
+                "looks like a merged file (gold and predicted tags in its last two columns); "
+                f"score it alone: nerve score {self.name}",
+            )
+
+
+def _agreement(lines: Lines, rows: Int, fmt: TagFormat | None, outside: str) -> tuple[int, int] | None:
+    """Among token ``rows`` with entity tags in both last columns: how many agree on the type.
+
+    Returns ``(agreeing, with entity tags in both)``, or ``None`` when those columns are not both
+    tags with a scheme letter.
+    """
+    rows = rows[lines.fields.count[rows] >= 3]
+    n = rows.shape[0]
+    if n == 0 or (fmt is not None and fmt.position == "bare"):
+        return None
+    f = lines.fields
+    both = np.concatenate([f.second_last[rows], f.last[rows]])
+    ids, values = intern(lines.buf, f.start[both], f.end[both])
+    tags = [v.decode("utf-8", "replace") for v in values]
+    try:
+        fmt = fmt or infer_tag_format(tags, outside)
+    except SchemeError:
+        return None
+    if fmt is None:
+        return 0, 0  # only outside tags so far
+    parts = [fmt.split(t) for t in tags]
+    if any(p is None for p in parts):
+        return None
+    names = sorted({p[1] for p in parts if p is not None and p[0] != "O"})
+    index = {name: k for k, name in enumerate(names)}
+    types = np.asarray([index[p[1]] if p is not None and p[0] != "O" else -1 for p in parts])
+    gold, pred = types[ids[:n]], types[ids[n:]]
+    entity = (gold >= 0) & (pred >= 0)
+    return int(np.count_nonzero(gold[entity] == pred[entity])), int(np.count_nonzero(entity))
+
+
+def first_token_columns(
+    path: str, comments: bool = False, delimiter: int | None = None
+) -> tuple[int, int] | None:
     """The number of columns of the first token line of a file, and its line number.
 
-    ``None`` when no token line is in the first MiB.
+    ``None`` when no token line is in the first MiB, or when the file cannot be read (the
+    reader then says why).
     """
-    with open(path, "rb") as f:
-        data = f.read(1 << 20)
+    try:
+        data = read_head(path, 1 << 20)
+    except InputError:
+        return None
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    data = data[: data.rfind(b"\n") + 1].replace(b"\r\n", b"\n")
+    data = unify_line_ends(data[: data.rfind(b"\n") + 1])
     if not data:
         return None
-    lines = classify(data, 1, comments=False)
+    lines = classify(data, 1, comments, delimiter)
     tokens = np.flatnonzero(lines.kind == TOKEN)
     if not tokens.shape[0]:
         return None

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.blocks import TagBlock
+from ..model.quoting import quote
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -74,7 +75,7 @@ def _list_ids(
         raise InputError(
             name,
             None,
-            f"expected tag strings, got {type(bad_type).__name__} {bad_type!r}; map ids to tags first",
+            f"expected tag strings, got {type(bad_type).__name__} {quote(bad_type)}; map ids to tags first",
         )
     values, inverse = np.unique(np.asarray(flat, dtype=object).astype(str), return_inverse=True)
     tags = values.tolist()

@@ -27,6 +27,7 @@ from .eval4ner import read_eval4ner
 from .jsonl import Documents, no_gc, read_documents
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
+from .sources import read_head
 
 __all__ = [
     "SPAN_FORMATS",
@@ -55,8 +56,7 @@ def sniff_format(path: str) -> str:
     """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON."""
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
-    with open(path, "rb") as f:
-        head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    head = read_head(path, 4096).lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
         return "eval4ner"
     if path.endswith(".jsonl"):

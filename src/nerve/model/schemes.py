@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ..errors import SchemeError
+from .quoting import quote
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -35,6 +36,7 @@ __all__ = [
     "get_scheme",
     "infer_scheme",
     "infer_tag_format",
+    "no_letter",
 ]
 
 
@@ -248,11 +250,12 @@ _CANDIDATE_FORMATS = [
 def infer_tag_format(tags: Iterable[str], outside: str = "O") -> TagFormat | None:
     """Guess how ``tags`` spell letters and types, or ``None`` if they are all outside tags.
 
-    Tries ``B-X``, ``X-B``, ``B_X``, ``X_B``, ``B.X`` and ``B:X`` in that order; if no tag has a
-    letter at all, the tags are bare types (``PER``), which only the IO scheme reads.
+    Tries ``B-X``, ``X-B``, ``B_X``, ``X_B``, ``B.X`` and ``B:X`` in that order. Tags without any
+    letter (label ids ``0 1 2``, lower-case ``b-per``, bare types ``PER``) are never guessed to be
+    bare types: only ``tag_format="X"`` reads them so.
 
     Raises:
-        SchemeError: when the tags fit none of these formats consistently.
+        SchemeError: when the tags fit none of these formats consistently, or have no letter.
     """
     inner = sorted({t for t in tags if t != outside})
     if not inner:
@@ -263,13 +266,24 @@ def infer_tag_format(tags: Iterable[str], outside: str = "O") -> TagFormat | Non
             return fmt
     prefixed = TagFormat("prefix", "-", outside)
     if not any(prefixed.split(t) is not None for t in inner):
-        return TagFormat("bare", "-", outside)
+        raise SchemeError(f"cannot infer the tag format: {no_letter(inner[0], outside)}")
     odd = next(t for t in inner if prefixed.split(t) is None)
     msg = (
-        f"cannot infer the tag format: {odd!r} has no scheme letter (like B-) while other tags do; "
+        f"cannot infer the tag format: {quote(odd)} has no scheme letter (like B-) while other tags do; "
         "pass --tag-format, or --outside if it is the outside tag"
     )
     raise SchemeError(msg)
+
+
+def no_letter(tag: str, outside: str = "O") -> str:
+    """Why a tag without a scheme letter, among tags without one, is not read, and what to do."""
+    if tag.upper() == outside.upper() or TagFormat("prefix", "-", outside).split(tag[:1].upper() + tag[1:]):
+        why = "scheme letters and the outside tag are upper case (B-X, I-X, O)"
+    elif tag.isdigit():
+        why = "map label ids to tags (B-X, I-X, O) first"
+    else:
+        why = "no tag read has one"
+    return f"tag {quote(tag)} has no scheme letter (like B-X): {why}; for bare types pass --tag-format X"
 
 
 def infer_scheme(letters: Iterable[str], b_after_other: bool, e_before_other: bool) -> Scheme:

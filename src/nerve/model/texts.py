@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .quoting import quote
+
 if TYPE_CHECKING:
     import numpy.typing as npt
 
@@ -41,7 +43,7 @@ class EntityTexts:
                 if not isinstance(category, str) or not isinstance(text, str) or not text.split():
                     raise ValueError(
                         f"document {i}, entity {j}: expected (category, text) strings with a word, "
-                        f"but got {(category, text)!r}"
+                        f"but got {quote((category, text))}"
                     )
         doc = np.repeat(np.arange(len(lists), dtype=np.int64), [len(d) for d in lists])
         return cls(

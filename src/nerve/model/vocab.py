@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import SchemeError
-from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format
+from .quoting import quote
+from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format, no_letter
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -45,6 +46,7 @@ class TagVocab:
         self._kinds: list[int] = [OUT]
         self._types: list[int] = [-1]
         self._arrays: tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]] | None = None
+        self._letterless = False  # the format was inferred from tags none of which has a letter
 
     def __len__(self) -> int:
         return len(self.tags)
@@ -61,6 +63,7 @@ class TagVocab:
                 self.format = infer_tag_format(new, self.outside)
             except SchemeError:
                 self.format = TagFormat("prefix", "-", self.outside)
+                self._letterless = not any(self.format.split(t) for t in new)
         ids = np.empty(len(tags), dtype=np.int32)
         for i, tag in enumerate(tags):
             known = self.index.get(tag)
@@ -94,17 +97,19 @@ class TagVocab:
         """Say why ``tag`` was rejected, for an error message."""
         fmt = self.format
         if fmt is not None and not _fits(fmt, self.scheme):
-            return f"tag {tag!r}: bare tags (no letter) can only be read with the IO scheme"
+            return f"tag {quote(tag)}: bare tags (no letter) can only be read with the IO scheme"
+        if fmt is not None and self._letterless and fmt.split(tag) is None:
+            return no_letter(tag, self.outside)
         if fmt is None or fmt.split(tag) is None:
             spelled = fmt.describe() if fmt else "B-X"
             return (
-                f"tag {tag!r} does not have the form {spelled} of the other tags "
-                f"(or the outside tag {self.outside!r})"
+                f"tag {quote(tag)} does not have the form {spelled} of the other tags "
+                f"(or the outside tag {quote(self.outside)})"
             )
         scheme = self.scheme
         assert scheme is not None
         allowed = ", ".join([self.outside, *(fmt.join(c, "X") for c in scheme.letters)])
-        return f"tag {tag!r} is not part of scheme {scheme.name} (expected {allowed})"
+        return f"tag {quote(tag)} is not part of scheme {scheme.name} (expected {allowed})"
 
     @property
     def kinds(self) -> npt.NDArray[np.int8]:

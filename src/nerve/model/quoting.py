@@ -1,0 +1,27 @@
+"""Input quoted in error messages, cut to a readable length.
+
+Every reader message that shows a line, a field or a value of the input goes through `quote`, so
+that a 50 MB line is shown as its first `QUOTE_LIMIT` characters, an ellipsis and its length.
+"""
+
+from __future__ import annotations
+
+__all__ = ["QUOTE_LIMIT", "quote"]
+
+QUOTE_LIMIT = 80
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)``; past ``limit`` characters, only its start, ``…`` and its length.
+
+    A string is cut before it is quoted (``'abc'… (1,000 characters)``); another value's
+    ``repr`` is cut as it is.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
