@@ -1,18 +1,18 @@
 """``nerve score``: exact-match (and MUC) scores of a CoNLL or span file, with the signature.
 
-In: the parsed command line. Out: the rendering on stdout (`nerve.report.renderers`), exit status 0.
+In: the parsed command line. Out: the rendering for stdout (`nerve.report.renderers`), exit status 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .. import options
 from ..api import score
 from ..io.spans import SPAN_FORMATS
 from ..report.renderers import RENDERERS, render
 from .options import add_files, add_output, add_reading, add_repair, reading, source
+from .output import Output
 
 __all__ = ["add_parser", "run"]
 
@@ -68,8 +68,8 @@ def _add_muc(s: argparse.ArgumentParser) -> None:
     )
 
 
-def run(ns: argparse.Namespace) -> int:
-    """Score, print the rendering, and return 0."""
+def run(ns: argparse.Namespace) -> Output:
+    """Score, and hand back the rendering with status 0."""
     result = score(
         source(ns.file),  # type: ignore[arg-type]
         source(ns.pred_file),
@@ -84,5 +84,4 @@ def run(ns: argparse.Namespace) -> int:
         offsets=ns.offsets,
         **reading(ns),
     )
-    sys.stdout.write(render(result, ns.output))
-    return 0
+    return Output(render(result, ns.output))

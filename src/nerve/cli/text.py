@@ -14,6 +14,7 @@ from ..api import score_text
 from ..errors import OptionError, plural
 from ..report.renderers import TEXT_COMMANDS, render_text
 from .options import add_output, add_repair
+from .output import Output
 
 __all__ = ["add_parsers", "run"]
 
@@ -78,8 +79,8 @@ def _inputs(ns: argparse.Namespace) -> tuple[str, str | None, bool]:
     return ns.files[0], ns.files[1] if len(ns.files) == 2 else None, False
 
 
-def run(ns: argparse.Namespace) -> int:
-    """Score the texts, say how many documents were read, print the table and return 0."""
+def run(ns: argparse.Namespace) -> Output:
+    """Score the texts, say how many documents were read, and hand back the table (status 0)."""
     label, prediction, dirs = _inputs(ns)
     metrics = list(options.TEXT_METRICS) if ns.command == "ie-all" else [ns.command]
     scores = score_text(
@@ -94,5 +95,4 @@ def run(ns: argparse.Namespace) -> int:
     repairs = plural(scores.repairs, "invalid transition")
     repaired = f"; {repairs} repaired ({ns.repair})" if scores.repairs else ""
     sys.stderr.write(f"nerve: {plural(scores.documents, 'document')}, complete and valid{repaired}\n")
-    sys.stdout.write(render_text(scores, ns.command, ns.output, ns.by_category))
-    return 0
+    return Output(render_text(scores, ns.command, ns.output, ns.by_category))
