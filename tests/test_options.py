@@ -166,6 +166,15 @@ def test_fraction_refuses_the_rest(value: float) -> None:
     )
 
 
+def test_percentage_is_a_fraction_of_100() -> None:
+    assert options.percentage(None, "nerval_threshold") is None
+    assert [options.percentage(v, "nerval_threshold") for v in (0, 30, 100)] == [0.0, 0.3, 1.0]
+    for value in (-1, 100.5, math.nan, "30"):
+        assert str(refused(options.percentage, value, "nerval_threshold")) == (
+            f"nerval_threshold: expected a percentage in [0, 100], but got {value}"
+        )
+
+
 def test_fraction_without_zero() -> None:
     assert options.fraction(None, "min_iou", zero=False) is None
     assert options.fraction(1.0, "min_iou", zero=False) == 1.0
