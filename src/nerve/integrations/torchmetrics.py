@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import NerveError, OptionError
+from ..errors import NerveError, OptionError, plural
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 from ..streaming.tensors import prepare_batch
@@ -139,10 +139,10 @@ class EntityScore(Metric):
         state = {name: getattr(self, name).cpu().numpy() for name in self._defaults}
         counts = state["counts"]
         if has_bad_input(counts):
-            bad = int(counts[: HOLES + 1].sum())
+            bad = plural(int(counts[: HOLES + 1].sum()), "bad id or length", "bad ids or lengths")
+            invalid = plural(int(counts[INVALID]), "invalid transition")
             raise NerveError(
-                f"the batches had {bad} bad ids or lengths and {int(counts[INVALID])} invalid transitions "
-                "(counted with validate=False; validate=True names them)"
+                f"the batches had {bad} and {invalid} (counted with validate=False; validate=True names them)"
             )
         stream = self._stream.empty_copy()
         stream.accumulator.add_counts(

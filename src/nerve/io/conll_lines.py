@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, split_fields, starts_with
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class ColumnCheck:
                 raise InputError(
                     self.name,
                     self.expected_line,
-                    f"expected at least {self.minimum} columns ({self.what}), "
+                    f"expected at least {plural(self.minimum, 'column')} ({self.what}), "
                     f"found {self.expected}: {lines.text(int(rows[0]))!r}",
                 )
         bad = np.flatnonzero(counts != self.expected)
@@ -106,7 +106,7 @@ class ColumnCheck:
             raise InputError(
                 self.name,
                 lines.first_line + i,
-                f"expected {self.expected} columns as on line {self.expected_line}, "
+                f"expected {plural(self.expected, 'column')} as on line {self.expected_line}, "
                 f"found {int(lines.fields.count[i])}: {lines.text(i)!r}",
             )
 
