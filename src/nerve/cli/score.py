@@ -11,7 +11,7 @@ from .. import options
 from ..api import score
 from ..io.spans import SPAN_FORMATS
 from ..report.renderers import RENDERERS, render
-from .options import add_files, add_output, add_reading, add_repair, reading, source
+from .options import add_files, add_output, add_reading, reading, source
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -26,8 +26,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_files(s)
     add_reading(s)
-    add_repair(
-        s, options.REPAIR_POLICIES, "what to do with transitions the scheme does not allow (default: begin)"
+    s.add_argument(  # checked by nerve.options, as in Python
+        "--repair",
+        default="begin",
+        metavar="P",
+        help="what to do with transitions the scheme does not allow: "
+        f"{', '.join(options.REPAIR_POLICIES)} (default: begin)",
     )
     s.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
     s.add_argument(

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import NerveError, OptionError, plural
+from .. import options
+from ..errors import NerveError, plural
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 from ..streaming.tensors import prepare_batch
@@ -82,8 +83,8 @@ class EntityScore(Metric):
         **kwargs: Any,
     ):
         key = self.default_key if key is None else key
-        if key is not None and key not in KEYS:
-            raise OptionError("key", f"expected one of {', '.join(KEYS)}, got {key!r}")
+        if key is not None:
+            options.one_of(key, KEYS, "key")
         super().__init__(**kwargs)
         self.key = key
         self._stream = StreamingMetric(
