@@ -166,6 +166,15 @@ def test_fraction_refuses_the_rest(value: float) -> None:
     )
 
 
+def test_percentage_is_a_fraction_of_100() -> None:
+    assert options.percentage(None, "nerval_threshold") is None
+    assert [options.percentage(v, "nerval_threshold") for v in (0, 30, 100)] == [0.0, 0.3, 1.0]
+    for value in (-1, 100.5, math.nan, "30"):
+        assert str(refused(options.percentage, value, "nerval_threshold")) == (
+            f"nerval_threshold: expected a percentage in [0, 100], but got {value}"
+        )
+
+
 def test_fraction_without_zero() -> None:
     assert options.fraction(None, "min_iou", zero=False) is None
     assert options.fraction(1.0, "min_iou", zero=False) == 1.0
@@ -315,3 +324,60 @@ def test_command_lets_bugs_through(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("nerve.cli.score.score", broken)
     with pytest.raises(ValueError, match="a bug"):
         main(["score", str(EXAMPLE)])
+
+
+# --------------------------------------------------------------------------- every entry point
+
+LABELS = ["O", "B-PER", "I-PER"]
+# option, a bad value in Python, its flag and spelling on the command line, what is refused.
+BAD_VALUES = [
+    ("beta", -1.0, "--beta=-1.0", "expected a number > 0 (inf for recall alone), but got -1.0"),
+    ("scheme", "BIOX", "--scheme=BIOX", "expected one of auto, IO, IOB1, IOB2, IOE1, IOE2, IOBES, "),
+    ("tag_format", "BX", "--tag-format=BX", "expected a format like B-X, X-B, B_X or X (bare types), "),
+    ("outside", "N O", "--outside=N O", "expected a tag without spaces, such as O, but got 'N O'"),
+    ("repair", "lenient", "--repair=lenient", "expected one of begin, conlleval, discard, error, but got "),
+]
+
+
+def entry_points(option: str) -> list[object]:
+    """Every Python entry point that takes ``option``: the API, streaming and the integrations."""
+    from nerve.integrations.transformers import compute_metrics
+
+    calls: list[object] = [
+        lambda **kw: nerve.score(GOLD, PRED, **kw),
+        lambda **kw: nerve.StreamingMetric(LABELS, **kw),
+    ]
+    if option != "beta":
+        calls.append(lambda **kw: compute_metrics(LABELS, **kw))
+    if option not in ("beta", "outside", "tag_format"):
+        calls.append(lambda **kw: nerve.decode(["B-PER", "I-PER"], **kw))
+    try:
+        from nerve.integrations.torchmetrics import EntityScore
+    except NerveError:  # torch or torchmetrics is not installed
+        return calls
+    return [*calls, lambda **kw: EntityScore(LABELS, **kw)]
+
+
+@pytest.mark.parametrize(("option", "value", "flag", "detail"), BAD_VALUES)
+def test_one_wording_through_every_entry_point(
+    capsys: pytest.CaptureFixture[str], option: str, value: object, flag: str, detail: str
+) -> None:
+    errors = [refused(call, **{option: value}) for call in entry_points(option)]
+    assert {(err.option, err.detail) for err in errors} == {(option, errors[0].detail)}
+    assert errors[0].detail.startswith(detail)
+    name, given = flag.split("=", 1)
+    assert cli_error(capsys, "score", str(EXAMPLE), flag) == f"{name}: {errors[0].detail}"
+    if option == "tag_format":
+        assert str(refused(nerve.encode, [(0, 1, "PER")], 2, tag_format=value)) == str(errors[0])
+    if option == "scheme":
+        assert str(refused(nerve.encode, [(0, 1, "PER")], 2, scheme=value)) == str(errors[0])
+    assert given == str(value)
+
+
+def test_conlleval_cannot_decode_entities() -> None:
+    assert str(refused(nerve.decode, ["B-PER"], repair="conlleval")) == (
+        "repair: conlleval cannot decode entities: its rules only count chunks; use begin, discard or error"
+    )
+    assert str(refused(nerve.encode, [(0, 1, "PER")], 2, scheme="auto")) == (
+        "scheme: encode needs a scheme to write, not auto"
+    )

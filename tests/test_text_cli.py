@@ -260,6 +260,34 @@ def test_threshold_is_a_fraction(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "nerval threshold 0.3" in json.loads(out)["signature"]
 
 
+@pytest.mark.parametrize("command", ["nerval", "ie-all"])
+def test_ie_evals_nerval_threshold_is_a_percentage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # ie-eval spells it --nerval-threshold, in percent: 30 there is --threshold 0.3 here.
+    label, pred = small(tmp_path)
+    dirs = [command, "-l", str(label), "-p", str(pred), "-o", "json"]
+    outputs = {}
+    for percent, fraction in (("0", "0"), ("5", "0.05"), ("30", "0.3"), ("100", "1")):
+        code, ours, _ = run(capsys, *dirs, "--threshold", fraction)
+        assert code == 0
+        code, theirs, err = run(capsys, *dirs, "--nerval-threshold", percent)
+        assert code == 0, err
+        assert theirs == ours
+        outputs[percent] = ours
+    assert outputs["0"] != outputs["30"]  # Woshington matches Washington at 30 %, not at 0
+    assert outputs["30"] == run(capsys, *dirs)[1]  # the default
+    code, _, err = run(capsys, *dirs, "--nerval-threshold", "30", "--threshold", "0.3")
+    assert code == 2
+    assert err == (
+        "nerve: error: --nerval-threshold: give --threshold (a fraction) or --nerval-threshold "
+        "(a percentage, as ie-eval), not both\n"
+    )
+    code, _, err = run(capsys, *dirs, "--nerval-threshold", "300")
+    assert code == 2
+    assert err == "nerve: error: --nerval-threshold: expected a percentage in [0, 100], but got 300.0\n"
+
+
 def test_ie_all_rows_belong_to_their_categories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # ie-eval's `all --by-category` joins tables by row position, so columns land on other rows.
     label, pred = small(tmp_path)

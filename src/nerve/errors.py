@@ -20,9 +20,12 @@ __all__ = [
 ]
 
 
-def plural(n: int, noun: str) -> str:
-    """``n`` and ``noun``, in the plural unless ``n`` is 1: ``1 document``, ``2 documents``."""
-    return f"{n} {noun}{'s' if n != 1 else ''}"
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1: ``1 document``, ``2 documents``.
+
+    ``nouns`` is the plural when it is not ``noun`` + ``s``: ``plural(n, "id or length", "ids or lengths")``.
+    """
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 class NerveError(Exception):

@@ -37,6 +37,7 @@ __all__ = [
     "offsets",
     "one_of",
     "outside",
+    "percentage",
     "repair",
     "scheme",
     "setting",
@@ -186,6 +187,15 @@ def fraction(value: float | None, option: str, *, zero: bool = True) -> float | 
         interval = "[0, 1]" if zero else "(0, 1]"
         raise OptionError(flag(option), f"expected a fraction in {interval}, but got {value}")
     return value
+
+
+def percentage(value: float | None, option: str) -> float | None:
+    """A percentage in [0, 100] as a fraction in [0, 1] (30 is 0.3), or ``None`` when not given."""
+    if value is None:
+        return None
+    if not (_is_real(value) and 0 <= value <= 100):
+        raise OptionError(flag(option), f"expected a percentage in [0, 100], but got {value}")
+    return value / 100
 
 
 def metric_families(metrics: str | Sequence[str], option: str = "metrics") -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import options
-from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError
+from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
@@ -24,12 +24,12 @@ from ..io.spans import read_span_columns, span_lists
 from ..matching.exact import exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
-from ..model.schemes import Scheme, TagFormat, encode_sequence, get_scheme
+from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span, SpanArray
 from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
 from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
-from ..tagging.decode import DecodeRules, decode_block, get_policy
+from ..tagging.decode import DecodeRules, decode_block
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .shards import score_shards, shards
 from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path, path_of
@@ -288,9 +288,7 @@ def decode(
     Raises:
         InvalidSequenceError: with ``repair="error"`` when a transition is invalid.
     """
-    policy = get_policy(repair)
-    if policy == "conlleval":
-        raise SchemeError("decode() offers begin, discard and error; conlleval's rules only count chunks")
+    policy = options.entity_repair(repair, "decode entities: its rules only count chunks")
     nested = bool(tags) and not isinstance(tags[0], str)
     seqs: Tags = tags if nested else [tags]  # type: ignore[list-item]
     fmt = options.tag_format(tag_format, outside)
@@ -330,7 +328,9 @@ def encode(
     ``length`` the result is one list of tags; with a list of lengths it is one list per sequence,
     and each `Span`'s ``seq`` says which.
     """
-    target = get_scheme(scheme)
+    target = options.scheme(scheme)
+    if target is None:
+        raise SchemeOptionError(options.flag("scheme"), "encode needs a scheme to write, not auto")
     fmt = options.tag_format(tag_format, outside) or TagFormat(outside=outside)
     if fmt.position == "bare" and target.name != "IO":
         raise SchemeError(f"bare tags (no letter) can only be written with the IO scheme, not {target.name}")

@@ -2,8 +2,9 @@
 
 In: the command line (``-`` names the standard input). Out: the rendering on stdout, and the exit
 status: 0 on success, 1 when ``validate`` finds problems, 2 for a user's mistake (a `NerveError`,
-printed as one line ``nerve: error: ...``, options spelled as flags); anything else is a bug and
-keeps its traceback.
+printed as one line ``nerve: error: ...``, options spelled as flags) or an output that cannot be
+written (`nerve.cli.output`; a reader closing the pipe early keeps the status), 130 on Ctrl-C;
+anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .._version import __version__
 from ..errors import InvalidSequenceError, NerveError, plural
 from ..options import command_line_names
 from . import conlleval, score, text, validate
+from .output import Output, StdoutError, check_stdout, emit
 
 __all__ = ["main"]
 
@@ -42,26 +44,32 @@ def _fail(message: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``nerve`` command and return its exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    """Run the ``nerve`` command and return its exit status (130 when interrupted, as shells do)."""
+    try:
+        check_stdout()
+        return emit(_run(list(sys.argv[1:] if argv is None else argv)))
+    except StdoutError as err:
+        return _fail(str(err))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(args: list[str]) -> Output:
+    """Run the subcommand of ``args``; a user's mistake is one line on stderr and status 2."""
     if args and args[0] == "conlleval":
         return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
     ns = _parser().parse_args(args)
     try:
         with command_line_names():
-            status: int = ns.run(ns)
-            return status
+            output: Output = ns.run(ns)
+            return output
     except InvalidSequenceError as err:
         for problem in err.problems:
             sys.stderr.write(f"{problem}\n")
         transitions = plural(len(err.problems), "invalid transition")
-        return _fail(f"{transitions} for scheme {err.scheme} (--repair error)")
+        return Output("", _fail(f"{transitions} for scheme {err.scheme} (--repair error)"))
     except NerveError as err:
-        return _fail(str(err))
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+        return Output("", _fail(str(err)))
 
 
 if __name__ == "__main__":

@@ -1,15 +1,18 @@
 """``nerve conlleval``: the byte-identical drop-in for conlleval.pl, which reads its own arguments.
 
-In: conlleval.pl's arguments (``-d``, ``-l``, ``-r``, ``-o``) and a file or stdin. Out: its report,
-and its exit status (`nerve.compat.conlleval`).
+In: conlleval.pl's arguments (``-d``, ``-l``, ``-r``, ``-o``) and a file or stdin. Out: its report
+(bytes, written as they are) and its exit status (`nerve.compat.conlleval`).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import sys
 from collections.abc import Sequence
 
 from ..compat import conlleval
+from .output import Output
 
 __all__ = ["add_parser", "run"]
 
@@ -24,6 +27,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
 
 
-def run(args: Sequence[str]) -> int:
-    """Run conlleval.pl's drop-in with ``args`` and return its exit status."""
-    return conlleval.main(args)
+def run(args: Sequence[str]) -> Output:
+    """Run conlleval.pl's drop-in with ``args``; hand back its report (bytes) and exit status."""
+    report = io.BytesIO()
+    status = conlleval.run(args, sys.stdin.buffer, report, sys.stderr.buffer)
+    return Output(report.getvalue(), status)

@@ -1,18 +1,18 @@
 """``nerve score``: exact-match (and MUC) scores of a CoNLL or span file, with the signature.
 
-In: the parsed command line. Out: the rendering on stdout (`nerve.report.renderers`), exit status 0.
+In: the parsed command line. Out: the rendering for stdout (`nerve.report.renderers`), exit status 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .. import options
 from ..api import score
 from ..io.spans import SPAN_FORMATS
 from ..report.renderers import RENDERERS, render
-from .options import add_files, add_output, add_reading, add_repair, reading, source
+from .options import add_files, add_output, add_reading, reading, source
+from .output import Output
 
 __all__ = ["add_parser", "run"]
 
@@ -26,8 +26,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_files(s)
     add_reading(s)
-    add_repair(
-        s, options.REPAIR_POLICIES, "what to do with transitions the scheme does not allow (default: begin)"
+    s.add_argument(  # checked by nerve.options, as in Python
+        "--repair",
+        default="begin",
+        metavar="P",
+        help="what to do with transitions the scheme does not allow: "
+        f"{', '.join(options.REPAIR_POLICIES)} (default: begin)",
     )
     s.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
     s.add_argument(
@@ -68,8 +72,8 @@ def _add_muc(s: argparse.ArgumentParser) -> None:
     )
 
 
-def run(ns: argparse.Namespace) -> int:
-    """Score, print the rendering, and return 0."""
+def run(ns: argparse.Namespace) -> Output:
+    """Score, and hand back the rendering with status 0."""
     result = score(
         source(ns.file),  # type: ignore[arg-type]
         source(ns.pred_file),
@@ -84,5 +88,4 @@ def run(ns: argparse.Namespace) -> int:
         offsets=ns.offsets,
         **reading(ns),
     )
-    sys.stdout.write(render(result, ns.output))
-    return 0
+    return Output(render(result, ns.output))

@@ -14,6 +14,7 @@ from ..api import score_text
 from ..errors import OptionError, plural
 from ..report.renderers import TEXT_COMMANDS, render_text
 from .options import add_output, add_repair
+from .output import Output
 
 __all__ = ["add_parsers", "run"]
 
@@ -48,8 +49,15 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                 "--threshold",
                 "-t",
                 type=float,
-                default=0.3,
+                default=None,
                 help="the largest character error rate of a match, a fraction in [0, 1] (default: 0.3)",
+            )
+            t.add_argument(
+                "--nerval-threshold",
+                type=float,
+                default=None,
+                metavar="PCT",
+                help="ie-eval's spelling of the same, a percentage in [0, 100]: 30 is --threshold 0.3",
             )
         t.add_argument("--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)")
         policies = [p for p in options.REPAIR_POLICIES if p != "conlleval"]
@@ -78,15 +86,27 @@ def _inputs(ns: argparse.Namespace) -> tuple[str, str | None, bool]:
     return ns.files[0], ns.files[1] if len(ns.files) == 2 else None, False
 
 
-def run(ns: argparse.Namespace) -> int:
-    """Score the texts, say how many documents were read, print the table and return 0."""
+def _threshold(ns: argparse.Namespace) -> float:
+    """OI-Nerval's threshold, a fraction: ``--threshold`` as it is, ``--nerval-threshold`` / 100."""
+    fraction = getattr(ns, "threshold", None)
+    percent = options.percentage(getattr(ns, "nerval_threshold", None), "nerval_threshold")
+    if fraction is not None and percent is not None:
+        detail = "give --threshold (a fraction) or --nerval-threshold (a percentage, as ie-eval), not both"
+        raise OptionError("--nerval-threshold", detail)
+    if percent is not None:
+        return percent
+    return 0.3 if fraction is None else fraction
+
+
+def run(ns: argparse.Namespace) -> Output:
+    """Score the texts, say how many documents were read, and hand back the table (status 0)."""
     label, prediction, dirs = _inputs(ns)
     metrics = list(options.TEXT_METRICS) if ns.command == "ie-all" else [ns.command]
     scores = score_text(
         label,
         prediction,
         metrics=metrics,
-        threshold=getattr(ns, "threshold", 0.3),
+        threshold=_threshold(ns),
         scheme=ns.scheme,
         repair=ns.repair,
         directories=dirs,
@@ -94,5 +114,4 @@ def run(ns: argparse.Namespace) -> int:
     repairs = plural(scores.repairs, "invalid transition")
     repaired = f"; {repairs} repaired ({ns.repair})" if scores.repairs else ""
     sys.stderr.write(f"nerve: {plural(scores.documents, 'document')}, complete and valid{repaired}\n")
-    sys.stdout.write(render_text(scores, ns.command, ns.output, ns.by_category))
-    return 0
+    return Output(render_text(scores, ns.command, ns.output, ns.by_category))

@@ -1,17 +1,17 @@
 """``nerve validate``: every transition the scheme does not allow, with its file and line.
 
-In: the parsed command line. Out: one line per problem and a verdict on stdout; exit status 1 when
+In: the parsed command line. Out: one line per problem and a verdict for stdout; exit status 1 when
 there is a problem, 0 when there is none.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..api import validate
 from ..errors import plural
 from .options import add_files, add_reading, reading, source
+from .output import Output
 
 __all__ = ["add_parser", "run"]
 
@@ -31,18 +31,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     v.set_defaults(run=run)
 
 
-def run(ns: argparse.Namespace) -> int:
-    """Validate, print the problems and the verdict, and return 1 if there is a problem."""
+def run(ns: argparse.Namespace) -> Output:
+    """Validate, and hand back the problems and the verdict, with status 1 if there is a problem."""
     scheme, problems = validate(
         source(ns.file),  # type: ignore[arg-type]
         source(ns.pred_file),
         merged=ns.merged,
         **reading(ns),
     )
-    for problem in problems:
-        sys.stdout.write(f"{problem}\n")
+    lines = [f"{problem}\n" for problem in problems]
     n = len(problems)
     inferred = " (auto)" if ns.scheme.lower() == "auto" else ""
     verdict = plural(n, "invalid transition") if n else "valid"
-    sys.stdout.write(f"{verdict}: scheme {scheme.name}{inferred}\n")
-    return 1 if problems else 0
+    lines.append(f"{verdict}: scheme {scheme.name}{inferred}\n")
+    return Output("".join(lines), 1 if problems else 0)

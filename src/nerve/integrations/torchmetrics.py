@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import NerveError, OptionError
+from .. import options
+from ..errors import NerveError, plural
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 from ..streaming.tensors import prepare_batch
@@ -82,8 +83,8 @@ class EntityScore(Metric):
         **kwargs: Any,
     ):
         key = self.default_key if key is None else key
-        if key is not None and key not in KEYS:
-            raise OptionError("key", f"expected one of {', '.join(KEYS)}, got {key!r}")
+        if key is not None:
+            options.one_of(key, KEYS, "key")
         super().__init__(**kwargs)
         self.key = key
         self._stream = StreamingMetric(
@@ -139,10 +140,10 @@ class EntityScore(Metric):
         state = {name: getattr(self, name).cpu().numpy() for name in self._defaults}
         counts = state["counts"]
         if has_bad_input(counts):
-            bad = int(counts[: HOLES + 1].sum())
+            bad = plural(int(counts[: HOLES + 1].sum()), "bad id or length", "bad ids or lengths")
+            invalid = plural(int(counts[INVALID]), "invalid transition")
             raise NerveError(
-                f"the batches had {bad} bad ids or lengths and {int(counts[INVALID])} invalid transitions "
-                "(counted with validate=False; validate=True names them)"
+                f"the batches had {bad} and {invalid} (counted with validate=False; validate=True names them)"
             )
         stream = self._stream.empty_copy()
         stream.accumulator.add_counts(

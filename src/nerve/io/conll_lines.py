@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, SchemeError
+from ..errors import InputError, SchemeError, plural
 from ..model.quoting import quote
 from ..model.schemes import TagFormat, infer_tag_format
 from .bytes import BOM, DOCSTART, FieldTable, equal_ranges, intern, split_fields, starts_with
@@ -132,7 +132,7 @@ class ColumnCheck:
                 raise InputError(
                     self.name,
                     self.expected_line,
-                    f"expected at least {self.minimum} columns ({self.what}), "
+                    f"expected at least {plural(self.minimum, 'column')} ({self.what}), "
                     f"found {self.expected}: {quote(lines.text(first))}{'' if option else self.hint}",
                     option=option,
                 )
@@ -142,7 +142,7 @@ class ColumnCheck:
             raise InputError(
                 self.name,
                 lines.first_line + i,
-                f"expected {self.expected} columns as on line {self.expected_line}, "
+                f"expected {plural(self.expected, 'column')} as on line {self.expected_line}, "
                 f"found {int(lines.fields.count[i])}: {quote(lines.text(i))}",
                 option=lines.option_for(i) or self.expected_option,
             )

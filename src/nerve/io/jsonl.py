@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
@@ -180,12 +180,14 @@ class Checker:
             raise self.fail(f"span {i}: expected 0 <= start < end (half-open), got start={start}, end={end}")
         if self.units == "char" and self.text is not None:
             if end > len(self.text):
-                raise self.fail(f"span {i}: end {end} is beyond the text ({len(self.text)} characters)")
+                raise self.fail(
+                    f"span {i}: end {end} is beyond the text ({plural(len(self.text), 'character')})"
+                )
             if text is not None and self.text[start:end] != text:
                 raise self.fail(f"span {i}: text[{start}:{end}] is {self.text[start:end]!r}, not {text!r}")
         if self.units == "token" and self.tokens is not None:
             if end > len(self.tokens):
-                raise self.fail(f"span {i}: end {end} is beyond the {len(self.tokens)} tokens")
+                raise self.fail(f"span {i}: end {end} is beyond the {plural(len(self.tokens), 'token')}")
             covered = _joined(self.tokens[start:end]) if text is not None else None
             if text is not None and covered is None:
                 raise self.fail('expected a list of strings under "tokens"')

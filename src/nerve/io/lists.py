@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..model.blocks import TagBlock
 from ..model.quoting import quote
 
@@ -41,7 +41,9 @@ def iter_lists(
                 "<pred>", None, "expected a list of tag lists (one per sentence), got a flat sequence"
             )
         if len(pred) != len(gold):
-            raise InputError("<pred>", None, f"has {len(pred)} sentences, but the gold has {len(gold)}")
+            raise InputError(
+                "<pred>", None, f"has {plural(len(pred), 'sentence')}, but the gold has {len(gold)}"
+            )
         p_lengths = np.fromiter((len(s) for s in pred), dtype=np.int64, count=len(pred))
         bad = np.flatnonzero(p_lengths != lengths)
         if bad.shape[0]:
@@ -49,7 +51,8 @@ def iter_lists(
             raise InputError(
                 "<pred>",
                 None,
-                f"sentence {i} has {p_lengths[i]} tags, but the gold sentence has {lengths[i]}",
+                f"sentence {i} has {plural(int(p_lengths[i]), 'tag')}, "
+                f"but the gold sentence has {lengths[i]}",
             )
     gold_ids = _list_ids(gold, vocab, "<gold>", lengths)
     pred_ids = _list_ids(pred, vocab, "<pred>", lengths) if pred is not None else None

@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..model.spans import SpanArray
 from .eval4ner import read_eval4ner
 from .jsonl import Documents, no_gc, read_documents
@@ -112,7 +112,9 @@ def read_span_columns(
     if p is None:
         raise InputError(gold, None, "holds no predictions; give a prediction file too")
     if p.n_docs != g.n_docs:
-        raise InputError(pred or gold, None, f"has {p.n_docs} documents, but the gold has {g.n_docs}")
+        raise InputError(
+            pred or gold, None, f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
+        )
     return g, p
 
 

@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError, Problem
+from .. import options
+from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem
 from ..io.lists import iter_lists
 from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
-from ..model.schemes import Scheme, TagFormat, get_scheme
+from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
 from ..results import ExactScores, Result, Settings
-from ..tagging.decode import get_policy
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
     LabelMap,
@@ -92,24 +92,17 @@ class StreamingMetric:
         beta: float = 1.0,
         device_decode: bool | None = None,
     ):
-        from ..options import tag_format as _parse_tag_format
-
-        policy = get_policy(repair)
-        if policy == "conlleval":
-            raise NerveError(
-                "the conlleval policy carries state from one sentence to the next; stream with begin, "
-                "discard or error"
-            )
-        if beta <= 0:
-            raise NerveError(f"Expected beta > 0, but got {beta}")
-        fmt = _parse_tag_format(tag_format, outside)
-        fixed = None if scheme.lower() == "auto" else get_scheme(scheme)
+        policy = options.stream_repair(repair)
+        beta = options.beta(beta)
+        fmt = options.tag_format(tag_format, outside)
+        fixed = options.scheme(scheme)
         vocab = TagVocab(fmt, fixed, outside)
         label_map = LabelMap(labels, vocab) if labels is not None else None
         self.inferred = fixed is None
         if fixed is None and policy in ("discard", "error"):
             if label_map is None:
-                raise NerveError(f"the {policy} policy decodes with the scheme: give scheme= or labels=")
+                detail = f"the {policy} policy decodes with the scheme: give scheme= or labels="
+                raise OptionError(options.flag("scheme"), detail)
             fixed = _scheme_of_labels(vocab)
         self.labels = label_map
         self.policy = policy

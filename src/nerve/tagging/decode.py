@@ -26,6 +26,7 @@ import numpy as np
 from ..errors import Problem, SchemeError
 from ..model.schemes import KIND_NAMES, OUT, Scheme, continuation_table
 from ..model.vocab import TagVocab
+from ..options import REPAIR_POLICIES
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -48,9 +49,6 @@ __all__ = [
     "pair_keys",
     "transition_counts",
 ]
-
-
-REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 
 
 def get_policy(name: str) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError
+from ..errors import InputError, InvalidSequenceError, NerveError, plural
 from ..io.bio_dirs import (
     Files,
     TagLines,
@@ -191,7 +191,7 @@ def read_text_files(
         p, p_rep = side(load_files([os.fspath(pred)]), "pred", "last")
     if g.n_docs != p.n_docs:
         raise InputError(
-            os.fspath(pred or gold), None, f"has {p.n_docs} documents, but the gold has {g.n_docs}"
+            os.fspath(pred or gold), None, f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
         )
     names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
     return TextCorpus(g, p, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy)
