@@ -164,3 +164,18 @@ def test_every_package_says_what_flows_in_and_out() -> None:
             doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
             assert doc, f"{m} has no docstring"
             assert len(doc.splitlines()) >= 2, f"{m}'s docstring is one line: say what flows in and out"
+
+
+def test_one_signature_builder() -> None:
+    """Every metric family's signature line comes from `nerve.model.signature`."""
+    import nerve
+    from nerve.metrics.text import score_texts
+    from nerve.model.signature import signature
+
+    exact = nerve.score([["B-PER", "O"]], [["B-PER", "O"]])
+    text = score_texts([[("PER", "Ada")]], [[("PER", "Ada")]])
+    for line in (exact.signature, text.signature):
+        assert line.startswith(signature())
+    assert text.signature == signature("text", "nerval threshold 0.3", "1 document")
+    users = [m for m, path in MODULES.items() if '" | ".join' in path.read_text(encoding="utf-8")]
+    assert users == ["nerve.model.signature"], users

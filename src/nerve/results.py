@@ -15,6 +15,7 @@ from . import options
 from ._version import __version__
 from .errors import NerveError
 from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
+from .model.signature import repair_field, signature
 
 if TYPE_CHECKING:
     from .metrics.exact import ExactTotals
@@ -156,24 +157,16 @@ class Settings:
 
     def signature(self, repairs: int | None = None) -> str:
         """Render the signature, e.g. ``nerve 0.1.0 | scheme IOB2 (auto) | ... | avg micro``."""
-        scheme = f"scheme {self.scheme}" + (" (auto)" if self.scheme_inferred else "")
-        repair = f"repair {self.repair}"
-        if repairs is not None:
-            repair += f" ({repairs} repair{'s' if repairs != 1 else ''})"
-        if self.source == "tags":
-            parts = [
-                f"nerve {self.version}",
-                scheme,
-                f"tags {self.tag_format or 'B-X'} {self.outside}",
-                repair,
-            ]
-        else:
-            parts = [f"nerve {self.version}", f"spans {self.source}"]
-        parts.append(f"match {self.match}")
-        if self.beta != 1:
-            parts.append(f"beta {self.beta:g}")
-        parts.append(f"avg {self.average}")
-        return " | ".join(parts)
+        tags = self.source == "tags"
+        return signature(
+            f"scheme {self.scheme}" + (" (auto)" if self.scheme_inferred else "") if tags else None,
+            f"tags {self.tag_format or 'B-X'} {self.outside}" if tags else f"spans {self.source}",
+            repair_field(self.repair, repairs) if tags else None,
+            f"match {self.match}",
+            f"beta {self.beta:g}" if self.beta != 1 else None,
+            f"avg {self.average}",
+            version=self.version,
+        )
 
     def combine(self, other: Settings) -> Settings | None:
         """The settings of two merged results, or ``None`` if their numbers are not comparable."""

@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from .._version import __version__
-from ..errors import OptionError
+from ..errors import OptionError, plural
 from ..matching.assignment import best_edges, max_matching
 from ..matching.text import TextPairs, pair_texts
 from ..model.counts import Totals, fbeta, safe_div, score_dict
+from ..model.signature import repair_field, signature
 from ..model.texts import EntityTexts
 
 if TYPE_CHECKING:
@@ -196,15 +196,13 @@ class TextScores:
     @property
     def signature(self) -> str:
         """The line to print with the scores, naming what changes them."""
-        parts = [f"nerve {__version__}", "text"]
-        if self.scheme is not None:
-            parts.append(f"scheme {self.scheme}")
-        if self.repair is not None:
-            parts.append(f"repair {self.repair} ({self.repairs} repair{'s' if self.repairs != 1 else ''})")
-        if self.threshold is not None:
-            parts.append(f"nerval threshold {self.threshold:g}")
-        parts.append(f"{self.documents} document{'s' if self.documents != 1 else ''}")
-        return " | ".join(parts)
+        return signature(
+            "text",
+            f"scheme {self.scheme}" if self.scheme is not None else None,
+            repair_field(self.repair, self.repairs) if self.repair is not None else None,
+            f"nerval threshold {self.threshold:g}" if self.threshold is not None else None,
+            plural(self.documents, "document"),
+        )
 
     def merge(self, other: TextScores) -> TextScores:
         """The scores of both sets of documents (scored with the same settings)."""
