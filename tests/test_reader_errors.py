@@ -198,7 +198,7 @@ def test_lone_cr_ends_a_line(tmp_path: Path, block_bytes: int, ending: str) -> N
 def test_lone_cr_files_score_and_report_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plain = write(tmp_path, "lf.conll", CORPUS)
     odd = write(tmp_path, "cr.conll", CORPUS.replace("\n", "\r"))
-    assert nerve.score(odd).to_dict() == nerve.score(plain).to_dict()
+    assert nerve.score(odd) == nerve.score(plain)
     bad = write(tmp_path, "bad.conll", CORPUS.replace("\n", "\r").replace("lives O O", "lives O"))
     line = cli_error(capsys, "score", bad)
     assert f"{bad}:5:" in line
@@ -222,7 +222,7 @@ def test_lone_cr_files_in_threads(tmp_path: Path) -> None:
     one = nerve.score(plain, workers=1)
     cr = write(tmp_path, "cr.conll", text.replace("\n", "\r"))
     assert split_files(cr, None, 3) is None  # line numbers of ranges would be off
-    assert nerve.score(cr, workers=3).to_dict() == one.to_dict()
+    assert nerve.score(cr, workers=3) == one
     # One lone CR near the start: an empty line, which ends a sentence.
     stray = write(tmp_path, "stray.conll", text.replace("\n", "\n\r", 1))
     assert split_files(stray, None, 3) is None
@@ -230,7 +230,7 @@ def test_lone_cr_files_in_threads(tmp_path: Path) -> None:
     gold, pred = split_merged(text)
     g, p = write(tmp_path, "g.conll", gold), write(tmp_path, "p.conll", pred.replace("\n", "\r"))
     assert split_files(g, p, 3) is None
-    assert nerve.score(g, p, workers=3).to_dict() == one.to_dict()
+    assert nerve.score(g, p, workers=3) == one
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def test_real_prediction_file_with_empty_tags(shared_data: Path) -> None:
     with pytest.raises(InputError, match="--delimiter tab"):
         nerve.score(gold, base / "predictions" / f"{name}.tsv")
     result = nerve.score(gold, base / "predictions" / f"{name}.tsv", delimiter="tab")
-    assert result.to_dict() == nerve.score(base / "merged" / f"{name}.gold-pred.txt").to_dict()
+    assert result == nerve.score(base / "merged" / f"{name}.gold-pred.txt")
 
 
 @settings(max_examples=200, deadline=None)
@@ -451,7 +451,7 @@ def test_prediction_without_docstart_lines(tmp_path: Path, block_bytes: int, tok
     assert [r[3] for r in expected] == [True, False, False, False, True, True]  # document starts
     assert rows_of(gold, pred, block_bytes=block_bytes) == expected
     result = nerve.score(gold, pred)
-    assert result.to_dict() == nerve.score(merged).to_dict()
+    assert result == nerve.score(merged)
     assert result.documents == 3
     assert nerve.validate(gold, pred, scheme="IOB2")[1] == []
 
@@ -492,7 +492,7 @@ def test_prediction_without_docstart_lines_in_threads(tmp_path: Path) -> None:
     p = write(tmp_path, "p.conll", "\n".join(pred) + "\n")
     m = write(tmp_path, "m.conll", "\n".join(merged) + "\n")
     assert split_files(g, p, 3) is None  # the same line numbers are not the same sentences
-    assert nerve.score(g, p, workers=3).to_dict() == nerve.score(m, workers=1).to_dict()
+    assert nerve.score(g, p, workers=3) == nerve.score(m, workers=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -546,7 +546,7 @@ def test_real_gold_files_with_more_tag_columns_are_no_merged_files(shared_data: 
     gold = germeval / "NER-de-test-conll-formated.txt"
     name = "germaner_trained_with_germeval_tested_on_germeval"
     pair = nerve.score(gold, germeval / "predictions" / f"{name}.tsv")
-    assert pair.to_dict() == nerve.score(germeval / "merged" / f"{name}.gold-pred.txt").to_dict()
+    assert pair == nerve.score(germeval / "merged" / f"{name}.gold-pred.txt")
     # two annotation layers (outer and nested entities) of one type set
     nested = germeval / "NER-de-test.tsv"
     assert nerve.score(nested, nested, comments=True).micro.f1 == 1.0

@@ -362,7 +362,7 @@ def test_biolu_is_an_alias_of_bilou(alias: str) -> None:
     for repair in ("begin", "discard"):
         r = nerve.score(gold, pred, scheme=alias, repair=repair)
         assert r.settings.scheme == "BILOU"
-        assert r.to_dict() == nerve.score(gold, pred, scheme="BILOU", repair=repair).to_dict()
+        assert r == nerve.score(gold, pred, scheme="BILOU", repair=repair)
     assert nerve.decode(gold, scheme=alias) == nerve.decode(gold, scheme="BILOU")
     assert nerve.validate(pred, scheme=alias) == nerve.validate(pred, scheme="BILOU")
     assert nerve.encode([(0, 2, "PER"), (3, 4, "LOC")], 4, scheme=alias) == ["B-PER", "L-PER", "O", "U-LOC"]

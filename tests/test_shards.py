@@ -50,7 +50,7 @@ def test_threads_count_the_same(tmp_path: Path, workers: int, repair: str) -> No
     assert nerve.score(merged, repair=repair, scheme=scheme, workers=workers) == one
     pair = nerve.score(gold, pred, repair=repair, scheme=scheme, workers=workers)
     assert pair == nerve.score(gold, pred, repair=repair, scheme=scheme, workers=1)
-    assert pair.to_dict() == one.to_dict()
+    assert pair == one
 
 
 def test_ranges_cover_the_file_and_follow_blank_lines(tmp_path: Path) -> None:

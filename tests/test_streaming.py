@@ -87,7 +87,7 @@ def test_ids_equal_score_on_strings_and_batches_split_freely(
             split.update(torch.as_tensor(g_b), torch.as_tensor(p_b), torch.as_tensor(l_b))
         else:
             split.update(g_b.tolist(), p_b.tolist(), l_b.tolist())
-    assert split.compute().to_dict() == one.compute().to_dict()
+    assert split.compute() == one.compute()
 
 
 @settings(max_examples=40, deadline=None)
@@ -103,7 +103,7 @@ def test_torch_path_equals_numpy_path(scheme: str, repair: str, seed: int) -> No
     a.update(gold, pred, lengths if use_lengths else None)
     b.update(torch.as_tensor(gold), torch.as_tensor(pred), torch.as_tensor(lengths) if use_lengths else None)
     assert a.accumulator.gold_table.counts.tolist() == b.accumulator.gold_table.sized(len(a.vocab)).tolist()
-    assert a.compute().to_dict() == b.compute().to_dict()
+    assert a.compute() == b.compute()
 
 
 def test_tensor_path_counts_sentences_and_tokens_as_score() -> None:
@@ -158,7 +158,7 @@ def test_cuda_path_equals_numpy_path(scheme: str) -> None:
             b.update(
                 torch.as_tensor(gold).cuda(), torch.as_tensor(pred).cuda(), torch.as_tensor(lengths).cuda()
             )
-        assert a.compute().to_dict() == b.compute().to_dict()
+        assert a.compute() == b.compute()
 
 
 @settings(max_examples=40, deadline=None)
@@ -175,7 +175,7 @@ def test_merge_and_pickle_equal_one_pass(seed: int) -> None:
         whole.update(g, p, n)
         (left if i % 2 else right).update(g, p, n)
     merged = pickle.loads(pickle.dumps(left)).merge(pickle.loads(pickle.dumps(right)))
-    assert merged.compute().to_dict() == whole.compute().to_dict()
+    assert merged.compute() == whole.compute()
     whole.reset()
     assert whole.compute().micro.gold == 0
 
@@ -271,7 +271,7 @@ def test_where_tensors_are_decoded_and_buffers_are_copies(device_decode: bool | 
         m.update(gold_buf, pred_buf, torch.as_tensor(n))
     gold_buf.fill_(1)  # the caller's buffers hold other ids by the time the metric decodes
     pred_buf.fill_(2)
-    assert m.compute().to_dict() == expected.compute().to_dict()
+    assert m.compute() == expected.compute()
 
 
 def test_settings_and_options() -> None:
