@@ -33,11 +33,13 @@ def _f1_pct(row: ErrorRow | NervalRow | BagRow) -> str:
 
 
 _TEXT_HEADS = {
-    "ie-all": ["BoW-F1 (%)", "BoTW-F1 (%)", "BoE-F1 (%)", "ECER (%)", "EWER (%)", "Nerval-F1 (%)"],
+    "ie-all": ["BoW-F1 (%)", "BoTW-F1 (%)", "BoE-F1 (%)", "ECER OI (%)", "EWER OI (%)", "Nerval-F1 (OI) (%)"],
     "ecer-ewer": ["ECER (%)", "EWER (%)"],
     "nerval": ["Precision (%)", "Recall (%)", "F1 (%)"],
     "bags": ["bWER (%)", "Precision (%)", "Recall (%)", "F1 (%)"],
 }
+#: What ie-eval calls the items of each bag, in its column headers.
+_BAG_UNITS = {"bow": "word", "botw": "tagged_word", "boe": "entity"}
 
 
 def _text_cells(command: str, pick: dict[str, ErrorRow | NervalRow | BagRow]) -> list[str]:
@@ -47,8 +49,8 @@ def _text_cells(command: str, pick: dict[str, ErrorRow | NervalRow | BagRow]) ->
         rates = [_rate_pct(row.char_errors, row.gold), _rate_pct(row.word_errors, row.gold)]
         if command == "ie-all":
             f1 = [_f1_pct(pick[m]) for m in ("bow", "botw", "boe")]
-            return [*f1, *rates, _f1_pct(pick["nerval"]), str(row.gold), str(row.documents)]
-        return [*rates, str(row.gold), str(row.documents)]
+            return [*f1, *rates, _f1_pct(pick["nerval"]), str(row.documents)]
+        return [*rates, str(row.gold), str(row.predicted), str(row.documents)]
     scores = [_pct(100 * row.precision), _pct(100 * row.recall), _f1_pct(row)]
     if isinstance(row, BagRow):
         scores.insert(0, _rate_pct(row.errors, row.gold))
@@ -56,13 +58,18 @@ def _text_cells(command: str, pick: dict[str, ErrorRow | NervalRow | BagRow]) ->
 
 
 def _text_head(command: str) -> list[str]:
-    """The header of a text-metric command's table, as ie-eval names the columns."""
-    if command in ("ie-all", "ecer-ewer"):
-        return ["Category", *_TEXT_HEADS[command], "N entities", "N documents"]
-    if command == "nerval":
-        return ["Category", *_TEXT_HEADS[command], "N entities", "N predicted", "N documents"]
-    unit = "entities" if command == "boe" else "words"
-    return ["Category", *_TEXT_HEADS["bags"], f"N {unit}", f"N predicted {unit}", "N documents"]
+    """The header of a text-metric command's table: ie-eval 0.2.0's column names.
+
+    ``ie-all`` has the columns of ie-eval's ``all`` but its order-dependent ECER, EWER and
+    Nerval-F1, which nerve does not compute.
+    """
+    if command == "ie-all":
+        return ["Category", *_TEXT_HEADS[command], "N documents"]
+    if command in ("ecer-ewer", "nerval"):
+        counts = ["Ground truth entities", "Predicted entities"]
+        return ["Category", *_TEXT_HEADS[command], *counts, "N documents"]
+    unit = _BAG_UNITS[command]
+    return ["Category", *_TEXT_HEADS["bags"], f"Ground truth {unit}", f"Predicted {unit}", "N documents"]
 
 
 def _text_rows(scores: TextScores, command: str, by_category: bool) -> tuple[list[str], list[list[str]]]:
