@@ -331,3 +331,33 @@ def test_greedy_overlap_threshold_rounds_as_nervaluate(percent: float) -> None:
     gold = [[(0, 100, "PER"), (200, 300, "LOC")]]
     pred = [[(71, 110, "PER"), (258, 330, "LOC")]]
     assert_same_as_nervaluate(gold, pred, percent)
+
+
+# --- thresholds, touching spans and empty rows ------------------------------------------------
+
+
+def test_min_iou_is_inclusive_at_the_threshold() -> None:
+    # The README: overlap needs *at least* --min-iou. [0, 2) and [0, 4): IoU 2/4, exactly 0.5.
+    gold, pred = [[(0, 2, "PER")]], [[(0, 4, "PER")]]
+    assert counts(muc_score(gold, pred, min_iou=0.5).modes["partial"].overall) == "0/0/1/0/0"
+    assert counts(muc_score(gold, pred, min_iou=0.51).modes["partial"].overall) == "0/0/0/1/1"
+    # IoU 7/25 is exactly 0.28, though 0.28 * 25 is 7.000000000000001 in floating point.
+    gold, pred = [[(0, 7, "PER")]], [[(0, 25, "PER")]]
+    assert counts(muc_score(gold, pred, min_iou=0.28).modes["partial"].overall) == "0/0/1/0/0"
+    assert counts(muc_score(gold, pred, min_iou=0.29).modes["partial"].overall) == "0/0/0/1/1"
+
+
+def test_min_gold_share_is_inclusive_at_the_threshold() -> None:
+    # Optimal matching: the overlap must cover at least this share of the gold span.
+    gold = [[(0, 4, "PER"), (10, 110, "LOC")]]
+    pred = [[(2, 9, "PER"), (103, 120, "LOC")]]  # covers 2/4 of PER, 7/100 of LOC
+    at = muc_score(gold, pred, min_gold_share=0.5).modes["type"]
+    assert (at.per_type["PER"].cor, at.per_type["LOC"].cor) == (1, 0)
+    assert counts(muc_score(gold, pred, min_gold_share=0.07).modes["type"].overall) == "2/0/0/0/0"
+    assert counts(muc_score(gold, pred, min_gold_share=0.08).modes["type"].overall) == "1/0/0/1/1"
+    assert counts(muc_score(gold, pred, min_gold_share=0.51).modes["type"].overall) == "0/0/0/2/2"
+    # The threshold picks the partner: the wider overlap passes 0.5, the first one in order not.
+    gold = [[(0, 10, "PER")]]
+    pred = [[(0, 4, "PER"), (5, 10, "PER")]]
+    assert match_document(gold[0], pred[0], min_gold_share=0.5) == [(0, 1)]
+    assert match_document(gold[0], pred[0], min_gold_share=0.51) == []

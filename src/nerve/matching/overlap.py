@@ -70,21 +70,24 @@ def overlap_edges(
 ) -> tuple[Int, Int, Int]:
     """The overlapping (gold row, pred row) pairs that pass the thresholds, and their overlaps.
 
-    With ``percent_test`` the gold share is tested as nervaluate 1.2.1 does, in percent and in
-    floating point, so that borderline cases agree with it; otherwise exactly.
+    A threshold is reached when the share (IoU, or the overlap over the gold length) is at least
+    the threshold. The share is divided out, not the threshold multiplied in: a correctly rounded
+    quotient equals the threshold's float whenever the share equals the decimal threshold (7/25
+    and 0.28), where ``0.28 * 25`` exceeds 7. With ``percent_test`` the gold share is tested as
+    nervaluate 1.2.1 does, in percent and in floating point, so that borderline cases agree.
     """
     g, p = candidates(gold, pred)
     overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
     keep = np.ones(g.shape[0], dtype=np.bool_)
     if min_iou is not None:
         union = np.maximum(gold.end[g], pred.end[p]) - np.minimum(gold.start[g], pred.start[p])
-        keep &= overlap >= min_iou * union
+        keep &= overlap / union >= min_iou
     if min_gold_share is not None:
         length = gold.end[g] - gold.start[g]
         if percent_test:
             keep &= (overlap / length) * 100.0 >= round(min_gold_share * 100.0, 9)
         else:
-            keep &= overlap >= min_gold_share * length
+            keep &= overlap / length >= min_gold_share
     return g[keep], p[keep], overlap[keep]
 
 
