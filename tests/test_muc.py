@@ -361,3 +361,15 @@ def test_min_gold_share_is_inclusive_at_the_threshold() -> None:
     pred = [[(0, 4, "PER"), (5, 10, "PER")]]
     assert match_document(gold[0], pred[0], min_gold_share=0.5) == [(0, 1)]
     assert match_document(gold[0], pred[0], min_gold_share=0.51) == []
+
+
+def test_document_average_does_not_depend_on_document_order() -> None:
+    # F1s of 1/3, 1 and 1/3 (and an empty document) sum to different floats in different orders.
+    a = (0, 1, "A")
+    docs = [([], []), ([a], [a] * 5), ([a], [a]), ([a], [a] * 5)]
+    values = set()
+    for order in permutations(range(len(docs))):
+        result = muc_score([docs[i][0] for i in order], [docs[i][1] for i in order], document_average=True)
+        macros = [m.document_macro for m in result.modes.values()]
+        values.add(tuple((m.precision, m.recall, m.f1) for m in macros if m is not None))
+    assert len(values) == 1
