@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerve
 from conftest import peer
 from nerve.metrics.muc import MODES, MucCounts, match_document, muc_score
 
@@ -373,3 +374,75 @@ def test_document_average_does_not_depend_on_document_order() -> None:
         macros = [m.document_macro for m in result.modes.values()]
         values.add(tuple((m.precision, m.recall, m.f1) for m in macros if m is not None))
     assert len(values) == 1
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_touching_half_open_spans_do_not_overlap(matching: str) -> None:
+    # [0, 2) and [2, 4) share no position, whichever side comes first.
+    for gold, pred in (((0, 2, "PER"), (2, 4, "PER")), ((2, 4, "PER"), (0, 2, "PER"))):
+        result = muc_score([[gold]], [[pred]], matching=matching)
+        for mode in MODES:
+            assert counts(result.modes[mode].overall) == "0/0/0/1/1", (gold, mode)
+    assert match_document([(0, 2, "PER")], [(2, 4, "PER"), (1, 3, "LOC")]) == [(0, 1)]
+    assert match_document([(2, 4, "PER")], [(0, 2, "PER"), (4, 6, "PER")]) == []
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_per_type_rows_of_types_on_one_side_only(matching: str) -> None:
+    # DATE only in gold, ORG only in predictions; LOC only in a pair's other side.
+    gold = [[(0, 2, "PER"), (5, 6, "DATE")], [(0, 1, "LOC")]]
+    pred = [[(0, 2, "PER"), (8, 9, "ORG")], [(0, 1, "PER")]]
+    result = muc_score(gold, pred, matching=matching)
+    for mode in MODES:
+        rows = result.modes[mode].per_type
+        assert list(rows) == ["DATE", "LOC", "ORG", "PER"]
+        date, org = rows["DATE"], rows["ORG"]
+        assert (date.pos, date.act, date.mis, date.spu) == (1, 0, 1, 0)
+        assert (org.pos, org.act, org.mis, org.spu) == (0, 1, 0, 1)
+        for row in (date, org):
+            assert (row.cor, row.inc, row.par) == (0, 0, 0)
+            assert (row.precision, row.recall, row.f1) == (0.0, 0.0, 0.0)
+
+
+def test_types_without_entities_have_no_row() -> None:
+    # A type known to the vocabulary (here from a discarded, invalid entity) but with no entity
+    # on either side has no all-zero row; a type with entities keeps its row even if all else is 0.
+    gold = [["B-PER", "I-PER", "O", "O"]]
+    pred = [["B-PER", "I-PER", "O", "I-LOC"]]
+    result = nerve.score(gold, pred, scheme="IOB2", repair="discard", metrics="muc")
+    assert result.muc is not None
+    for mode in MODES:
+        assert list(result.muc.modes[mode].per_type) == ["PER"]
+    assert muc_score([[], []], [[], []]).modes["strict"].per_type == {}
+    empty = muc_score([[(0, 1, "A")]], [[]]).modes["strict"].per_type["A"]
+    assert (empty.pos, empty.act, empty.cor, empty.mis) == (1, 0, 0, 1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(span, max_size=5), st.lists(span, max_size=5)), min_size=1, max_size=4),
+    st.randoms(),
+)
+def test_rows_and_pairs_do_not_depend_on_input_order(
+    docs: list[tuple[Spans, Spans]], rnd: random.Random
+) -> None:
+    """Shuffling entities within documents, and the documents, changes no row and no pair.
+
+    Neither the per-type rows, the totals and the document average, nor the pairs mapped back.
+    """
+    gold = [g for g, _ in docs]
+    pred = [p for _, p in docs]
+    doc_order = rnd.sample(range(len(docs)), len(docs))
+    g_order = [rnd.sample(range(len(gold[d])), len(gold[d])) for d in doc_order]
+    p_order = [rnd.sample(range(len(pred[d])), len(pred[d])) for d in doc_order]
+    gold2 = [[gold[d][i] for i in order] for d, order in zip(doc_order, g_order, strict=True)]
+    pred2 = [[pred[d][i] for i in order] for d, order in zip(doc_order, p_order, strict=True)]
+    a = muc_score(gold, pred, document_average=True)
+    b = muc_score(gold2, pred2, document_average=True)
+    assert a.to_dict() == b.to_dict()
+    for mode in MODES:
+        assert a.modes[mode].per_type == b.modes[mode].per_type
+    # The same pairs of spans (equal spans are interchangeable, so compared by value).
+    back = sorted((doc_order[d], gold2[d][gi], pred2[d][pi]) for d, gi, pi in b.pairs)
+    assert back == sorted((d, gold[d][gi], pred[d][pi]) for d, gi, pi in a.pairs)
+    assert len({(d, g) for d, g, _ in b.pairs}) == len(b.pairs) == len({(d, p) for d, _, p in b.pairs})
