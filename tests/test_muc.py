@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import nerve
 from conftest import peer
-from nerve.metrics.muc import MODES, MucCounts, match_document, muc_score
+from nerve.metrics.muc import MODES, MucCounts, MucOptions, match_document, muc_columns, muc_score
 
 Spans = list[tuple[int, int, str]]
 
@@ -446,3 +446,41 @@ def test_rows_and_pairs_do_not_depend_on_input_order(
     back = sorted((doc_order[d], gold2[d][gi], pred2[d][pi]) for d, gi, pi in b.pairs)
     assert back == sorted((d, gold[d][gi], pred[d][pi]) for d, gi, pi in a.pairs)
     assert len({(d, g) for d, g, _ in b.pairs}) == len(b.pairs) == len({(d, p) for d, _, p in b.pairs})
+
+
+def test_the_overlap_tie_break_holds_in_a_large_corpus() -> None:
+    # B = [2, 12) can pair with D = [3, 5) or E = [5, 12), both of tier "overlap": the larger
+    # overlap, E, must win, next to the exact pair A - C in the same component. With one weight
+    # base for the whole corpus, 10,000 other pairs made base**4 ~ 1e16 and the overlap term
+    # vanished in rounding.
+    gold = [(0, 4, "X"), (2, 12, "Y")]
+    pred = [(0, 4, "X"), (3, 5, "Z"), (5, 12, "Z")]
+    assert match_document(gold, pred) == [(0, 0), (1, 2)]
+    filler = [[(0, 1, "X")]] * 10_000
+    result = muc_score([gold, *filler], [pred, *filler])
+    assert [pair for pair in result.pairs if pair[0] == 0] == [(0, 0, 0), (0, 1, 2)]
+    assert len(result.pairs) == 10_002
+
+
+def test_a_pair_is_not_lost_in_a_large_corpus() -> None:
+    # B = [2, 12) can pair only with E = [5, 12), next to the exact pair A - C. With one weight
+    # base for the whole corpus, 300,000 other pairs made base**4 absorb base in rounding, and
+    # the first map tried (A - C alone, B left over) weighed as much as A - C with B - E.
+    import numpy as np
+
+    names = ["X", "Z"]
+    fill = 300_000
+
+    def side(spans: Spans) -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
+        doc = np.r_[np.zeros(len(spans), dtype=np.int64), np.arange(1, fill + 1)]
+        start = np.r_[[s for s, _, _ in spans], np.zeros(fill, dtype=np.int64)].astype(np.int64)
+        end = np.r_[[e for _, e, _ in spans], np.ones(fill, dtype=np.int64)].astype(np.int64)
+        label = np.r_[[names.index(t) for _, _, t in spans], np.zeros(fill, dtype=np.int64)].astype(np.int64)
+        return doc, start, end, label
+
+    gold = [(0, 4, "X"), (2, 12, "X")]
+    pred = [(0, 4, "X"), (1, 2, "Z"), (5, 12, "Z")]
+    assert match_document(gold, pred) == [(0, 0), (1, 2)]
+    result = muc_columns(side(gold), side(pred), names, fill + 1, MucOptions())
+    assert [pair for pair in result.pairs if pair[0] == 0] == [(0, 0, 0), (0, 1, 2)]
+    assert counts(result.modes["strict"].overall) == f"{fill + 1}/1/0/0/1"
