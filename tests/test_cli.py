@@ -101,7 +101,7 @@ def check_score_dict(d: dict[str, object], *, fbeta: bool = False) -> None:
 
 
 def check_json_shape(d: dict[str, object], *, fbeta: bool = False) -> None:
-    assert set(d) == {"signature", "tokens", "exact", "repairs"}
+    assert set(d) == {"signature", "tokens", "sentences", "documents", "exact", "repairs"}
     assert isinstance(d["signature"], str)
     assert d["signature"].startswith(f"nerve {nerve.__version__} |")
     tokens = d["tokens"]

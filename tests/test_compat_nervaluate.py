@@ -181,3 +181,56 @@ def test_nothing_to_score() -> None:
     results = Evaluator([[], []], [[], []], ["PER"], loader="dict").evaluate()
     assert results["overall"]["strict"].f1 == 0.0
     assert results["entities"] == {}
+
+
+def test_the_import_paths_of_nervaluates_readme() -> None:
+    import nerve.compat.nervaluate as package
+    from nerve.compat.nervaluate.entities import EvaluationIndices, EvaluationResult
+    from nerve.compat.nervaluate.evaluator import Evaluator as FromEvaluator
+
+    assert FromEvaluator is Evaluator is package.Evaluator
+    assert (package.EvaluationResult, package.EvaluationIndices) == (EvaluationResult, EvaluationIndices)
+    assert set(package.__all__) <= set(dir(package))
+
+
+count = st.integers(0, 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(count, count, count, count, count), st.booleans(), st.integers(0, 9), st.integers(0, 9))
+def test_compute_metrics_is_nervaluates(
+    counts: tuple[int, int, int, int, int], partial_or_type: bool, actual: int, possible: int
+) -> None:
+    """The same fields, of the same types, from any counts (``actual``/``possible`` are recomputed)."""
+    from nerve.compat.nervaluate import EvaluationResult
+
+    ours = EvaluationResult(*counts, actual=actual, possible=possible)
+    theirs = nervaluate.evaluator.EvaluationResult(*counts, actual=actual, possible=possible)
+    ours.compute_metrics(partial_or_type=partial_or_type)
+    theirs.compute_metrics(partial_or_type=partial_or_type)
+    fields = (
+        "correct",
+        "incorrect",
+        "partial",
+        "missed",
+        "spurious",
+        "precision",
+        "recall",
+        "f1",
+        "actual",
+        "possible",
+    )
+    assert [getattr(ours, f) for f in fields] == [getattr(theirs, f) for f in fields]
+    assert [type(getattr(ours, f)) for f in fields] == [type(getattr(theirs, f)) for f in fields]
+    ours.compute_metrics()
+    theirs.compute_metrics()
+    assert [getattr(ours, f) for f in fields] == [getattr(theirs, f) for f in fields]
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_compute_metrics_keeps_the_overall_rows(matching: str) -> None:
+    results = Evaluator(TRUE, PRED, tags=TAGS, loader="list", matching=matching).evaluate()["overall"]
+    for strategy, r in results.items():
+        before = (r.actual, r.possible, r.precision, r.recall, r.f1)
+        r.compute_metrics(partial_or_type=strategy in ("partial", "ent_type"))
+        assert (r.actual, r.possible, r.precision, r.recall, r.f1) == pytest.approx(before)

@@ -130,7 +130,7 @@ def test_every_rendering_carries_the_signature(output: str) -> None:
 
 def test_json_shape() -> None:
     d = json.loads(nerve.render(nerve.score(GOLD, PRED), "json"))
-    assert set(d) == {"signature", "tokens", "exact", "repairs"}
+    assert set(d) == {"signature", "tokens", "sentences", "documents", "exact", "repairs"}
     assert set(d["tokens"]) == {"count", "accuracy"}
     assert set(d["exact"]) == {"micro", "macro", "weighted", "per_type"}
     keys = {"precision", "recall", "f1", "tp", "fp", "fn", "gold", "predicted"}
@@ -150,7 +150,7 @@ def test_csv_is_machine_readable() -> None:
     import io
 
     text = nerve.render(nerve.score(GOLD, PRED), "csv")
-    rows = list(csv.DictReader(io.StringIO(text.split("\n", 1)[1])))
+    rows = list(csv.DictReader(io.StringIO(text.split("\n", 1)[1].split("\n\n")[0])))
     assert [r["type"] for r in rows] == [
         "LOC",
         "MISC",

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerve
 from conftest import peer
-from nerve.metrics.muc import MODES, MucCounts, match_document, muc_score
+from nerve.metrics.muc import MODES, MucCounts, MucOptions, match_document, muc_columns, muc_score
 
 Spans = list[tuple[int, int, str]]
 
@@ -339,3 +340,155 @@ def test_greedy_overlap_threshold_rounds_as_nervaluate(percent: float) -> None:
     gold = [[(0, 100, "PER"), (200, 300, "LOC")]]
     pred = [[(71, 110, "PER"), (258, 330, "LOC")]]
     assert_same_as_nervaluate(gold, pred, percent)
+
+
+# --- thresholds, touching spans and empty rows ------------------------------------------------
+
+
+def test_min_iou_is_inclusive_at_the_threshold() -> None:
+    # The README: overlap needs *at least* --min-iou. [0, 2) and [0, 4): IoU 2/4, exactly 0.5.
+    gold, pred = [[(0, 2, "PER")]], [[(0, 4, "PER")]]
+    assert counts(muc_score(gold, pred, min_iou=0.5).modes["partial"].overall) == "0/0/1/0/0"
+    assert counts(muc_score(gold, pred, min_iou=0.51).modes["partial"].overall) == "0/0/0/1/1"
+    # IoU 7/25 is exactly 0.28, though 0.28 * 25 is 7.000000000000001 in floating point.
+    gold, pred = [[(0, 7, "PER")]], [[(0, 25, "PER")]]
+    assert counts(muc_score(gold, pred, min_iou=0.28).modes["partial"].overall) == "0/0/1/0/0"
+    assert counts(muc_score(gold, pred, min_iou=0.29).modes["partial"].overall) == "0/0/0/1/1"
+
+
+def test_min_gold_share_is_inclusive_at_the_threshold() -> None:
+    # Optimal matching: the overlap must cover at least this share of the gold span.
+    gold = [[(0, 4, "PER"), (10, 110, "LOC")]]
+    pred = [[(2, 9, "PER"), (103, 120, "LOC")]]  # covers 2/4 of PER, 7/100 of LOC
+    at = muc_score(gold, pred, min_gold_share=0.5).modes["type"]
+    assert (at.per_type["PER"].cor, at.per_type["LOC"].cor) == (1, 0)
+    assert counts(muc_score(gold, pred, min_gold_share=0.07).modes["type"].overall) == "2/0/0/0/0"
+    assert counts(muc_score(gold, pred, min_gold_share=0.08).modes["type"].overall) == "1/0/0/1/1"
+    assert counts(muc_score(gold, pred, min_gold_share=0.51).modes["type"].overall) == "0/0/0/2/2"
+    # The threshold picks the partner: the wider overlap passes 0.5, the first one in order not.
+    gold = [[(0, 10, "PER")]]
+    pred = [[(0, 4, "PER"), (5, 10, "PER")]]
+    assert match_document(gold[0], pred[0], min_gold_share=0.5) == [(0, 1)]
+    assert match_document(gold[0], pred[0], min_gold_share=0.51) == []
+
+
+def test_document_average_does_not_depend_on_document_order() -> None:
+    # F1s of 1/3, 1 and 1/3 (and an empty document) sum to different floats in different orders.
+    a = (0, 1, "A")
+    docs = [([], []), ([a], [a] * 5), ([a], [a]), ([a], [a] * 5)]
+    values = set()
+    for order in permutations(range(len(docs))):
+        result = muc_score([docs[i][0] for i in order], [docs[i][1] for i in order], document_average=True)
+        macros = [m.document_macro for m in result.modes.values()]
+        values.add(tuple((m.precision, m.recall, m.f1) for m in macros if m is not None))
+    assert len(values) == 1
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_touching_half_open_spans_do_not_overlap(matching: str) -> None:
+    # [0, 2) and [2, 4) share no position, whichever side comes first.
+    for gold, pred in (((0, 2, "PER"), (2, 4, "PER")), ((2, 4, "PER"), (0, 2, "PER"))):
+        result = muc_score([[gold]], [[pred]], matching=matching)
+        for mode in MODES:
+            assert counts(result.modes[mode].overall) == "0/0/0/1/1", (gold, mode)
+    assert match_document([(0, 2, "PER")], [(2, 4, "PER"), (1, 3, "LOC")]) == [(0, 1)]
+    assert match_document([(2, 4, "PER")], [(0, 2, "PER"), (4, 6, "PER")]) == []
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_per_type_rows_of_types_on_one_side_only(matching: str) -> None:
+    # DATE only in gold, ORG only in predictions; LOC only in a pair's other side.
+    gold = [[(0, 2, "PER"), (5, 6, "DATE")], [(0, 1, "LOC")]]
+    pred = [[(0, 2, "PER"), (8, 9, "ORG")], [(0, 1, "PER")]]
+    result = muc_score(gold, pred, matching=matching)
+    for mode in MODES:
+        rows = result.modes[mode].per_type
+        assert list(rows) == ["DATE", "LOC", "ORG", "PER"]
+        date, org = rows["DATE"], rows["ORG"]
+        assert (date.pos, date.act, date.mis, date.spu) == (1, 0, 1, 0)
+        assert (org.pos, org.act, org.mis, org.spu) == (0, 1, 0, 1)
+        for row in (date, org):
+            assert (row.cor, row.inc, row.par) == (0, 0, 0)
+            assert (row.precision, row.recall, row.f1) == (0.0, 0.0, 0.0)
+
+
+def test_types_without_entities_have_no_row() -> None:
+    # A type known to the vocabulary (here from a discarded, invalid entity) but with no entity
+    # on either side has no all-zero row; a type with entities keeps its row even if all else is 0.
+    gold = [["B-PER", "I-PER", "O", "O"]]
+    pred = [["B-PER", "I-PER", "O", "I-LOC"]]
+    result = nerve.score(gold, pred, scheme="IOB2", repair="discard", metrics="muc")
+    assert result.muc is not None
+    for mode in MODES:
+        assert list(result.muc.modes[mode].per_type) == ["PER"]
+    assert muc_score([[], []], [[], []]).modes["strict"].per_type == {}
+    empty = muc_score([[(0, 1, "A")]], [[]]).modes["strict"].per_type["A"]
+    assert (empty.pos, empty.act, empty.cor, empty.mis) == (1, 0, 0, 1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(span, max_size=5), st.lists(span, max_size=5)), min_size=1, max_size=4),
+    st.randoms(),
+)
+def test_rows_and_pairs_do_not_depend_on_input_order(
+    docs: list[tuple[Spans, Spans]], rnd: random.Random
+) -> None:
+    """Shuffling entities within documents, and the documents, changes no row and no pair.
+
+    Neither the per-type rows, the totals and the document average, nor the pairs mapped back.
+    """
+    gold = [g for g, _ in docs]
+    pred = [p for _, p in docs]
+    doc_order = rnd.sample(range(len(docs)), len(docs))
+    g_order = [rnd.sample(range(len(gold[d])), len(gold[d])) for d in doc_order]
+    p_order = [rnd.sample(range(len(pred[d])), len(pred[d])) for d in doc_order]
+    gold2 = [[gold[d][i] for i in order] for d, order in zip(doc_order, g_order, strict=True)]
+    pred2 = [[pred[d][i] for i in order] for d, order in zip(doc_order, p_order, strict=True)]
+    a = muc_score(gold, pred, document_average=True)
+    b = muc_score(gold2, pred2, document_average=True)
+    assert a.to_dict() == b.to_dict()
+    for mode in MODES:
+        assert a.modes[mode].per_type == b.modes[mode].per_type
+    # The same pairs of spans (equal spans are interchangeable, so compared by value).
+    back = sorted((doc_order[d], gold2[d][gi], pred2[d][pi]) for d, gi, pi in b.pairs)
+    assert back == sorted((d, gold[d][gi], pred[d][pi]) for d, gi, pi in a.pairs)
+    assert len({(d, g) for d, g, _ in b.pairs}) == len(b.pairs) == len({(d, p) for d, _, p in b.pairs})
+
+
+def test_the_overlap_tie_break_holds_in_a_large_corpus() -> None:
+    # B = [2, 12) can pair with D = [3, 5) or E = [5, 12), both of tier "overlap": the larger
+    # overlap, E, must win, next to the exact pair A - C in the same component. With one weight
+    # base for the whole corpus, 10,000 other pairs made base**4 ~ 1e16 and the overlap term
+    # vanished in rounding.
+    gold = [(0, 4, "X"), (2, 12, "Y")]
+    pred = [(0, 4, "X"), (3, 5, "Z"), (5, 12, "Z")]
+    assert match_document(gold, pred) == [(0, 0), (1, 2)]
+    filler = [[(0, 1, "X")]] * 10_000
+    result = muc_score([gold, *filler], [pred, *filler])
+    assert [pair for pair in result.pairs if pair[0] == 0] == [(0, 0, 0), (0, 1, 2)]
+    assert len(result.pairs) == 10_002
+
+
+def test_a_pair_is_not_lost_in_a_large_corpus() -> None:
+    # B = [2, 12) can pair only with E = [5, 12), next to the exact pair A - C. With one weight
+    # base for the whole corpus, 300,000 other pairs made base**4 absorb base in rounding, and
+    # the first map tried (A - C alone, B left over) weighed as much as A - C with B - E.
+    import numpy as np
+
+    names = ["X", "Z"]
+    fill = 300_000
+
+    def side(spans: Spans) -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
+        doc = np.r_[np.zeros(len(spans), dtype=np.int64), np.arange(1, fill + 1)]
+        start = np.r_[[s for s, _, _ in spans], np.zeros(fill, dtype=np.int64)].astype(np.int64)
+        end = np.r_[[e for _, e, _ in spans], np.ones(fill, dtype=np.int64)].astype(np.int64)
+        label = np.r_[[names.index(t) for _, _, t in spans], np.zeros(fill, dtype=np.int64)].astype(np.int64)
+        return doc, start, end, label
+
+    gold = [(0, 4, "X"), (2, 12, "X")]
+    pred = [(0, 4, "X"), (1, 2, "Z"), (5, 12, "Z")]
+    assert match_document(gold, pred) == [(0, 0), (1, 2)]
+    result = muc_columns(side(gold), side(pred), names, fill + 1, MucOptions())
+    assert [pair for pair in result.pairs if pair[0] == 0] == [(0, 0, 0), (0, 1, 2)]
+    assert counts(result.modes["strict"].overall) == f"{fill + 1}/1/0/0/1"

@@ -70,8 +70,11 @@ def test_markdown_json_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "2 documents, complete and valid" in err
     lines = out.splitlines()
     assert lines[0].startswith("`nerve ")
-    assert lines[2] == "| Category | ECER (%) | EWER (%) | N entities | N documents |"
-    assert lines[4] == f"| total | {100 * (1 / 18 + 2) / 4:.2f} | 62.50 | 4 | 2 |"
+    assert (
+        lines[2]
+        == "| Category | ECER (%) | EWER (%) | Ground truth entities | Predicted entities | N documents |"
+    )
+    assert lines[4] == f"| total | {100 * (1 / 18 + 2) / 4:.2f} | 62.50 | 4 | 4 | 2 |"
     assert [line.split(" | ")[0] for line in lines[5:]] == ["| DATE", "| LOC", "| PER"]
     code, out, _ = run(capsys, "ie-all", "-l", str(label), "-p", str(pred), "-c", "-o", "json")
     d = json.loads(out)
@@ -445,3 +448,66 @@ def test_usage_mistakes_name_the_option(tmp_path: Path, capsys: pytest.CaptureFi
     code, _, err = run(capsys, "bow")
     assert code == 2
     assert err == "nerve: error: FILE: expected --label-dir DIR --prediction-dir DIR, or FILE [PRED_FILE]\n"
+
+
+#: The ie-eval command whose table each nerve command claims to lay out as ie-eval does.
+IE_EVAL_COMMANDS = {
+    "bow": ("bow",),
+    "botw": ("botw",),
+    "boe": ("boe",),
+    "ecer-ewer": ("cer", "-oi"),
+    "nerval": ("nerval", "-oi"),
+    "ie-all": ("all",),
+}
+#: ie-eval's order-dependent columns of `all`, which nerve does not compute.
+ORDER_DEPENDENT = ("ECER (%)", "EWER (%)", "Nerval-F1 (%)")
+
+
+@needs_ie_eval
+@pytest.mark.parametrize("command", sorted(IE_EVAL_COMMANDS))
+def test_column_headers_are_ie_evals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """The Markdown header of each command is ie-eval 0.2.0's (ie-all: less the order-dependent columns)."""
+    assert IE_EVAL is not None, "ie-eval 0.2.0 is a test dependency: pip install -e '.[test]'"
+    label, pred = small(tmp_path)
+    dirs = ["-l", str(label), "-p", str(pred)]
+    done = subprocess.run(
+        [IE_EVAL, *IE_EVAL_COMMANDS[command], *dirs], capture_output=True, text=True, check=True
+    )
+    line = next(line for line in done.stdout.splitlines() if line.startswith("|"))
+    theirs = [c.strip() for c in line.strip("|").split("|")]
+    if command == "ie-all":
+        theirs = [h for h in theirs if h not in ORDER_DEPENDENT]
+    for by_category in ([], ["--by-category"]):
+        _, out, _ = run(capsys, command, *dirs, *by_category)
+        assert [c.strip() for c in out.splitlines()[2].strip("|").split("|")] == theirs, by_category
+
+
+@needs_ie_eval
+def test_per_category_documents_differ_from_ie_eval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A category's row counts the documents with its entities on either side; ie-eval's, on the gold side.
+
+    ie-eval also drops the category's predictions in the other documents: here the PER predicted
+    in d3, whose gold has no PER, is a false positive of nerve's PER row and absent from ie-eval's.
+    """
+    assert IE_EVAL is not None, "ie-eval 0.2.0 is a test dependency: pip install -e '.[test]'"
+    label, pred = small(tmp_path)
+    write_bio(label, "d3.bio", [("Bob", "O"), ("ran", "O")])
+    write_bio(pred, "d3.bio", [("Bob", "B-PER"), ("ran", "O")])
+    dirs = ["-l", str(label), "-p", str(pred)]
+    done = subprocess.run([IE_EVAL, "boe", "-c", *dirs], capture_output=True, text=True, check=True)
+    theirs = {
+        c[0]: c[1:]
+        for c in ([x.strip() for x in line.strip("|").split("|")] for line in done.stdout.splitlines())
+    }
+    _, out, _ = run(capsys, "boe", "--by-category", *dirs)
+    ours = {
+        c[0]: c[1:]
+        for c in ([x.strip() for x in line.strip("|").split("|")] for line in out.splitlines()[2:])
+    }
+    # Predicted entities and documents of PER: ie-eval 3 in 2 documents, nerve 4 in 3.
+    assert (theirs["PER"][-2:], ours["PER"][-2:]) == (["3", "2"], ["4", "3"])
+    assert theirs["total"][-3:] == ours["total"][-3:] == ["4", "5", "3"]

@@ -332,3 +332,49 @@ def test_word_symbols_keep_word_distances(texts_a: list[str], texts_b: list[str]
     for x, sx in zip(texts_a, a, strict=True):
         for y, sy in zip(texts_b, b, strict=True):
             assert Levenshtein.distance(sx, sy) == levenshtein(x.split(" "), y.split(" "))
+
+
+# --- pins: the 100 % cap, whitespace, per-category document counts ----------------------------
+
+
+def test_error_rates_are_capped_at_one() -> None:
+    # One gold entity against three predictions of its category: 3 errors over 1 gold entity.
+    r = score_texts(
+        [[("PER", "Ada")]], [[("PER", "Bob"), ("PER", "Cy"), ("PER", "Dee")]], metrics=["ecer-ewer"]
+    )
+    assert r.ecer_ewer is not None
+    for row in (r.ecer_ewer.total, r.ecer_ewer.per_category["PER"]):
+        assert (row.char_errors, row.word_errors) == (3.0, 3.0)
+        assert (row.ecer, row.ewer) == (1.0, 1.0)
+    # A pair's own rate is capped too: "Ann" -> "Annabelle Smith" is 12 edits over 3 characters.
+    r = score_texts([[("PER", "Ann"), ("PER", "Bo")]], [[("PER", "Annabelle Smith"), ("PER", "Bo")]])
+    assert r.ecer_ewer is not None
+    assert r.ecer_ewer.total.char_errors == 1.0
+    assert r.ecer_ewer.total.ecer == 0.5
+
+
+def test_runs_of_whitespace_compare_equal_to_single_spaces() -> None:
+    gold = [[("PER", "John  \t Smith"), ("LOC", " New\tYork ")]]
+    pred = [[("PER", "John Smith"), ("LOC", "New   York")]]
+    r = score_texts(gold, pred, threshold=0.0)
+    assert r.ecer_ewer is not None
+    assert r.nerval is not None
+    assert (r.ecer_ewer.total.char_errors, r.ecer_ewer.total.word_errors) == (0.0, 0.0)
+    assert (r.nerval.total.tp, r.nerval.total.fp, r.nerval.total.fn) == (2, 0, 0)
+    for table, tp in ((r.bow, 4), (r.botw, 4), (r.boe, 2)):
+        assert table is not None
+        assert (table.total.tp, table.total.fp, table.total.fn, table.total.errors) == (tp, 0, 0, 0.0)
+
+
+def test_per_category_documents_count_either_side() -> None:
+    # PER: gold only in d0, prediction only in d1; LOC in d2 on both sides; d3 has nothing.
+    gold = [[("PER", "Ada")], [], [("LOC", "Rome")], []]
+    pred = [[], [("PER", "Bob")], [("LOC", "Rome")], []]
+    r = score_texts(gold, pred)
+    for table in (r.ecer_ewer, r.nerval, r.bow, r.botw, r.boe):
+        assert table is not None
+        assert table.total.documents == 4
+        assert {c: row.documents for c, row in table.per_category.items()} == {"LOC": 1, "PER": 2}
+    merged = score_texts(gold[:2], pred[:2]).merge(score_texts(gold[2:], pred[2:]))
+    assert merged.boe is not None
+    assert {c: row.documents for c, row in merged.boe.per_category.items()} == {"LOC": 1, "PER": 2}

@@ -285,10 +285,10 @@ class Result:
     __add__ = merge
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form printed by ``nerve score --output json``."""
+        """The JSON form printed by ``nerve score --output json`` (``tokens`` null for spans)."""
         d = {
             "signature": self.signature,
-            "tokens": self.tokens.to_dict(),
+            "tokens": self.tokens.to_dict() if self.settings.source == "tags" else None,
             "exact": self.exact.to_dict(),
             "repairs": self.repairs.to_dict(),
         }

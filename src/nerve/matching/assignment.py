@@ -19,6 +19,7 @@ input lists. There is at most one edge per (row, column).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -66,11 +67,14 @@ def split_edges(rows: Int, cols: Int) -> tuple[Bool, Int, Int]:
     return alone, rest, components(r.reshape(-1), n + c.reshape(-1), n + col_nodes.shape[0])
 
 
-def best_edges(rows: Int, cols: Int, weight: Float) -> Bool:
+def best_edges(rows: Int, cols: Int, weight: Float | Callable[[Int, Int], Float]) -> Bool:
     """Which of the edges ``rows[k] - cols[k]`` (weights > 0) a maximum-weight assignment takes.
 
     Every row and column may stay unassigned, so this is the assignment maximising the total
-    weight over one-to-one sets of edges; see the module for how ties are broken.
+    weight over one-to-one sets of edges; see the module for how ties are broken. ``weight`` is
+    one weight per edge, or a function of the indices of the edges that share a node with
+    another and their connected components (as `split_edges` gives them), returning those
+    edges' weights: so weights can be scaled per component, the only place they compete.
     """
     chosen = np.zeros(rows.shape[0], dtype=np.bool_)
     if not rows.shape[0]:
@@ -78,7 +82,8 @@ def best_edges(rows: Int, cols: Int, weight: Float) -> Bool:
     alone, rest, component = split_edges(rows, cols)
     chosen[alone] = True
     if rest.shape[0]:
-        chosen[rest] = _solve(rows[rest], cols[rest], weight[rest], component)
+        w = weight(rest, component) if callable(weight) else weight[rest]
+        chosen[rest] = _solve(rows[rest], cols[rest], w, component)
     return chosen
 
 

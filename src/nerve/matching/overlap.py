@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
+    Float = npt.NDArray[np.float64]
 
 __all__ = ["candidates", "in_order", "one_document", "optimal_edges", "overlap_edges", "tiers"]
 
@@ -70,21 +71,24 @@ def overlap_edges(
 ) -> tuple[Int, Int, Int]:
     """The overlapping (gold row, pred row) pairs that pass the thresholds, and their overlaps.
 
-    With ``percent_test`` the gold share is tested as nervaluate 1.2.1 does, in percent and in
-    floating point, so that borderline cases agree with it; otherwise exactly.
+    A threshold is reached when the share (IoU, or the overlap over the gold length) is at least
+    the threshold. The share is divided out, not the threshold multiplied in: a correctly rounded
+    quotient equals the threshold's float whenever the share equals the decimal threshold (7/25
+    and 0.28), where ``0.28 * 25`` exceeds 7. With ``percent_test`` the gold share is tested as
+    nervaluate 1.2.1 does, in percent and in floating point, so that borderline cases agree.
     """
     g, p = candidates(gold, pred)
     overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
     keep = np.ones(g.shape[0], dtype=np.bool_)
     if min_iou is not None:
         union = np.maximum(gold.end[g], pred.end[p]) - np.minimum(gold.start[g], pred.start[p])
-        keep &= overlap >= min_iou * union
+        keep &= overlap / union >= min_iou
     if min_gold_share is not None:
         length = gold.end[g] - gold.start[g]
         if percent_test:
             keep &= (overlap / length) * 100.0 >= round(min_gold_share * 100.0, 9)
         else:
-            keep &= overlap >= min_gold_share * length
+            keep &= overlap / length >= min_gold_share
     return g[keep], p[keep], overlap[keep]
 
 
@@ -96,9 +100,29 @@ def tiers(gold: SpanArray, pred: SpanArray, g: Int, p: Int) -> Int:
 
 
 def optimal_edges(gold: SpanArray, pred: SpanArray, g: Int, p: Int, overlap: Int) -> Bool:
-    """Which edges the optimal one-to-one matching chooses (see the module for the preference)."""
-    # Lexicographic weights: one pair of a tier outweighs any number of pairs of lower tiers
-    # (there are fewer than `base` edges), and all overlaps together weigh less than one pair.
-    base = float(g.shape[0] + 1)
-    weight = base ** tiers(gold, pred, g, p) + overlap / (float(overlap.sum()) + 1.0)
+    """Which edges the optimal one-to-one matching chooses (see the module for the preference).
+
+    The preference becomes one integer weight per edge, computed per connected component of the
+    edges (the only place where edges compete): ``base ** (tier - 1) * (S + 1) + overlap``, with
+    ``base`` one more than the pairs the component can hold (the smaller of its numbers of gold
+    and predicted spans, k) and ``S`` its total overlap. One pair of a tier then outweighs any
+    number of pairs of lower tiers, and all overlaps together weigh less than one pair, however
+    large the corpus. The weights are integers, so their sums are exact while
+    ``k * (k + 1) ** 3 * (S + 1)`` stays below 2**53 (k = 100 allows S up to about 9e7), and a tie
+    in tiers and total overlap is a true tie, broken by order as `nerve.matching.assignment` says.
+    """
+    tier = tiers(gold, pred, g, p)
+
+    def weight(rest: Int, component: Int) -> Float:
+        size = int(component.max()) + 1
+
+        def per_component(nodes: Int) -> Int:  # distinct nodes of each component
+            owner = np.full(int(nodes.max()) + 1, -1, dtype=np.int64)
+            owner[nodes] = component  # a node is in one component
+            return np.bincount(owner[owner >= 0], minlength=size)
+
+        pairs = np.minimum(per_component(g[rest]), per_component(p[rest]))[component]
+        total = np.bincount(component, weights=overlap[rest], minlength=size)[component]
+        return (pairs + 1.0) ** (tier[rest] - 1) * (total + 1.0) + overlap[rest]
+
     return best_edges(g, p, weight)

@@ -7,6 +7,7 @@ and the average over documents (`DocumentMacro`). Counts add up across shards.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,8 @@ def document_macro(mode: str, columns: Columns) -> DocumentMacro:
     """Average precision, recall and F1 over documents (arrays indexed by document id).
 
     Documents with neither gold nor predicted entities are left out: they have nothing to score.
+    The sums are exact before rounding (`math.fsum`), so the order of the documents cannot change
+    the last digit.
     """
     n = max(v.shape[0] for v in columns.values())
     full = {f: np.pad(v, (0, n - v.shape[0])) for f, v in columns.items()}
@@ -146,9 +149,9 @@ def document_macro(mode: str, columns: Columns) -> DocumentMacro:
     scored = [c for c in scores if c.pos or c.act]
     k = len(scored)
     return DocumentMacro(
-        safe_div(sum(c.precision for c in scored), k),
-        safe_div(sum(c.recall for c in scored), k),
-        safe_div(sum(c.f1 for c in scored), k),
+        safe_div(math.fsum(c.precision for c in scored), k),
+        safe_div(math.fsum(c.recall for c in scored), k),
+        safe_div(math.fsum(c.f1 for c in scored), k),
         k,
     )
 

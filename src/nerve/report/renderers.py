@@ -1,7 +1,9 @@
 """Renderers: a `Result` as a text table, JSON, Markdown, CSV or LaTeX.
 
-Every rendering carries the signature. Tables show scores as percentages with two decimals; JSON
-and CSV give full-precision fractions in 0..1.
+Every rendering carries the signature and the same information: the exact scores, the MUC modes
+(scores and COR/INC/PAR/MIS/SPU/POS/ACT counts) and their document average when computed, token
+accuracy, sentences, documents and repairs. Tables show scores as percentages with two decimals;
+JSON and CSV give full-precision fractions in 0..1.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import json
 from collections.abc import Callable
 
 from ..metrics.muc import MODES
-from ..metrics.text import BagRow, ErrorRow, NervalRow, TextScores, rate
-from ..model.counts import fbeta
 from ..results import Result, Score
+from .tables import aligned, latex_tabular, markdown_table
+from .text import TEXT_COMMANDS, render_text
 
 __all__ = ["RENDERERS", "TEXT_COMMANDS", "render", "render_text"]
 
 _ROWS = ("micro", "macro", "weighted")
+_COUNTS = ("cor", "inc", "par", "mis", "spu", "pos", "act")
+
+Table = tuple[list[str], list[list[str]]]
 
 
 def _rows(result: Result) -> list[tuple[str, Score]]:
@@ -31,108 +36,115 @@ def _type_name(name: str) -> str:
     return name if name else '""'
 
 
-def _footer(result: Result) -> str:
+def _pc(value: float) -> str:
+    return f"{100 * value:.2f}"
+
+
+def _footer(result: Result) -> list[str]:
+    """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans."""
     if result.settings.source != "tags":
-        return f"documents: {result.documents}\n"
+        return [f"documents: {result.documents}"]
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
-    tokens = f"tokens: {result.tokens.count}, tag accuracy {100 * result.tokens.accuracy:.2f}% (raw tags)"
-    return f"{tokens}; sentences: {result.sentences}; documents: {result.documents}\n{repairs}\n"
+    tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
+    return [f"{tokens}; sentences: {result.sentences}; documents: {result.documents}", repairs]
 
 
-def _percent_cells(s: Score, with_fbeta: bool) -> list[str]:
-    cells = [f"{100 * s.precision:.2f}", f"{100 * s.recall:.2f}", f"{100 * s.f1:.2f}"]
-    if with_fbeta:
-        cells.append(f"{100 * (s.fbeta or 0.0):.2f}")
-    return [*cells, str(s.gold), str(s.predicted), str(s.tp)]
+def _totals(result: Result) -> list[tuple[str, object]]:
+    """What `_footer` says, as (JSON path, value) pairs, values at full precision."""
+    if result.settings.source != "tags":
+        return [("documents", result.documents)]
+    r = result.repairs
+    return [
+        ("tokens.count", result.tokens.count),
+        ("tokens.accuracy", result.tokens.accuracy),
+        ("sentences", result.sentences),
+        ("documents", result.documents),
+        ("repairs.policy", r.policy),
+        ("repairs.gold", r.gold),
+        ("repairs.pred", r.pred),
+        *((f"repairs.by_kind.{k}", v) for k, v in r.by_kind.items()),
+    ]
 
 
-def _header(result: Result) -> list[str]:
+def _exact_table(result: Result) -> Table:
+    """The exact scores: one row per type, then the averages."""
     beta = result.settings.beta
-    head = ["type", "precision", "recall", "f1"]
-    if beta != 1:
-        head.append(f"f{beta:g}")
-    return [*head, "gold", "predicted", "correct"]
-
-
-def _muc_rows(result: Result) -> tuple[list[str], list[list[str]]]:
-    """The four MUC modes side by side: P, R, F1 of each, then POS and ACT."""
-    assert result.muc is not None
-    modes = result.muc.modes
-    head = ["muc", *(f"{m} {x}" for m in MODES for x in ("P", "R", "F1")), "pos", "act"]
-    names = ["overall", *modes["strict"].per_type]
+    fb = [f"f{beta:g}"] if beta != 1 else []
+    head = ["type", "precision", "recall", "f1", *fb, "gold", "predicted", "correct"]
     body = []
-    for name in names:
-        cells = [_type_name(name) if name != "overall" else "overall"]
-        counts = [modes[m].overall if name == "overall" else modes[m].per_type[name] for m in MODES]
-        for c in counts:
-            cells += [f"{100 * c.precision:.2f}", f"{100 * c.recall:.2f}", f"{100 * c.f1:.2f}"]
-        cells += [str(counts[0].pos), str(counts[0].act)]
-        body.append(cells)
+    for name, s in _rows(result):
+        scores = [s.precision, s.recall, s.f1, *([s.fbeta or 0.0] if fb else [])]
+        body.append([_type_name(name), *map(_pc, scores), str(s.gold), str(s.predicted), str(s.tp)])
     return head, body
 
 
-def _aligned(head: list[str], body: list[list[str]]) -> list[str]:
-    width = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...]]]:
+    """The MUC tables, with how many label columns each has and the rows that start a group.
 
-    def line(cells: list[str]) -> str:
-        rest = (c.rjust(w) for c, w in zip(cells[1:], width[1:], strict=True))
-        return "  ".join([cells[0].ljust(width[0]), *rest]).rstrip()
-
-    return [line(head), *(line(r) for r in body)]
-
-
-def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
-    """A Markdown table: the first column left-aligned (``|`` escaped), the others right-aligned."""
-    out = ["| " + " | ".join(head) + " |", "|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|"]
-    return out + ["| " + " | ".join([r[0].replace("|", "\\|"), *r[1:]]) + " |" for r in body]
+    The four modes' P, R and F1 side by side (with POS and ACT); the counts of each mode and
+    type; and, when computed, the document average of each mode.
+    """
+    if result.muc is None:
+        return []
+    modes = result.muc.modes
+    scores: Table = (["muc", *(f"{m} {x}" for m in MODES for x in ("P", "R", "F1")), "pos", "act"], [])
+    counts: Table = (["mode", "type", *_COUNTS], [])
+    for name in ["overall", *modes["strict"].per_type]:
+        row = [modes[m].overall if name == "overall" else modes[m].per_type[name] for m in MODES]
+        cells = [p for c in row for p in (_pc(c.precision), _pc(c.recall), _pc(c.f1))]
+        label = _type_name(name) if name != "overall" else "overall"
+        scores[1].append([label, *cells, str(row[0].pos), str(row[0].act)])
+    groups = []
+    for m in MODES:
+        groups.append(len(counts[1]))
+        for name, c in [("overall", modes[m].overall), *modes[m].per_type.items()]:
+            label = _type_name(name) if name != "overall" else "overall"
+            counts[1].append([m, label, *(str(getattr(c, k)) for k in _COUNTS)])
+    tables = [(scores, 1, (1,)), (counts, 2, tuple(groups[1:]))]
+    average: Table = (["document avg", "precision", "recall", "f1", "documents"], [])
+    for m in MODES:
+        if (macro := modes[m].document_macro) is not None:
+            cells = [_pc(macro.precision), _pc(macro.recall), _pc(macro.f1)]
+            average[1].append([m, *cells, str(macro.documents)])
+    return [*tables, (average, 1, ())] if average[1] else tables
 
 
 def render_table(result: Result) -> str:
     """A plain-text table for the terminal."""
-    with_fbeta = result.settings.beta != 1
-    head = _header(result)
-    body = [[_type_name(name), *_percent_cells(s, with_fbeta)] for name, s in _rows(result)]
-    width = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-
-    def line(cells: list[str]) -> str:
-        first = cells[0].ljust(width[0])
-        rest = (c.rjust(w) for c, w in zip(cells[1:], width[1:], strict=True))
-        return "  ".join([first, *rest]).rstrip()
-
+    head, body = _exact_table(result)
     n_types = len(result.per_type)
-    out = [result.signature, "", line(head)]
-    out += [line(r) for r in body[:n_types]]
-    out.append("")
-    out += [line(r) for r in body[n_types:]]
-    out.append("")
-    if result.muc is not None:
-        out += [*_aligned(*_muc_rows(result)), ""]
-    return "\n".join(out) + "\n" + _footer(result)
+    lines = aligned(head, body)
+    out = [result.signature, "", *lines[: n_types + 1], "", *lines[n_types + 1 :], ""]
+    for (head, body), labels, _ in _muc_tables(result):
+        out += [*aligned(head, body, labels), ""]
+    return "\n".join([*out, *_footer(result)]) + "\n"
 
 
 def render_markdown(result: Result) -> str:
     """A GitHub-flavoured Markdown table, scores in percent."""
-    with_fbeta = result.settings.beta != 1
-    head = _header(result)
-    out = [f"`{result.signature}`", "", "| " + " | ".join(head) + " |"]
-    out.append("|" + "|".join([":---", *["---:"] * (len(head) - 1)]) + "|")
-    for name, s in _rows(result):
-        cells = [_type_name(name).replace("|", "\\|"), *_percent_cells(s, with_fbeta)]
-        if name.endswith(" avg") and name[:-4] in _ROWS:
-            cells[0] = f"**{cells[0]}**"
-        out.append("| " + " | ".join(cells) + " |")
-    if result.muc is not None:
-        out += ["", *_markdown_table(*_muc_rows(result))]
-    return "\n".join(out) + "\n\n" + _footer(result)
+    head, body = _exact_table(result)
+    for row in body[len(result.per_type) :]:
+        row[0] = f"**{row[0]}**"
+    out = [f"`{result.signature}`", "", *markdown_table(head, body)]
+    for (head, body), labels, _ in _muc_tables(result):
+        out += ["", *markdown_table(head, body, labels)]
+    return "\n".join([*out, "", *_footer(result)]) + "\n"
+
+
+def _csv_value(value: object) -> object:
+    return repr(value) if isinstance(value, float) else value
 
 
 def render_csv(result: Result) -> str:
     """CSV with one row per type and per average; fractions at full precision.
 
-    The first line is the signature as a ``#`` comment. With the muc metrics a second table
-    follows after a blank line and a ``# muc`` comment: one row per mode and type, with counts.
+    The first line is the signature as a ``#`` comment. Further tables follow, each after a
+    blank line and a ``#`` comment naming it: with the muc metrics ``# muc`` (one row per mode
+    and type, with counts) and, with the document average, ``# muc document average``; last
+    ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and repairs (the
+    keys are the JSON paths, e.g. ``tokens.accuracy``).
     """
     buf = io.StringIO()
     buf.write(f"# {result.signature}\n")
@@ -141,72 +153,54 @@ def render_csv(result: Result) -> str:
     writer.writerow(["type", *keys])
     for name, s in _rows(result):
         d = s.to_dict()
-        writer.writerow([name, *(repr(d[k]) if isinstance(d[k], float) else d[k] for k in keys)])
+        writer.writerow([name, *(_csv_value(d[k]) for k in keys)])
     if result.muc is not None:
-        # A second table, after a blank line and a comment: one row per mode and type.
         buf.write("\n# muc\n")
-        fields = ["cor", "inc", "par", "mis", "spu", "pos", "act", "precision", "recall", "f1"]
+        fields = [*_COUNTS[:5], "pos", "act", "precision", "recall", "f1"]
         writer.writerow(["mode", "type", *fields])
+        macros = []
         for mode in MODES:
             scores = result.muc.modes[mode]
             for name, c in [("overall", scores.overall), *scores.per_type.items()]:
                 d = c.to_dict()
-                writer.writerow(
-                    [mode, name, *(repr(d[k]) if isinstance(d[k], float) else d[k] for k in fields)]
-                )
+                writer.writerow([mode, name, *(_csv_value(d[k]) for k in fields)])
+            if scores.document_macro is not None:
+                d = scores.document_macro.to_dict()
+                macros.append([mode, *(_csv_value(d[k]) for k in ("precision", "recall", "f1", "documents"))])
+        if macros:
+            buf.write("\n# muc document average\n")
+            writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
+    buf.write("\n# totals\n")
+    writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
     return buf.getvalue()
-
-
-_LATEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _latex_escape(text: str) -> str:
-    return "".join(_LATEX.get(c, c) for c in text)
 
 
 def render_latex(result: Result) -> str:
     """A LaTeX ``tabular``, scores in percent; the signature as a comment above it.
 
-    With the muc metrics a second ``tabular`` shows the four modes side by side.
+    With the muc metrics further ``tabular``s follow (the modes side by side, their counts, and
+    the document average when computed); token accuracy, sentences, documents and repairs are
+    comments below.
     """
-    with_fbeta = result.settings.beta != 1
-    head = _header(result)
-    out = [f"% {result.signature}", "\\begin{tabular}{l" + "r" * (len(head) - 1) + "}", "\\hline"]
-    out.append(" & ".join(h.capitalize() for h in head) + " \\\\")
-    out.append("\\hline")
-    n_types = len(result.per_type)
-    for i, (name, s) in enumerate(_rows(result)):
-        if i == n_types:
-            out.append("\\hline")
-        out.append(" & ".join([_latex_escape(_type_name(name)), *_percent_cells(s, with_fbeta)]) + " \\\\")
-    out += ["\\hline", "\\end{tabular}"]
-    if result.muc is not None:
-        head, body = _muc_rows(result)
-        out += ["", "\\begin{tabular}{l" + "r" * (len(head) - 1) + "}", "\\hline"]
-        out.append(" & ".join(_latex_escape(h) for h in head) + " \\\\")
-        out.append("\\hline")
-        for i, row in enumerate(body):
-            out.append(" & ".join([_latex_escape(row[0]), *row[1:]]) + " \\\\")
-            if i == 0:
-                out.append("\\hline")
-        out += ["\\hline", "\\end{tabular}"]
-    return "\n".join(out) + "\n"
+    head, body = _exact_table(result)
+    head = [h.capitalize() for h in head]
+    out = [f"% {result.signature}", *latex_tabular(head, body, rules=(len(result.per_type),))]
+    for (head, body), labels, rules in _muc_tables(result):
+        out += ["", *latex_tabular(head, body, labels, rules)]
+    return "\n".join([*out, *(f"% {line}" for line in _footer(result))]) + "\n"
 
 
 def render_json(result: Result) -> str:
-    """One JSON object (see `Result.to_dict`), fractions in 0..1."""
-    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    """One JSON object, fractions in 0..1: `Result.to_dict` with the sentence and document counts.
+
+    The counts are left out of `Result.to_dict`, which compares scores: the same entities read
+    as one document or as several score the same. ``sentences`` is null for span input.
+    """
+    d = result.to_dict()
+    sentences = result.sentences if result.settings.source == "tags" else None
+    head = {"signature": d.pop("signature"), "tokens": d.pop("tokens")}
+    out = {**head, "sentences": sentences, "documents": result.documents, **d}
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
 
 RENDERERS: dict[str, Callable[[Result], str]] = {
@@ -225,114 +219,3 @@ def render(result: Result, output: str = "table") -> str:
     except KeyError:
         msg = f"Expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
         raise ValueError(msg) from None
-
-
-# --------------------------------------------------------------------------- text-level metrics
-
-TEXT_COMMANDS = ("ecer-ewer", "nerval", "bow", "botw", "boe", "ie-all")
-_TEXT_OUTPUTS = ("markdown", "json", "table")
-
-
-def _pct(value: float) -> str:
-    return f"{value:.2f}"
-
-
-def _rate_pct(errors: float, gold: int) -> str:
-    """A text error rate in percent, computed from its counts as ie-eval prints it."""
-    return _pct(rate(errors, gold, 100.0))
-
-
-def _f1_pct(row: ErrorRow | NervalRow | BagRow) -> str:
-    """F1 in percent, the harmonic mean of the percentages as ie-eval computes it."""
-    assert isinstance(row, NervalRow)
-    return _pct(fbeta(100 * row.precision, 100 * row.recall))
-
-
-_TEXT_HEADS = {
-    "ie-all": ["BoW-F1 (%)", "BoTW-F1 (%)", "BoE-F1 (%)", "ECER (%)", "EWER (%)", "Nerval-F1 (%)"],
-    "ecer-ewer": ["ECER (%)", "EWER (%)"],
-    "nerval": ["Precision (%)", "Recall (%)", "F1 (%)"],
-    "bags": ["bWER (%)", "Precision (%)", "Recall (%)", "F1 (%)"],
-}
-
-
-def _text_cells(command: str, pick: dict[str, ErrorRow | NervalRow | BagRow]) -> list[str]:
-    """The cells of one row of a text-metric command, after the category."""
-    row = pick["ecer-ewer" if command == "ie-all" else command]
-    if isinstance(row, ErrorRow):
-        rates = [_rate_pct(row.char_errors, row.gold), _rate_pct(row.word_errors, row.gold)]
-        if command == "ie-all":
-            f1 = [_f1_pct(pick[m]) for m in ("bow", "botw", "boe")]
-            return [*f1, *rates, _f1_pct(pick["nerval"]), str(row.gold), str(row.documents)]
-        return [*rates, str(row.gold), str(row.documents)]
-    scores = [_pct(100 * row.precision), _pct(100 * row.recall), _f1_pct(row)]
-    if isinstance(row, BagRow):
-        scores.insert(0, _rate_pct(row.errors, row.gold))
-    return [*scores, str(row.gold), str(row.predicted), str(row.documents)]
-
-
-def _text_head(command: str) -> list[str]:
-    """The header of a text-metric command's table, as ie-eval names the columns."""
-    if command in ("ie-all", "ecer-ewer"):
-        return ["Category", *_TEXT_HEADS[command], "N entities", "N documents"]
-    if command == "nerval":
-        return ["Category", *_TEXT_HEADS[command], "N entities", "N predicted", "N documents"]
-    unit = "entities" if command == "boe" else "words"
-    return ["Category", *_TEXT_HEADS["bags"], f"N {unit}", f"N predicted {unit}", "N documents"]
-
-
-def _text_rows(scores: TextScores, command: str, by_category: bool) -> tuple[list[str], list[list[str]]]:
-    """The header and rows of one text-metric command, total first, as ie-eval lays them out."""
-    tables = {
-        "ecer-ewer": scores.ecer_ewer,
-        "nerval": scores.nerval,
-        "bow": scores.bow,
-        "botw": scores.botw,
-        "boe": scores.boe,
-    }
-    wanted = [m for m in tables if command in ("ie-all", m)]
-    present = {m: t for m in wanted if (t := tables[m]) is not None}
-    if len(present) != len(wanted):
-        raise ValueError(f"the scores lack a metric that {command} shows")
-    body = [["total", *_text_cells(command, {m: t.total for m, t in present.items()})]]
-    if by_category:
-        for name in sorted({c for t in present.values() for c in t.per_category}):
-            rows = {m: t.per_category.get(name) for m, t in present.items()}
-            pick = {m: row if row is not None else type(present[m].total)() for m, row in rows.items()}
-            # A category literally named "total" is quoted, so it cannot be read as the total row.
-            body.append([f'"{name}"' if name == "total" else name, *_text_cells(command, pick)])
-    return _text_head(command), body
-
-
-def render_text(scores: TextScores, command: str, output: str = "markdown", by_category: bool = False) -> str:
-    """Render the scores of a text-metric command as Markdown (ie-eval's layout), JSON or a table.
-
-    JSON is ``{"signature", "documents", "total": {...}, "per_category": {CATEGORY: {...}}}``; for
-    ``ie-all`` each of those holds one object per metric.
-    """
-    if command not in TEXT_COMMANDS:
-        raise ValueError(f"Expected a command among {', '.join(TEXT_COMMANDS)}, but got {command!r}")
-    if output not in _TEXT_OUTPUTS:
-        raise ValueError(f"Expected an output format among {', '.join(_TEXT_OUTPUTS)}, but got {output!r}")
-    if output == "json":
-        d = scores.to_dict()
-        metrics = ["ecer-ewer", "nerval", "bow", "botw", "boe"] if command == "ie-all" else [command]
-        out: dict[str, object] = {"signature": d["signature"], "documents": d["documents"]}
-        if scores.threshold is not None and "nerval" in metrics:
-            out["threshold"] = scores.threshold
-        if command == "ie-all":
-            out["total"] = {m: d[m]["total"] for m in metrics if m in d}
-            categories = sorted({c for m in metrics if m in d for c in d[m]["per_category"]})
-            out["per_category"] = {
-                c: {m: d[m]["per_category"].get(c) for m in metrics if m in d} for c in categories
-            }
-        else:
-            out["total"] = d[command]["total"]
-            out["per_category"] = d[command]["per_category"]
-        if not by_category:
-            out["per_category"] = {}
-        return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
-    head, body = _text_rows(scores, command, by_category)
-    if output == "table":
-        return scores.signature + "\n\n" + "\n".join(_aligned(head, body)) + "\n"
-    return "\n".join([f"`{scores.signature}`", "", *_markdown_table(head, body)]) + "\n"
