@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputError, OptionError
+from .. import options
+from ..errors import InputError
 from ..matching.assignment import split_edges
 from ..matching.greedy import MODES, greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges
@@ -52,7 +53,6 @@ __all__ = [
     "tally",
 ]
 
-MATCHINGS = ("optimal", "greedy")
 GREEDY_GOLD_SHARE = 0.01  # nervaluate's default min_overlap_percentage, 1 %
 
 SpanLike = Span | tuple[int, int, str]
@@ -73,13 +73,9 @@ class MucOptions:
     matching: str = "optimal"
 
     def __post_init__(self) -> None:
-        for name in ("min_iou", "min_gold_share"):
-            value = getattr(self, name)
-            if value is not None and not 0 < value <= 1:
-                raise OptionError(name, f"Expected {name} in (0, 1], but got {value}")
-        if self.matching not in MATCHINGS:
-            detail = f"Expected matching among {', '.join(MATCHINGS)}, but got {self.matching!r}"
-            raise OptionError("matching", detail)
+        options.fraction(self.min_iou, "min_iou", zero=False)
+        options.fraction(self.min_gold_share, "min_gold_share", zero=False)
+        options.matching(self.matching)
 
     @property
     def gold_share(self) -> float | None:

@@ -34,12 +34,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from ..errors import OptionError, plural
+from .. import options
+from ..errors import plural
 from ..matching.assignment import best_edges, max_matching
 from ..matching.text import TextPairs, pair_texts
 from ..model.counts import Totals, fbeta, safe_div, score_dict
 from ..model.signature import repair_field, signature
 from ..model.texts import EntityTexts
+from ..options import TEXT_METRICS
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -57,8 +59,6 @@ __all__ = [
     "rate",
     "score_texts",
 ]
-
-METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 
 
 def rate(errors: float, gold: int, scale: float = 1.0) -> float:
@@ -354,7 +354,7 @@ def score_texts(
     gold: EntityTexts | Sequence[Iterable[tuple[str, str]]],
     pred: EntityTexts | Sequence[Iterable[tuple[str, str]]],
     *,
-    metrics: Sequence[str] = METRICS,
+    metrics: Sequence[str] = TEXT_METRICS,
     threshold: float = 0.3,
 ) -> TextScores:
     """Score predicted entities against gold ones by their text, per document.
@@ -365,13 +365,8 @@ def score_texts(
         metrics: which of ``ecer-ewer``, ``nerval``, ``bow``, ``botw`` and ``boe`` to compute.
         threshold: OI-Nerval's largest character error rate of a match, a fraction in [0, 1].
     """
-    unknown = [m for m in metrics if m not in METRICS]
-    if unknown:
-        detail = f"Expected metrics among {', '.join(METRICS)}, but got {', '.join(unknown)}"
-        raise OptionError("metrics", detail)
-    if not 0.0 <= threshold <= 1.0:
-        detail = f"Expected a Nerval threshold in [0, 1] (a fraction), but got {threshold}"
-        raise OptionError("threshold", detail)
+    metrics = options.text_metrics(metrics)
+    options.fraction(threshold, "threshold")
     g = gold if isinstance(gold, EntityTexts) else EntityTexts.from_documents(gold)
     p = pred if isinstance(pred, EntityTexts) else EntityTexts.from_documents(pred)
     prep = pair_texts(g, p)
