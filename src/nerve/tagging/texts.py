@@ -162,10 +162,7 @@ def read_bio_dirs(
             return decode_tag_lines(parse_tag_lines(files, doc_of_file, _vocab(scheme), "last"), policy, role)
 
         (gold, g_rep), (pred, p_rep) = pool.map(side, (label_dir, prediction_dir), ("gold", "pred"))
-    vocab = _vocab(scheme)
-    return TextCorpus(
-        gold, pred, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy
-    )
+    return TextCorpus(gold, pred, names, (g_rep, p_rep), get_scheme(scheme).name, policy)
 
 
 def read_text_files(
@@ -194,4 +191,4 @@ def read_text_files(
             os.fspath(pred or gold), None, f"has {p.n_docs} documents, but the gold has {g.n_docs}"
         )
     names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
-    return TextCorpus(g, p, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy)
+    return TextCorpus(g, p, names, (g_rep, p_rep), get_scheme(scheme).name, policy)
