@@ -50,6 +50,7 @@ def perl_start_of_chunk(prev: str, tag: str) -> bool:
 def test_rule_tables_are_conlleval_pl_s() -> None:
     end, start = rule_tables()
     assert end.shape == start.shape == (8, 8)
+    assert end.dtype == start.dtype == np.bool_  # OR-ed with boolean arrays in PerlChunker.update
     for prev in LETTERS:
         for tag in LETTERS:
             p, c = perl_letter(prev.encode()), perl_letter(tag.encode())

@@ -94,6 +94,18 @@ def test_error_in_directories_names_the_file_and_its_line(tmp_path: Path) -> Non
     assert str(info.value).startswith("1 invalid transition for scheme IOB2; first: ")
 
 
+def test_sentence_ends_are_checked_in_every_sentence(tmp_path: Path) -> None:
+    # IOBES: B-PER and I-PER may not end an entity; the first of two sentences ends with B-PER.
+    path = write(tmp_path / "m.conll", "a S-X B-PER\n\nb O O\nc O I-PER\n")
+    corpus = read_text_files(path, scheme="IOBES")
+    assert corpus.scheme == "IOBES"
+    assert corpus.repairs == (0, 3)
+    with pytest.raises(InvalidSequenceError) as info:
+        read_text_files(path, scheme="IOBES", repair="error")
+    found = [(p.line, p.previous, p.tag) for p in info.value.problems]
+    assert found == [(1, "B-PER", None), (4, "O", "I-PER"), (4, "I-PER", None)]
+
+
 def test_a_different_number_of_documents_names_the_prediction(tmp_path: Path) -> None:
     gold = write(tmp_path / "g.conll", "-DOCSTART- O\n\na B-X\n\n-DOCSTART- O\n\nb O\n")
     pred = write(tmp_path / "p.conll", "-DOCSTART- O\n\na B-X\nb O\n")

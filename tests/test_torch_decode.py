@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 import pytest
 
+from nerve.errors import NerveError
 from nerve.model.schemes import get_scheme
 from nerve.model.vocab import TagVocab
 from nerve.tagging.decode import DecodeRules
@@ -18,6 +20,7 @@ from nerve.tagging.torch_decode import (
     DeviceTables,
     batch_counts,
     has_bad_input,
+    import_torch,
     split_counts,
 )
 
@@ -51,11 +54,27 @@ def test_the_vector_has_one_length_whatever_the_batch() -> None:
     assert counts(t, [[0, 1]], [[0, 1]]).shape == (size,)
     # Every token starts a PER entity: no position falls outside the types.
     assert counts(t, [[1, 1, 1]], [[1, 1, 1]]).shape == (size,)
+    # One counted token per row: no key falls outside the transition tables.
+    assert counts(t, [[1], [0]], [[1], [0]]).shape == (size,)
     empty = batch_counts(
         torch.zeros((0, 4), dtype=torch.int64), torch.zeros((0, 4), dtype=torch.int64), None, None, t, "begin"
     )
     assert empty.shape == (size,)
     assert not empty.any()
+
+
+def test_tables_give_the_outside_tag_the_type_after_the_last() -> None:
+    t = tables(LABELS)
+    assert t.n_types == 2
+    assert t.types.tolist() == [2, 0, 0, 1, 1]
+    assert t.inside.tolist() == [False, True, True, True, True]
+
+
+def test_without_torch_the_error_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(NerveError) as info:
+        import_torch()
+    assert str(info.value) == "torch tensors need torch: pip install torch torchmetrics"
 
 
 def test_ids_out_of_range_are_counted_not_looked_up() -> None:

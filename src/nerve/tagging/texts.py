@@ -105,7 +105,7 @@ def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTex
     assert scheme is not None
     continues, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
     prev, nxt = neighbours(ids, sentence_start)
-    entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, bad_start | bad_end)
+    entering, leaving = invalid_positions(ids, sentence_start, prev, bad_start | bad_end)
     repairs = int(entering.shape[0] + leaving.shape[0])
     if policy == "error" and repairs:
         raise _invalid(lines, role, prev, entering, leaving)
