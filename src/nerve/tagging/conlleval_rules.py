@@ -40,6 +40,7 @@ __all__ = [
     "PerlCounts",
     "PerlTagTable",
     "perl_letter",
+    "rule_tables",
     "vocab_codes",
 ]
 
@@ -54,7 +55,8 @@ def perl_letter(prefix: bytes) -> int:
     return _PERL_LETTERS.get(prefix, P_OTHER)
 
 
-def _rule_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+def rule_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """conlleval.pl's ``endOfChunk`` and ``startOfChunk`` for a same-type step, as [previous, current]."""
     end = np.zeros((8, 8), dtype=np.bool_)
     start = np.zeros((8, 8), dtype=np.bool_)
     for prev, cur in [(P_B, P_B), (P_B, P_O), (P_I, P_B), (P_I, P_O), (P_E, P_E), (P_E, P_I), (P_E, P_O)]:
@@ -66,20 +68,23 @@ def _rule_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     return end, start
 
 
-END_OF_CHUNK, START_OF_CHUNK = _rule_tables()
+END_OF_CHUNK, START_OF_CHUNK = rule_tables()
 
 
 @dataclass
 class PerlCounts:
-    """Per-type chunk counts of the state machine, indexed by type id."""
+    """Per-type chunk counts of the state machine, indexed by type id.
+
+    An array may end before the highest type id: the counts it leaves out are 0.
+    """
 
     gold: Int
     pred: Int
     correct: Int
 
 
-def _bincount(values: Int, size: int) -> Int:
-    return np.bincount(values, minlength=size).astype(np.int64)
+def _bincount(values: Int) -> Int:
+    return np.bincount(values).astype(np.int64)
 
 
 def _add(a: Int, b: Int) -> Int:
@@ -111,7 +116,7 @@ class PerlTagTable:
         self.outside = outside
         self.types: list[bytes] = [b""]
         self._type_index = {b"": 0}
-        self._pairs: dict[tuple[bytes, bytes], int] = {(b"O", b""): 0}
+        self._pairs: dict[tuple[bytes, bytes], int] = {}
         self._cache: dict[bytes, tuple[int, int, int]] = {}
 
     def lookup(self, tags: Sequence[bytes]) -> tuple[Codes, Int, Int]:
@@ -182,11 +187,10 @@ class PerlChunker:
         before = np.empty(n, dtype=np.bool_)
         before[0] = self.in_correct
         before[1:] = flag[:-1]
-        size = int(max(gold_type.max(), pred_type.max(), self.counts.gold.shape[0] - 1)) + 1
         self.counts = PerlCounts(
-            _add(self.counts.gold, _bincount(gold_type[gold_start], size)),
-            _add(self.counts.pred, _bincount(pred_type[pred_start], size)),
-            _add(self.counts.correct, _bincount(lgt[before & close], size)),
+            _add(self.counts.gold, _bincount(gold_type[gold_start])),
+            _add(self.counts.pred, _bincount(pred_type[pred_start])),
+            _add(self.counts.correct, _bincount(lgt[before & close])),
         )
         self.last = (int(gold_code[-1]), int(gold_type[-1]), int(pred_code[-1]), int(pred_type[-1]))
         self.in_correct = bool(flag[-1])

@@ -150,7 +150,7 @@ def transition_counts(
     return counts.reshape(size, size)
 
 
-def invalid_positions(ids: Ids, sentence_start: Bool, prev: Ids, nxt: Ids, invalid: Bool) -> tuple[Int, Int]:
+def invalid_positions(ids: Ids, sentence_start: Bool, prev: Ids, invalid: Bool) -> tuple[Int, Int]:
     """Invalid transitions: tokens entered invalidly, and sentence-final tokens left invalidly."""
     entering = np.flatnonzero(invalid[prev, ids])
     n = ids.shape[0]
@@ -301,7 +301,7 @@ def decode_block(
     problems: list[Problem] = []
     if policy == "error":
         assert rules.scheme is not None
-        entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, rules.invalid)
+        entering, leaving = invalid_positions(ids, sentence_start, prev, rules.invalid)
         if entering.shape[0] or leaving.shape[0]:
             if lines is None:
                 lines = np.arange(1, ids.shape[0] + 1, dtype=np.int64)

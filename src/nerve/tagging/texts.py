@@ -105,7 +105,7 @@ def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTex
     assert scheme is not None
     continues, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
     prev, nxt = neighbours(ids, sentence_start)
-    entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, bad_start | bad_end)
+    entering, leaving = invalid_positions(ids, sentence_start, prev, bad_start | bad_end)
     repairs = int(entering.shape[0] + leaving.shape[0])
     if policy == "error" and repairs:
         raise _invalid(lines, role, prev, entering, leaving)
@@ -162,10 +162,7 @@ def read_bio_dirs(
             return decode_tag_lines(parse_tag_lines(files, doc_of_file, _vocab(scheme), "last"), policy, role)
 
         (gold, g_rep), (pred, p_rep) = pool.map(side, (label_dir, prediction_dir), ("gold", "pred"))
-    vocab = _vocab(scheme)
-    return TextCorpus(
-        gold, pred, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy
-    )
+    return TextCorpus(gold, pred, names, (g_rep, p_rep), get_scheme(scheme).name, policy)
 
 
 def read_text_files(
@@ -194,4 +191,4 @@ def read_text_files(
             os.fspath(pred or gold), None, f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
         )
     names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
-    return TextCorpus(g, p, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy)
+    return TextCorpus(g, p, names, (g_rep, p_rep), get_scheme(scheme).name, policy)
