@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import nerve
 from nerve.api import score_text
 from nerve.cli import main
+from nerve.errors import OptionError
 from nerve.io import bio_dirs as text_readers
 from nerve.tagging.texts import read_bio_dirs
 
@@ -393,3 +394,28 @@ def test_api_and_cli_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(nerve.NerveError, match="prediction directory"):
         score_text(label)
     assert re.search(r"\| 2 documents$", scores.signature)
+
+
+def test_no_files_to_pair_is_an_error_naming_both_directories_and_the_pattern(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label, pred = tmp_path / "l", tmp_path / "p"
+    label.mkdir()
+    pred.mkdir()
+    code, out, err = run(capsys, "ecer-ewer", "--label-dir", str(label), "--prediction-dir", str(pred))
+    assert (code, out) == (2, "")
+    assert str(label) in err
+    assert str(pred) in err
+    assert "'*.bio'" in err
+    for directory in (label, pred):  # files, but none named *.bio
+        (directory / "d1.txt").write_text("Paris B-LOC\n", encoding="utf-8")
+    with pytest.raises(nerve.InputError, match=r"no files match '\*\.bio'") as info:
+        score_text(label, pred)
+    assert info.value.option == "--pattern"
+    scores = score_text(label, pred, pattern="*.txt", metrics=["boe"])
+    assert scores.documents == 1
+    assert score_text(label, pred, pattern=".txt", metrics=["boe"]) == scores  # an extension alone
+    assert read_bio_dirs(label, pred, pattern="d?.t[x]t").documents == ["d1.txt"]
+    for bad in ("", "sub/*.bio"):
+        with pytest.raises(OptionError, match="pattern"):
+            score_text(label, pred, pattern=bad)

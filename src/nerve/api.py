@@ -532,6 +532,7 @@ def score_text(
     scheme: str = "IOB2",
     repair: str = "begin",
     directories: bool | None = None,
+    pattern: str = "*.bio",
 ) -> TextScores:
     """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.text_metrics`.
 
@@ -545,10 +546,13 @@ def score_text(
         scheme: the tagging scheme of the files (IOB2 by default, as ie-eval reads them).
         repair: the policy for invalid transitions: ``begin``, ``discard`` or ``error``.
         directories: whether ``label`` and ``prediction`` are directories; ``None`` looks.
+        pattern: the glob that picks a directory's files by name (``*.txt``; ``.txt`` alone
+            means the same); files are paired by name.
 
     Raises:
-        InputError: a missing directory, a file on one side only, a line that is not
-            ``token TAG``, an unknown tag; with the file and line.
+        InputError: a missing directory, no file matching ``pattern``, a file on one side only,
+            a line that is not ``token TAG``, an unknown tag; with the file and line.
+        OptionError: an empty ``pattern`` or one with a path separator.
     """
     from .metrics.text import score_texts
     from .tagging.texts import read_bio_dirs, read_text_files
@@ -560,7 +564,7 @@ def score_text(
     if directories:
         if prediction is None:
             raise NerveError("a label directory needs a prediction directory")
-        corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
+        corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair, pattern=pattern)  # type: ignore[arg-type]
     elif _is_path(label):
         corpus = read_text_files(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
     else:

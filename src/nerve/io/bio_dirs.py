@@ -15,14 +15,16 @@ one side only, a line that is not ``token TAG`` or a tag the scheme does not kno
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..model.vocab import TagVocab
 from ._read_files import FIRST, PIECE, read_all
 from .bytes import BOM, DOCSTART, FieldTable, intern, split_fields, starts_with
@@ -38,6 +40,7 @@ __all__ = [
     "bio_names",
     "check_directories",
     "load_files",
+    "name_pattern",
     "one_side_only",
     "parse_tag_lines",
     "read_side",
@@ -201,11 +204,27 @@ def load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | None
     return Files(data, paths, first, directory)
 
 
-def bio_names(directory: str | os.PathLike[str]) -> list[str]:
-    """The ``*.bio`` names of a directory, sorted (a directory named so is kept: reading names it)."""
+def name_pattern(pattern: str) -> str:
+    """A checked glob for file names: ``*.bio``, ``d?.txt``; a bare extension ``.txt`` means ``*.txt``.
+
+    Raises:
+        OptionError: an empty pattern, or one with a path separator (it matches names, not paths).
+    """
+    if not pattern or "/" in pattern or os.sep in pattern or "\0" in pattern:
+        raise OptionError("pattern", f"expected a glob for file names such as '*.bio', got {pattern!r}")
+    if pattern.startswith(".") and not any(c in pattern for c in "*?["):
+        return "*" + pattern
+    return pattern
+
+
+def bio_names(directory: str | os.PathLike[str], pattern: str = "*.bio") -> list[str]:
+    """The names in a directory that match ``pattern``, sorted (a subdirectory too: reading names it)."""
     names = os.listdir(directory)
-    if ("\0".join(names) + "\0").count(".bio\0") != len(names):  # one C pass when all are .bio
-        names = [name for name in names if name.endswith(".bio")]
+    suffix = pattern[1:] if pattern.startswith("*") and not any(c in pattern[1:] for c in "*?[") else None
+    if suffix is None:
+        names = list(filter(re.compile(fnmatch.translate(pattern)).match, names))
+    elif ("\0".join(names) + "\0").count(suffix + "\0") != len(names):  # one C pass when all match
+        names = [name for name in names if name.endswith(suffix)]
     names.sort()
     return names
 

@@ -21,6 +21,7 @@ from ..io.bio_dirs import (
     bio_names,
     check_directories,
     load_files,
+    name_pattern,
     one_side_only,
     parse_tag_lines,
     read_side,
@@ -136,14 +137,20 @@ def read_bio_dirs(
     *,
     scheme: str = "IOB2",
     repair: str = "begin",
+    pattern: str = "*.bio",
 ) -> TextCorpus:
     """Read a label and a prediction directory of ``*.bio`` files, paired by name.
 
+    ``pattern`` picks the files of each directory by name: a glob (`name_pattern`).
+
     Raises:
-        InputError: a missing or empty directory, a file on one side only (all are named), a
-            line that is not ``token TAG``, or a tag the scheme does not know.
+        InputError: a missing directory, no file that matches ``pattern`` on either side, a
+            file on one side only (all are named), a line that is not ``token TAG``, or a tag
+            the scheme does not know.
+        OptionError: a ``pattern`` that is empty or holds a path separator.
     """
     policy = _policy(repair)
+    pattern = name_pattern(pattern)
     check_directories(label_dir, prediction_dir)
     # The two sides are listed, read and parsed at once, each with its own vocabulary: listing
     # and reading are system calls and parsing mostly numpy, all of which release the GIL.
@@ -151,10 +158,13 @@ def read_bio_dirs(
 
     pool = ThreadPoolExecutor(2)
     with pool:
-        label_names, pred_names = pool.map(bio_names, (label_dir, prediction_dir))
+        label_names, pred_names = pool.map(bio_names, (label_dir, prediction_dir), (pattern, pattern))
         if label_names != pred_names:
             raise one_side_only(label_dir, label_names, pred_names)
-        names = label_names  # no files at all is an empty dataset: every count is 0
+        if not label_names:
+            where = f"no files match {pattern!r} here or in {os.fspath(prediction_dir)}"
+            raise InputError(os.fspath(label_dir), None, where, option="--pattern")
+        names = label_names
         doc_of_file = np.arange(len(names), dtype=np.int64)
 
         def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
