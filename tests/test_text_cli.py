@@ -419,3 +419,39 @@ def test_no_files_to_pair_is_an_error_naming_both_directories_and_the_pattern(
     for bad in ("", "sub/*.bio"):
         with pytest.raises(OptionError, match="pattern"):
             score_text(label, pred, pattern=bad)
+
+
+def test_sentences_as_documents_and_the_note_of_one_long_document(tmp_path: Path) -> None:
+    # Without -DOCSTART- a CoNLL file is one document: the text metrics then compare every
+    # entity with every other (a 43k-token file took 46 s). Sentences can be the documents.
+    merged = tmp_path / "m.conll"
+    merged.write_text("Paris B-LOC B-PER\n\nParis B-PER B-LOC\nx O O\n", encoding="utf-8")
+    whole = score_text(merged, metrics=["boe"])
+    assert whole.documents == 1
+    assert whole.boe is not None
+    assert whole.boe.total.tp == 2  # the two sentences' entities pair up across them
+    assert len(whole.notes) == 1
+    assert str(merged) in whole.notes[0]
+    assert "2 sentences" in whole.notes[0]
+    assert "documents='sentence'" in whole.notes[0]
+    assert whole.merge(whole).notes == whole.notes
+    apart = score_text(merged, metrics=["boe"], documents="sentence")
+    assert (apart.documents, apart.notes) == (2, ())
+    assert apart.boe is not None
+    assert (apart.boe.total.tp, apart.boe.total.fp) == (0, 2)
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("Paris B-LOC\n\nParis B-PER\nx O\n", encoding="utf-8")
+    pred.write_text("Paris B-PER\n\nParis B-LOC\nx O\n", encoding="utf-8")
+    two = score_text(gold, pred, metrics=["boe"], documents="sentence")
+    assert two.documents == 2
+    assert len(score_text(gold, pred, metrics=["boe"]).notes) == 2  # each file is named
+    merged.write_text("-DOCSTART- O O\n\nParis B-LOC B-PER\n\nParis B-PER B-LOC\n", encoding="utf-8")
+    assert score_text(merged, metrics=["boe"]).notes == ()  # documents are marked
+    assert score_text(merged, metrics=["boe"], documents="sentence").documents == 2
+    merged.write_text("Paris B-LOC B-PER\nx O O\n", encoding="utf-8")
+    assert score_text(merged, metrics=["boe"]).notes == ()  # one sentence: nothing to say
+    with pytest.raises(OptionError, match="documents"):
+        score_text(merged, documents="paragraph")
+    label, pred_dir = small(tmp_path)
+    with pytest.raises(OptionError, match="documents"):
+        score_text(label, pred_dir, documents="sentence")

@@ -533,6 +533,7 @@ def score_text(
     repair: str = "begin",
     directories: bool | None = None,
     pattern: str = "*.bio",
+    documents: str = "docstart",
 ) -> TextScores:
     """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.text_metrics`.
 
@@ -548,12 +549,17 @@ def score_text(
         directories: whether ``label`` and ``prediction`` are directories; ``None`` looks.
         pattern: the glob that picks a directory's files by name (``*.txt``; ``.txt`` alone
             means the same); files are paired by name.
+        documents: for CoNLL files, ``"docstart"`` (documents start at ``-DOCSTART-`` lines;
+            a file without any is one document, which ``notes`` says when it has several
+            sentences) or ``"sentence"`` (each sentence is a document).
 
     Raises:
         InputError: a missing directory, no file matching ``pattern``, a file on one side only,
             a line that is not ``token TAG``, an unknown tag; with the file and line.
-        OptionError: an empty ``pattern`` or one with a path separator.
+        OptionError: an empty ``pattern`` or one with a path separator; ``documents`` other
+            than ``"docstart"`` for directories (each file is a document).
     """
+    from .errors import OptionError
     from .metrics.text import score_texts
     from .tagging.texts import read_bio_dirs, read_text_files
 
@@ -564,10 +570,13 @@ def score_text(
     if directories:
         if prediction is None:
             raise NerveError("a label directory needs a prediction directory")
+        if documents != "docstart":
+            raise OptionError("documents", f"each file of a directory is a document, got {documents!r}")
         corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair, pattern=pattern)  # type: ignore[arg-type]
     elif _is_path(label):
-        corpus = read_text_files(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
+        corpus = read_text_files(label, prediction, scheme=scheme, repair=repair, documents=documents)  # type: ignore[arg-type]
     else:
         raise NerveError("score_text reads a label directory or a CoNLL file; use score_texts for lists")
     scores = score_texts(corpus.gold, corpus.pred, metrics=metrics, threshold=threshold)
-    return replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=sum(corpus.repairs))
+    scores = replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=sum(corpus.repairs))
+    return replace(scores, notes=corpus.notes)

@@ -5,7 +5,7 @@
   fields, separated by spaces or tabs); blank lines may separate sentences.
 - **CoNLL files**, as `nerve score` reads them: a merged file (token first, gold and predicted
   tags last) or a gold and a prediction file, with documents starting at ``-DOCSTART-`` lines
-  (the whole file is one document without them).
+  (the whole file is one document without them), or with each sentence a document.
 
 In: directories and files. Out: `TagLines`, the tag ids of one side with their tokens'
 bytes, sentences and documents; `nerve.tagging.texts` decodes them into entity texts. A file on
@@ -285,6 +285,7 @@ class TagLines:
         n_docs: the number of documents, including those without tokens.
         token_start: the byte offset of each token in ``buf``.
         token_end: the byte offset one past each token.
+        docstarts: the number of ``-DOCSTART-`` lines read (CoNLL files).
     """
 
     files: Files
@@ -297,6 +298,12 @@ class TagLines:
     n_docs: int
     token_start: Int
     token_end: Int
+    docstarts: int = 0
+
+    @property
+    def sentences(self) -> int:
+        """The number of sentences."""
+        return int(np.count_nonzero(self.sentence_start))
 
 
 def _check_lines(files: Files, ft: FieldTable, is_docstart: npt.NDArray[np.bool_], tag_column: str) -> None:
@@ -344,15 +351,19 @@ def _docstart_documents(is_docstart: npt.NDArray[np.bool_], rows: Int) -> tuple[
     return doc, max(n_docs, int(doc.max(initial=-1)) + 1)
 
 
-def parse_tag_lines(files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_column: str) -> TagLines:
+def parse_tag_lines(
+    files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_column: str, documents: str = "docstart"
+) -> TagLines:
     """The token lines of ``files``, their tags added to ``vocab``.
 
     Args:
         files: the files of one side (or a merged CoNLL file).
         doc_of_file: the document of each file (BIO directories: lines are ``token TAG``), or
-            ``None`` to number documents by ``-DOCSTART-`` lines (CoNLL).
+            ``None`` for CoNLL files, whose documents ``documents`` says.
         vocab: the vocabulary to add the tags to; a tag it rejects is an `InputError`.
         tag_column: ``"last"``, or ``"second_last"`` for the gold tags of a merged file.
+        documents: for CoNLL files, ``"docstart"`` to number documents by ``-DOCSTART-`` lines,
+            or ``"sentence"`` to make each sentence a document.
     """
     buf = np.frombuffer(files.data, dtype=np.uint8)
     ft = split_fields(buf)
@@ -368,9 +379,12 @@ def parse_tag_lines(files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_
     sentence_start[1:] = (rows[1:] != rows[:-1] + 1) | (file_of_row[1:] != file_of_row[:-1])
     if doc_of_file is not None:
         doc, n_docs = doc_of_file[file_of_row], int(doc_of_file.max(initial=-1)) + 1
+    elif documents == "sentence":
+        doc = np.cumsum(sentence_start, dtype=np.int64) - 1
+        n_docs = int(doc[-1]) + 1 if doc.shape[0] else 0
     else:
         doc, n_docs = _docstart_documents(is_docstart, rows)
     token_field = ft.first[rows]
-    return TagLines(
-        files, vocab, buf, rows, ids, sentence_start, doc, n_docs, ft.start[token_field], ft.end[token_field]
-    )
+    bounds = ft.start[token_field], ft.end[token_field]
+    docstarts = int(np.count_nonzero(is_docstart))
+    return TagLines(files, vocab, buf, rows, ids, sentence_start, doc, n_docs, *bounds, docstarts)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError
+from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io.bio_dirs import (
     Files,
     TagLines,
@@ -36,7 +36,10 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["TextCorpus", "decode_tag_lines", "read_bio_dirs", "read_text_files"]
+__all__ = ["DOCUMENTS", "TextCorpus", "decode_tag_lines", "read_bio_dirs", "read_text_files"]
+
+#: What a document of a CoNLL file is: the lines from one ``-DOCSTART-`` to the next, or a sentence.
+DOCUMENTS = ("docstart", "sentence")
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class TextCorpus:
     repairs: tuple[int, int]  # invalid transitions repaired, gold and predicted
     scheme: str
     repair: str
+    notes: tuple[str, ...] = ()  # what reading noticed that may change the scores
 
 
 def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int, last: Int) -> list[str]:
@@ -178,30 +182,54 @@ def read_bio_dirs(
     )
 
 
+def _one_document_note(lines: TagLines, path: str) -> str | None:
+    """The note for a file of many sentences read as one document, for want of ``-DOCSTART-``."""
+    if lines.docstarts or lines.sentences < 2:
+        return None
+    return (
+        f"{path}: no -DOCSTART- lines, so its {lines.sentences} sentences are scored as one document;"
+        " documents='sentence' (--documents sentence) makes each sentence a document"
+    )
+
+
 def read_text_files(
     gold: str | os.PathLike[str],
     pred: str | os.PathLike[str] | None = None,
     *,
     scheme: str = "IOB2",
     repair: str = "begin",
+    documents: str = "docstart",
 ) -> TextCorpus:
-    """Read a merged CoNLL file, or a gold and a prediction file; documents at ``-DOCSTART-``."""
+    """Read a merged CoNLL file, or a gold and a prediction file.
+
+    ``documents`` is ``"docstart"`` (documents start at ``-DOCSTART-`` lines; without any, the
+    whole file is one, which the corpus notes when it has several sentences) or ``"sentence"``
+    (each sentence is a document).
+    """
     policy = _policy(repair)
+    if documents not in DOCUMENTS:
+        raise OptionError("documents", f"expected one of {', '.join(DOCUMENTS)}, got {documents!r}")
     vocab = _vocab(scheme)
+    notes: dict[str, None] = {}
+
+    def side(path: str | os.PathLike[str], files: Files, role: str, column: str) -> tuple[EntityTexts, int]:
+        lines = parse_tag_lines(files, None, vocab, column, documents)
+        note = _one_document_note(lines, os.fspath(path)) if documents == "docstart" else None
+        if note is not None:
+            notes[note] = None
+        return decode_tag_lines(lines, policy, role)
+
     g_files = load_files([os.fspath(gold)])
-
-    def side(files: Files, role: str, column: str) -> tuple[EntityTexts, int]:
-        return decode_tag_lines(parse_tag_lines(files, None, vocab, column), policy, role)
-
     if pred is None:
-        g, g_rep = side(g_files, "gold", "second_last")
-        p, p_rep = side(g_files, "pred", "last")
+        g, g_rep = side(gold, g_files, "gold", "second_last")
+        p, p_rep = side(gold, g_files, "pred", "last")
     else:
-        g, g_rep = side(g_files, "gold", "last")
-        p, p_rep = side(load_files([os.fspath(pred)]), "pred", "last")
+        g, g_rep = side(gold, g_files, "gold", "last")
+        p, p_rep = side(pred, load_files([os.fspath(pred)]), "pred", "last")
     if g.n_docs != p.n_docs:
         raise InputError(
             os.fspath(pred or gold), None, f"has {p.n_docs} documents, but the gold has {g.n_docs}"
         )
     names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
-    return TextCorpus(g, p, names, (g_rep, p_rep), vocab.scheme.name if vocab.scheme else scheme, policy)
+    name = vocab.scheme.name if vocab.scheme else scheme
+    return TextCorpus(g, p, names, (g_rep, p_rep), name, policy, tuple(notes))
