@@ -251,3 +251,67 @@ def test_score_spans_names_a_bad_span(gold: list[object], where: str) -> None:
     with pytest.raises(nerve.InputError) as info:
         score_spans(gold, [[], []])  # type: ignore[arg-type]
     assert info.value.source == where
+
+
+BAD_OFFSETS = [True, False, 1.5, "3", None, [1], 2**62, 2**63, 2**40 + 1]
+
+
+FORMAT_KEYS = [(f, k) for f in ("jsonl", "json", "nervaluate") for k in ("start", "end")]
+FORMAT_KEYS.append(("nereval", "start"))  # its spans have no end
+
+
+@pytest.mark.parametrize("value", BAD_OFFSETS, ids=repr)
+@pytest.mark.parametrize(("fmt", "key"), FORMAT_KEYS)
+def test_offsets_of_the_wrong_type_or_range_are_input_errors(
+    tmp_path: Path, fmt: str, key: str, value: object
+) -> None:
+    # Every document is well formed but one value, so the vectorised reading sees it first.
+    good = {"start": 0, "end": 4, "label": "X"}
+    bad = {**good, key: value}
+    if fmt == "nereval":
+        entity = {"text": "John", "type": "X", "start": value}
+        doc = {"text": TEXT, "true": [{"text": "John", "type": "X", "start": 0}, entity], "predicted": []}
+        path = write(tmp_path / "n.json", [doc])
+    elif fmt == "nervaluate":
+        path = write(tmp_path / "v.json", {"true": [[good, bad]], "pred": [[good]]})
+    else:
+        docs = [{"gold": [good, bad], "pred": [good]}]
+        path = write(tmp_path / f"d.{fmt}", docs, lines=fmt == "jsonl")
+    with pytest.raises(nerve.InputError) as info:
+        read_span_columns(str(path), fmt=fmt)
+    assert "document 0" in str(info.value)
+    assert "1" in str(info.value)  # span (or entity) 1
+
+
+def test_python_spans_are_checked_and_never_meet_across_documents() -> None:
+    big = 2**62
+    # doc * width + offset wrapped around 2**64: document 4's span met document 0's.
+    with pytest.raises(nerve.InputError, match="2\\*\\*40") as info:
+        score_spans([[(0, 1, "A")], [], [(big - 2, big - 1, "B")], [], []], [[], [], [], [], [(0, 1, "A")]])
+    assert info.value.source == "gold: document 2, span 0"
+    for span in [(True, 2, "A"), (0, True, "A"), (1.5, 2, "A"), ("0", 2, "A"), (0, 2, 5), (0, 2**64, "A")]:
+        with pytest.raises(nerve.InputError, match="expected") as info:
+            score_spans([[(0, 1, "A"), span]], [[]])  # type: ignore[list-item]
+        assert info.value.source == "gold: document 0, span 1"
+    with pytest.raises(nerve.InputError, match="start < end"):
+        score_spans([[]], [[(3, 2, "A")]])
+    np = pytest.importorskip("numpy")
+    ok = score_spans([[(np.int64(0), np.int32(2), "A")]], [[(0, 2, "A")]])
+    assert ok.micro.tp == 1
+    one = np.zeros(1, dtype=np.int64)
+    far = nerve.SpanArray(one, one, one + 2**40, one, ("A",), 2**22)
+    with pytest.raises(nerve.InputError, match="64-bit keys"):
+        score_spans(far, far)
+    long = nerve.SpanArray(one + 1, one, one + 2**40, one, ("A",), 2)
+    with pytest.raises(nerve.InputError, match="spans this long"):
+        score_spans(long, long)
+    outside = nerve.SpanArray(one + 2, one, one + 1, one, ("A",), 2)
+    with pytest.raises(nerve.InputError, match=r"document in 0\.\.1"):
+        score_spans(outside, outside)
+
+
+def test_tokens_must_be_strings_where_offsets_count_them(tmp_path: Path) -> None:
+    doc = {"tokens": ["John", 5], "gold": [{"start": 0, "end": 1, "label": "X"}], "pred": []}
+    path = write(tmp_path / "t.jsonl", [doc], lines=True)
+    with pytest.raises(nerve.InputError, match="list of strings"):
+        read_spans(str(path))

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
-from .errors import InvalidSequenceError, NerveError, Problem, SchemeError
+from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 from .io.bytes import FileRange
 from .io.conll import ConllReader, TaggedCorpus, split_files
 from .io.conll_lines import first_token_columns
 from .io.lists import iter_lists
-from .io.spans import SPAN_FORMATS, read_span_columns, sniff_format, span_lists
+from .io.spans import SPAN_FORMATS, check_columns, read_span_columns, sniff_format, span_lists
 from .matching.exact import exact_match_types
 from .metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from .metrics.muc import MucOptions, muc_columns
@@ -157,8 +157,8 @@ def score_spans(
 
     Duplicated spans are matched at most once each.
     """
-    g = gold if isinstance(gold, SpanArray) else span_lists(gold, "gold")
-    p = pred if isinstance(pred, SpanArray) else span_lists(pred, "pred")
+    g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
+    p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
     if g.n_docs != p.n_docs:
         raise NerveError(
             f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
@@ -167,11 +167,17 @@ def score_spans(
     names, gt, pt = list(p.labels), g.label, p.label
     width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
     n = len(names)
-    hits = exact_match_types(
-        (g.doc * width + g.start, g.doc * width + g.end, gt),
-        (p.doc * width + p.start, p.doc * width + p.end, pt),
-        n,
-    )
+    too_far = f"{g.n_docs} documents with offsets up to {width - 1}: too many to match in 64-bit keys"
+    if g.n_docs * width >= 2**62:  # exact and MUC matching key a position by document * width
+        raise InputError(source, None, too_far)
+    try:
+        hits = exact_match_types(
+            (g.doc * width + g.start, g.doc * width + g.end, gt),
+            (p.doc * width + p.start, p.doc * width + p.end, pt),
+            n,
+        )
+    except OverflowError:  # the key of (position, length, type)
+        raise InputError(source, None, f"{too_far} with spans this long") from None
     g_count = np.bincount(gt, minlength=n)
     p_count = np.bincount(pt, minlength=n)
     counts = {
@@ -559,7 +565,6 @@ def score_text(
         OptionError: an empty ``pattern`` or one with a path separator; ``documents`` other
             than ``"docstart"`` for directories (each file is a document).
     """
-    from .errors import OptionError
     from .metrics.text import score_texts
     from .tagging.texts import read_bio_dirs, read_text_files
 

@@ -33,10 +33,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DOC_KEYS",
+    "MAX_OFFSET",
     "SPAN_KEYS",
     "Checker",
     "Documents",
     "fast_columns",
+    "is_offset",
     "json_objects",
     "no_gc",
     "parse_json",
@@ -48,6 +50,9 @@ __all__ = [
 Documents = list[list[tuple[int, int, str]]]
 DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
 SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
+#: The largest offset a span may have (2**40, a thousand billion characters): keys built from
+#: documents and offsets then fit 64 bits, so spans of different documents never meet.
+MAX_OFFSET = 2**40
 
 
 def span_array(doc: Int, start: Int, end: Int, names: Sequence[str], n_docs: int) -> SpanArray:
@@ -65,8 +70,9 @@ def fast_columns(
 
     Otherwise ``None``: the caller reads them one by one, to say exactly what is wrong.
 
-    Checks: lists of objects with the required keys and no others, integer offsets, string
-    labels, ``0 <= start < end``, and ``end`` within ``lengths`` of its document when given.
+    Checks: lists of objects with the required keys and no others, integer offsets (not
+    booleans), string labels, ``0 <= start < end <= MAX_OFFSET``, and ``end`` within ``lengths``
+    of its document when given.
     """
     if type(docs) is not list or not set(map(type, docs)) <= {list}:
         return None
@@ -80,9 +86,12 @@ def fast_columns(
     if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
         return None
     doc = np.repeat(np.arange(len(docs), dtype=np.int64), list(map(len, docs)))
-    start = np.asarray(starts, dtype=np.int64)
-    end = np.asarray(ends, dtype=np.int64) + end_offset
-    if not ((start >= 0) & (start < end)).all():
+    try:
+        start = np.asarray(starts, dtype=np.int64)
+        end = np.asarray(ends, dtype=np.int64) + end_offset
+    except OverflowError:  # beyond 64 bits
+        return None
+    if not ((start >= 0) & (start < end) & (end <= MAX_OFFSET)).all():
         return None
     if lengths is not None and not (end <= lengths[doc]).all():
         return None
@@ -162,7 +171,7 @@ class Checker:
         self.units = units
         if units == "char" and self.text is not None and not isinstance(self.text, str):
             raise self.fail('expected a string under "text"')
-        if units == "token" and self.tokens is not None and not isinstance(self.tokens, list):
+        if units == "token" and self.tokens is not None and not _strings(self.tokens):
             raise self.fail('expected a list of strings under "tokens"')
 
     def fail(self, detail: str) -> InputError:
@@ -172,12 +181,14 @@ class Checker:
 
     def span(self, i: int, start: Any, end: Any, label: Any, text: Any) -> tuple[int, int, str]:
         """Span ``i`` as ``(start, end, label)``, checked against the document."""
-        if not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool):
+        if not is_offset(start) or not is_offset(end):
             raise self.fail(f"span {i}: expected integer start and end, got {start!r} and {end!r}")
         if not isinstance(label, str):
             raise self.fail(f"span {i}: expected a string label, got {label!r}")
         if not 0 <= start < end:
             raise self.fail(f"span {i}: expected 0 <= start < end (half-open), got start={start}, end={end}")
+        if end > MAX_OFFSET:
+            raise self.fail(f"span {i}: expected offsets up to 2**40, got end={end}")
         if self.units == "char" and self.text is not None:
             if end > len(self.text):
                 raise self.fail(f"span {i}: end {end} is beyond the text ({len(self.text)} characters)")
@@ -269,7 +280,7 @@ def _doc_lengths(docs: list[dict[str, Any]], units: str | None) -> Int | None:
         unit = units or ("token" if "tokens" in o and "text" not in o else "char")
         bound = o.get("text") if unit == "char" else o.get("tokens")
         if bound is not None:
-            if type(bound) is not (str if unit == "char" else list):
+            if not (type(bound) is str if unit == "char" else _strings(bound)):
                 return None
             out[i] = len(bound)
     return out
@@ -288,6 +299,16 @@ def _texts_match(docs: list[dict[str, Any]], lists: list[Any], units: str | None
             elif o.get("tokens") is not None and _joined(o["tokens"][e["start"] : e["end"]]) != e["text"]:
                 return False
     return True
+
+
+def is_offset(value: Any) -> bool:
+    """Whether ``value`` is an integer offset: JSON's ``true`` is a Python int, but not one."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _strings(tokens: Any) -> bool:
+    """Whether ``tokens`` is a list of strings (one pass in C)."""
+    return type(tokens) is list and set(map(type, tokens)) <= {str}
 
 
 def _joined(tokens: list[Any]) -> str | None:
