@@ -315,3 +315,33 @@ def test_tokens_must_be_strings_where_offsets_count_them(tmp_path: Path) -> None
     path = write(tmp_path / "t.jsonl", [doc], lines=True)
     with pytest.raises(nerve.InputError, match="list of strings"):
         read_spans(str(path))
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "fmt"),
+    [
+        ("a.jsonl", "b.jsonl", None),  # was: "a.jsonl: holds predictions too"
+        ("a.jsonl", "b.json", None),
+        ("a.json", "b.json", None),  # was: sniffed as CoNLL
+        ("a.jsonl", None, None),
+        ("a.json", "b.json", "nervaluate"),
+        ("a.json", None, "nereval"),
+        ("a.json", "b.json", "eval4ner"),
+        ("a.jsonl", "b.jsonl", "json"),
+    ],
+)
+def test_empty_span_files_score_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gold: str, pred: str | None, fmt: str | None
+) -> None:
+    files = [tmp_path / gold] + ([tmp_path / pred] if pred else [])
+    for i, path in enumerate(files):
+        path.write_text(" \n" if i else "", encoding="utf-8")
+    g, p = read_span_columns(*map(str, files), fmt=fmt)
+    assert (len(g), g.n_docs, len(p), p.n_docs) == (0, 0, 0, 0)
+    code = main(["score", *map(str, files), "-o", "json"] + (["--format", fmt] if fmt else []))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out)
+    assert (result["exact"]["micro"]["f1"], result["exact"]["micro"]["gold"]) == (0.0, 0)
+    assert result["exact"]["per_type"] == {}
+    assert f"spans {fmt or gold.split('.')[1]} |" in result["signature"]

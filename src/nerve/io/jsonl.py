@@ -107,7 +107,13 @@ def _loads() -> Callable[[bytes], Any]:
 
 
 def parse_json(path: str, data: bytes, where: str) -> Any:
-    """The value of JSON ``data``; `InputError` naming ``path`` and ``where`` when malformed."""
+    """The value of JSON ``data``; `InputError` naming ``path`` and ``where`` when malformed.
+
+    A file with nothing but white space (``where`` is ``"the file"``) is an empty list: no
+    documents, which score zero.
+    """
+    if where == "the file" and not data.strip():
+        return []
     try:
         return _loads()(data)
     except ValueError as err:

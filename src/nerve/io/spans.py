@@ -63,6 +63,8 @@ def sniff_format(path: str) -> str:
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
     with open(path, "rb") as f:
         head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head and path.endswith(".json"):
+        return "json"  # empty: no documents
     if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
         return "eval4ner"
     if path.endswith(".jsonl"):
@@ -108,13 +110,16 @@ def read_span_columns(
     reader = SPAN_READERS[fmt]
     with no_gc():
         g, p = reader(gold, units)
+    # A file without documents (an empty one) may stand for either side, or both.
     if pred is not None:
-        if p is not None:
+        if p is not None and g.n_docs:
             raise InputError(gold, None, "holds predictions too; give one file with both sides, or two files")
         with no_gc():
             p, both = reader(pred, units)
-        if both is not None:
+        if both is not None and p.n_docs:
             raise InputError(pred, None, "holds two sides; expected predictions only")
+    if p is None and not g.n_docs:
+        p = g
     if p is None:
         raise InputError(gold, None, "holds no predictions; give a prediction file too")
     if p.n_docs != g.n_docs:
