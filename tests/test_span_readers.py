@@ -10,7 +10,7 @@ import pytest
 import nerve
 from nerve.api import score_spans
 from nerve.cli import main
-from nerve.io.spans import read_span_columns, read_spans, sniff_format
+from nerve.io.spans import read_span_columns, read_spans, sniff_format, validate_spans
 
 TEXT = "John Jones and Peter Peters came to York"
 GOLD = [
@@ -345,3 +345,62 @@ def test_empty_span_files_score_zero(
     assert (result["exact"]["micro"]["f1"], result["exact"]["micro"]["gold"]) == (0.0, 0)
     assert result["exact"]["per_type"] == {}
     assert f"spans {fmt or gold.split('.')[1]} |" in result["signature"]
+
+
+def test_validate_spans_lists_every_problem_in_order(tmp_path: Path) -> None:
+    spans = [
+        {"start": 36, "end": 40, "label": "LOC"},  # before the next one: order is not checked
+        {"start": 0, "end": 10, "label": "PER", "text": "John Jones"},
+        {"start": 5, "end": 5, "label": "X"},
+        {"start": 3, "end": 99, "label": "X"},
+        {"start": 0, "end": 4, "label": "X", "text": "Jane"},
+        {"start": True, "end": 4, "label": "X"},
+    ]
+    docs = [
+        {"text": TEXT, "spans": spans},
+        {"text": TEXT, "spans": spans[:2]},
+        ["not", "a", "document"],
+        {"tokens": ["John", "Jones"], "spans": [{"start": 1, "end": 3, "label": "X"}]},
+        {"text": TEXT},
+    ]
+    path = write(tmp_path / "g.jsonl", docs, lines=True)
+    problems = validate_spans(str(path))
+    found = [(p.line, p.detail.split(": ", 1)[1]) for p in problems]
+    assert [(line, detail.split(":")[0]) for line, detail in found] == [
+        (1, "span 2"),
+        (1, "span 3"),
+        (1, "span 4"),
+        (1, "span 5"),
+        (3, "expected a JSON object, got list"),
+        (4, "span 0"),
+        (5, 'expected "spans", "entities", or "gold" and "pred"'),
+    ]
+    with pytest.raises(nerve.InputError) as info:
+        read_span_columns(str(path), str(path))
+    assert str(info.value) == str(problems[0])  # the first problem is the one reading raises
+    good = write(tmp_path / "ok.jsonl", docs[:1], lines=True)
+    good.write_text(json.dumps({"text": TEXT, "spans": spans[:2]}) + "\n", encoding="utf-8")
+    assert validate_spans(str(good)) == []
+    three = write(tmp_path / "p.jsonl", [{"spans": []}] * 3, lines=True)
+    (problem,) = validate_spans(str(good), str(three))
+    assert "has 3 documents, but the gold has 1" in str(problem)
+
+
+def test_validate_spans_in_every_format(tmp_path: Path) -> None:
+    entity = {"label": "X", "start": 0, "end": 3}
+    nervaluate = write(tmp_path / "v.json", {"true": [[entity, {**entity, "end": True}]], "pred": [[], 5]})
+    assert [p.detail for p in validate_spans(str(nervaluate), fmt="nervaluate")] == [
+        "document 0: span 1: expected integer start and end, got 0 and True",
+        "document 1: pred: expected a list of entities",
+        "has 2 documents, but the gold has 1",
+    ]
+    wrong = {"text": "Jane", "type": "X", "start": 0}
+    doc = {"text": TEXT, "true": [wrong, {**wrong, "start": 99}], "predicted": [{**wrong, "text": "John"}]}
+    nereval = write(tmp_path / "n.json", [doc])
+    assert len(validate_spans(str(nereval), fmt="nereval")) == 2
+    e4n = [
+        {"text": TEXT, "gold": [["PER", "Jane"]], "pred": []},
+        {"text": TEXT, "gold": [["PER", "John"]], "pred": [["PER"]]},
+    ]
+    problems = validate_spans(str(write(tmp_path / "e.jsonl", e4n, lines=True)), fmt="eval4ner")
+    assert [p.line for p in problems] == [1, 2]

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import InputError
 from ..model.spans import SpanArray
 from .eval4ner import read_eval4ner
-from .jsonl import MAX_OFFSET, Documents, is_offset, no_gc, read_documents, span_array
+from .jsonl import MAX_OFFSET, Documents, Problems, collect, is_offset, no_gc, read_documents, span_array
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 
@@ -42,17 +42,19 @@ __all__ = [
     "read_spans",
     "sniff_format",
     "span_lists",
+    "validate_spans",
 ]
 
-Reader = Callable[[str, str | None], tuple[SpanArray, SpanArray | None]]
+Reader = Callable[[str, str | None, Problems], tuple[SpanArray, SpanArray | None]]
 
-#: Each span format's reader: path and offset units in, the gold side (and predictions) out.
+#: Each span format's reader: path, offset units and where to collect problems (``None`` to
+#: raise the first) in; the gold side (and predictions) out.
 SPAN_READERS: dict[str, Reader] = {
-    "jsonl": lambda path, units: read_documents(path, "jsonl", units),
-    "json": lambda path, units: read_documents(path, "json", units),
-    "nereval": lambda path, _: read_nereval(path),
-    "nervaluate": lambda path, _: read_nervaluate(path),
-    "eval4ner": lambda path, _: read_eval4ner(path),
+    "jsonl": lambda path, units, problems: read_documents(path, "jsonl", units, problems),
+    "json": lambda path, units, problems: read_documents(path, "json", units, problems),
+    "nereval": lambda path, _, problems: read_nereval(path, problems),
+    "nervaluate": lambda path, _, problems: read_nervaluate(path, problems),
+    "eval4ner": lambda path, _, problems: read_eval4ner(path, problems),
 }
 SPAN_FORMATS = tuple(SPAN_READERS)
 
@@ -102,6 +104,35 @@ def read_span_columns(
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
             has a ``"text"``, token when it has ``"tokens"``).
     """
+    g, p = _read(gold, pred, fmt, units, None)
+    if p is None and not g.n_docs:
+        p = g
+    if p is None:
+        raise InputError(gold, None, "holds no predictions; give a prediction file too")
+    return g, p
+
+
+def validate_spans(
+    gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
+) -> list[InputError]:
+    """Every problem of a span file (and of a prediction file), in file and document order.
+
+    The checks of `read_span_columns`: spans inside their document's text or tokens, ``0 <=
+    start < end``, the span's ``text`` equal to what its offsets cover, values of the right
+    type. A file of one side is valid alone. Spans need not be in order.
+
+    Raises:
+        InputError: a file that cannot be read at all (missing, malformed JSON, not a list...).
+    """
+    problems: list[InputError] = []
+    _read(gold, pred, fmt, units, problems)
+    return problems
+
+
+def _read(
+    gold: str, pred: str | None, fmt: str | None, units: str | None, problems: Problems
+) -> tuple[SpanArray, SpanArray | None]:
+    """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
     if fmt not in SPAN_FORMATS:
         raise InputError(gold, None, f"expected a span format among {', '.join(SPAN_FORMATS)}, got {fmt!r}")
@@ -109,21 +140,18 @@ def read_span_columns(
         raise InputError(gold, None, f"expected offsets 'char' or 'token', got {units!r}")
     reader = SPAN_READERS[fmt]
     with no_gc():
-        g, p = reader(gold, units)
-    # A file without documents (an empty one) may stand for either side, or both.
-    if pred is not None:
+        g, p = reader(gold, units, problems)
+    if pred is not None:  # a file without documents (an empty one) may stand for either side
         if p is not None and g.n_docs:
-            raise InputError(gold, None, "holds predictions too; give one file with both sides, or two files")
+            both_sides = "holds predictions too; give one file with both sides, or two files"
+            collect(problems, InputError(gold, None, both_sides))
         with no_gc():
-            p, both = reader(pred, units)
+            p, both = reader(pred, units, problems)
         if both is not None and p.n_docs:
-            raise InputError(pred, None, "holds two sides; expected predictions only")
-    if p is None and not g.n_docs:
-        p = g
-    if p is None:
-        raise InputError(gold, None, "holds no predictions; give a prediction file too")
-    if p.n_docs != g.n_docs:
-        raise InputError(pred or gold, None, f"has {p.n_docs} documents, but the gold has {g.n_docs}")
+            collect(problems, InputError(pred, None, "holds two sides; expected predictions only"))
+    if p is not None and p.n_docs != g.n_docs:
+        detail = f"has {p.n_docs} documents, but the gold has {g.n_docs}"
+        collect(problems, InputError(pred or gold, None, detail))
     return g, p
 
 
