@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from nerve.api import score_text
 from nerve.cli import main
 from nerve.errors import OptionError
 from nerve.io import bio_dirs as text_readers
+from nerve.tagging import texts
 from nerve.tagging.texts import read_bio_dirs
 
 Doc = list[tuple[str, str]]
@@ -455,3 +457,26 @@ def test_sentences_as_documents_and_the_note_of_one_long_document(tmp_path: Path
     label, pred_dir = small(tmp_path)
     with pytest.raises(OptionError, match="documents"):
         score_text(label, pred_dir, documents="sentence")
+
+
+def test_text_decoding_is_the_shared_decode_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    merged = tmp_path / "m.conll"
+    merged.write_text(
+        "a I-PER O\nb I-LOC I-LOC\nc O B-PER\n\nd B-PER I-PER\ne I-LOC I-LOC\n\nf O I-X\n", encoding="utf-8"
+    )
+    sides: list[str] = []
+    real = texts.decode_block
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        sides.append(kwargs["side"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(texts, "decode_block", spy)
+    scores = score_text(merged, metrics=["boe"])
+    assert sides == ["gold", "pred"]
+    _, problems = nerve.validate(merged, merged=True, scheme="IOB2")
+    assert scores.repairs == len(problems) == 7
+    with pytest.raises(nerve.InvalidSequenceError) as info:
+        score_text(merged, metrics=["boe"], repair="error")
+    assert len(info.value.problems) == 3
+    assert list(map(str, info.value.problems)) == [str(p) for p in problems if p.side == "gold"]

@@ -9,12 +9,12 @@ IOB2 by default; invalid transitions (``I-X`` after ``O``) are repaired by the p
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
+from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem
 from ..io.bio_dirs import (
     Files,
     TagLines,
@@ -29,7 +29,7 @@ from ..io.bio_dirs import (
 from ..model.schemes import TagFormat, get_scheme
 from ..model.texts import EntityTexts
 from ..model.vocab import TagVocab
-from .decode import chunk_validity, decode_ids, get_policy, invalid_positions, neighbours, problems_for
+from .decode import DecodeRules, decode_block, get_policy
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -79,25 +79,20 @@ def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int
     return out.tobytes().decode("utf-8").split("\n")[:-1]
 
 
-def _invalid(
-    lines: TagLines, role: str, prev: npt.NDArray[np.int32], entering: Int, leaving: Int
-) -> InvalidSequenceError:
-    """The error listing every invalid transition of one side, each at its file and line."""
-    vocab, scheme, files = lines.vocab, lines.vocab.scheme, lines.files
-    assert scheme is not None
-    first_file = files.where(0)[0]
-    problems = problems_for(
-        vocab, scheme, role, first_file, lines.rows, lines.ids, prev, lines.sentence_start, entering, leaving
-    )
+def _located(lines: TagLines, problems: list[Problem]) -> list[Problem]:
+    """The problems at their files and lines (they come numbered by global line index)."""
     located = []
     for p in problems:
-        name, line = files.where(p.line)
-        located.append(type(p)(name, line, p.side, p.previous, p.tag, p.message))
-    return InvalidSequenceError(located, scheme.name)
+        name, line = lines.files.where(p.line)
+        located.append(replace(p, source=name, line=line))
+    return located
 
 
 def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTexts, int]:
     """One side's entities by text, and its number of invalid transitions.
+
+    The decoding is `decode_block`'s, the one every command shares; invalid transitions are
+    counted from its transition counts.
 
     Args:
         lines: the side's token lines, with the vocabulary of their tags.
@@ -105,18 +100,17 @@ def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTex
             `InvalidSequenceError` listing them.
         role: ``"gold"`` or ``"pred"``, for the problems reported.
     """
-    vocab, ids, sentence_start = lines.vocab, lines.ids, lines.sentence_start
-    scheme = vocab.scheme
-    assert scheme is not None
-    continues, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
-    prev, nxt = neighbours(ids, sentence_start)
-    entering, leaving = invalid_positions(ids, sentence_start, prev, nxt, bad_start | bad_end)
-    repairs = int(entering.shape[0] + leaving.shape[0])
-    if policy == "error" and repairs:
-        raise _invalid(lines, role, prev, entering, leaving)
-    chunks = decode_ids(ids, prev, continues, vocab.kinds, vocab.types)
-    if policy == "discard":
-        chunks = chunks.select(chunk_validity(chunks, ids, prev, nxt, bad_start, bad_end))
+    vocab = lines.vocab
+    assert vocab.scheme is not None
+    rules = DecodeRules.of(vocab, vocab.scheme)
+    found = decode_block(
+        lines.ids, lines.sentence_start, vocab, rules, policy, transitions=True, side=role, lines=lines.rows
+    )
+    if found.problems:
+        raise InvalidSequenceError(_located(lines, found.problems), vocab.scheme.name)
+    assert found.transitions is not None
+    repairs = int(found.transitions[rules.invalid].sum())
+    chunks = found.chunks
     texts = _entity_texts(lines.buf, lines.token_start, lines.token_end, chunks.start, chunks.end - 1)
     names = vocab.type_names
     categories = [names[t] for t in chunks.type.tolist()]
