@@ -10,7 +10,7 @@ import pytest
 import nerve
 from nerve.api import score_spans
 from nerve.cli import main
-from nerve.io.spans import read_span_columns, read_spans, sniff_format
+from nerve.io.spans import read_span_columns, read_spans, sniff_format, validate_spans
 
 TEXT = "John Jones and Peter Peters came to York"
 GOLD = [
@@ -251,3 +251,156 @@ def test_score_spans_names_a_bad_span(gold: list[object], where: str) -> None:
     with pytest.raises(nerve.InputError) as info:
         score_spans(gold, [[], []])  # type: ignore[arg-type]
     assert info.value.source == where
+
+
+BAD_OFFSETS = [True, False, 1.5, "3", None, [1], 2**62, 2**63, 2**40 + 1]
+
+
+FORMAT_KEYS = [(f, k) for f in ("jsonl", "json", "nervaluate") for k in ("start", "end")]
+FORMAT_KEYS.append(("nereval", "start"))  # its spans have no end
+
+
+@pytest.mark.parametrize("value", BAD_OFFSETS, ids=repr)
+@pytest.mark.parametrize(("fmt", "key"), FORMAT_KEYS)
+def test_offsets_of_the_wrong_type_or_range_are_input_errors(
+    tmp_path: Path, fmt: str, key: str, value: object
+) -> None:
+    # Every document is well formed but one value, so the vectorised reading sees it first.
+    good = {"start": 0, "end": 4, "label": "X"}
+    bad = {**good, key: value}
+    if fmt == "nereval":
+        entity = {"text": "John", "type": "X", "start": value}
+        doc = {"text": TEXT, "true": [{"text": "John", "type": "X", "start": 0}, entity], "predicted": []}
+        path = write(tmp_path / "n.json", [doc])
+    elif fmt == "nervaluate":
+        path = write(tmp_path / "v.json", {"true": [[good, bad]], "pred": [[good]]})
+    else:
+        docs = [{"gold": [good, bad], "pred": [good]}]
+        path = write(tmp_path / f"d.{fmt}", docs, lines=fmt == "jsonl")
+    with pytest.raises(nerve.InputError) as info:
+        read_span_columns(str(path), fmt=fmt)
+    assert "document 0" in str(info.value)
+    assert "1" in str(info.value)  # span (or entity) 1
+
+
+def test_python_spans_are_checked_and_never_meet_across_documents() -> None:
+    big = 2**62
+    # doc * width + offset wrapped around 2**64: document 4's span met document 0's.
+    with pytest.raises(nerve.InputError, match="2\\*\\*40") as info:
+        score_spans([[(0, 1, "A")], [], [(big - 2, big - 1, "B")], [], []], [[], [], [], [], [(0, 1, "A")]])
+    assert info.value.source == "gold: document 2, span 0"
+    for span in [(True, 2, "A"), (0, True, "A"), (1.5, 2, "A"), ("0", 2, "A"), (0, 2, 5), (0, 2**64, "A")]:
+        with pytest.raises(nerve.InputError, match="expected") as info:
+            score_spans([[(0, 1, "A"), span]], [[]])  # type: ignore[list-item]
+        assert info.value.source == "gold: document 0, span 1"
+    with pytest.raises(nerve.InputError, match="start < end"):
+        score_spans([[]], [[(3, 2, "A")]])
+    np = pytest.importorskip("numpy")
+    ok = score_spans([[(np.int64(0), np.int32(2), "A")]], [[(0, 2, "A")]])
+    assert ok.micro.tp == 1
+    one = np.zeros(1, dtype=np.int64)
+    far = nerve.SpanArray(one, one, one + 2**40, one, ("A",), 2**22)
+    with pytest.raises(nerve.InputError, match="64-bit keys"):
+        score_spans(far, far)
+    long = nerve.SpanArray(one + 1, one, one + 2**40, one, ("A",), 2)
+    with pytest.raises(nerve.InputError, match="spans this long"):
+        score_spans(long, long)
+    outside = nerve.SpanArray(one + 2, one, one + 1, one, ("A",), 2)
+    with pytest.raises(nerve.InputError, match=r"document in 0\.\.1"):
+        score_spans(outside, outside)
+
+
+def test_tokens_must_be_strings_where_offsets_count_them(tmp_path: Path) -> None:
+    doc = {"tokens": ["John", 5], "gold": [{"start": 0, "end": 1, "label": "X"}], "pred": []}
+    path = write(tmp_path / "t.jsonl", [doc], lines=True)
+    with pytest.raises(nerve.InputError, match="list of strings"):
+        read_spans(str(path))
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "fmt"),
+    [
+        ("a.jsonl", "b.jsonl", None),  # was: "a.jsonl: holds predictions too"
+        ("a.jsonl", "b.json", None),
+        ("a.json", "b.json", None),  # was: sniffed as CoNLL
+        ("a.jsonl", None, None),
+        ("a.json", "b.json", "nervaluate"),
+        ("a.json", None, "nereval"),
+        ("a.json", "b.json", "eval4ner"),
+        ("a.jsonl", "b.jsonl", "json"),
+    ],
+)
+def test_empty_span_files_score_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gold: str, pred: str | None, fmt: str | None
+) -> None:
+    files = [tmp_path / gold] + ([tmp_path / pred] if pred else [])
+    for i, path in enumerate(files):
+        path.write_text(" \n" if i else "", encoding="utf-8")
+    g, p = read_span_columns(*map(str, files), fmt=fmt)
+    assert (len(g), g.n_docs, len(p), p.n_docs) == (0, 0, 0, 0)
+    code = main(["score", *map(str, files), "-o", "json"] + (["--format", fmt] if fmt else []))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out)
+    assert (result["exact"]["micro"]["f1"], result["exact"]["micro"]["gold"]) == (0.0, 0)
+    assert result["exact"]["per_type"] == {}
+    assert f"spans {fmt or gold.split('.')[1]} |" in result["signature"]
+
+
+def test_validate_spans_lists_every_problem_in_order(tmp_path: Path) -> None:
+    spans = [
+        {"start": 36, "end": 40, "label": "LOC"},  # before the next one: order is not checked
+        {"start": 0, "end": 10, "label": "PER", "text": "John Jones"},
+        {"start": 5, "end": 5, "label": "X"},
+        {"start": 3, "end": 99, "label": "X"},
+        {"start": 0, "end": 4, "label": "X", "text": "Jane"},
+        {"start": True, "end": 4, "label": "X"},
+    ]
+    docs = [
+        {"text": TEXT, "spans": spans},
+        {"text": TEXT, "spans": spans[:2]},
+        ["not", "a", "document"],
+        {"tokens": ["John", "Jones"], "spans": [{"start": 1, "end": 3, "label": "X"}]},
+        {"text": TEXT},
+    ]
+    path = write(tmp_path / "g.jsonl", docs, lines=True)
+    problems = validate_spans(str(path))
+    found = [(p.line, p.detail.split(": ", 1)[1]) for p in problems]
+    assert [(line, detail.split(":")[0]) for line, detail in found] == [
+        (1, "span 2"),
+        (1, "span 3"),
+        (1, "span 4"),
+        (1, "span 5"),
+        (3, "expected a JSON object, got list"),
+        (4, "span 0"),
+        (5, 'expected "spans", "entities", or "gold" and "pred"'),
+    ]
+    with pytest.raises(nerve.InputError) as info:
+        read_span_columns(str(path), str(path))
+    assert str(info.value) == str(problems[0])  # the first problem is the one reading raises
+    good = write(tmp_path / "ok.jsonl", docs[:1], lines=True)
+    good.write_text(json.dumps({"text": TEXT, "spans": spans[:2]}) + "\n", encoding="utf-8")
+    assert validate_spans(str(good)) == []
+    three = write(tmp_path / "p.jsonl", [{"spans": []}] * 3, lines=True)
+    (problem,) = validate_spans(str(good), str(three))
+    assert "has 3 documents, but the gold has 1" in str(problem)
+
+
+def test_validate_spans_in_every_format(tmp_path: Path) -> None:
+    entity = {"label": "X", "start": 0, "end": 3}
+    nervaluate = write(tmp_path / "v.json", {"true": [[entity, {**entity, "end": True}]], "pred": [[], 5]})
+    assert [p.detail for p in validate_spans(str(nervaluate), fmt="nervaluate")] == [
+        "document 0: span 1: expected integer start and end, got 0 and True",
+        "document 1: pred: expected a list of entities",
+        "has 2 documents, but the gold has 1",
+    ]
+    wrong = {"text": "Jane", "type": "X", "start": 0}
+    doc = {"text": TEXT, "true": [wrong, {**wrong, "start": 99}], "predicted": [{**wrong, "text": "John"}]}
+    nereval = write(tmp_path / "n.json", [doc])
+    assert len(validate_spans(str(nereval), fmt="nereval")) == 2
+    e4n = [
+        {"text": TEXT, "gold": [["PER", "Jane"]], "pred": []},
+        {"text": TEXT, "gold": [["PER", "John"]], "pred": [["PER"]]},
+    ]
+    problems = validate_spans(str(write(tmp_path / "e.jsonl", e4n, lines=True)), fmt="eval4ner")
+    assert [p.line for p in problems] == [1, 2]

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +18,9 @@ from hypothesis import strategies as st
 import nerve
 from nerve.api import score_text
 from nerve.cli import main
+from nerve.errors import OptionError
 from nerve.io import bio_dirs as text_readers
+from nerve.tagging import texts
 from nerve.tagging.texts import read_bio_dirs
 
 Doc = list[tuple[str, str]]
@@ -511,3 +514,87 @@ def test_per_category_documents_differ_from_ie_eval(
     # Predicted entities and documents of PER: ie-eval 3 in 2 documents, nerve 4 in 3.
     assert (theirs["PER"][-2:], ours["PER"][-2:]) == (["3", "2"], ["4", "3"])
     assert theirs["total"][-3:] == ours["total"][-3:] == ["4", "5", "3"]
+
+
+def test_no_files_to_pair_is_an_error_naming_both_directories_and_the_pattern(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label, pred = tmp_path / "l", tmp_path / "p"
+    label.mkdir()
+    pred.mkdir()
+    code, out, err = run(capsys, "ecer-ewer", "--label-dir", str(label), "--prediction-dir", str(pred))
+    assert (code, out) == (2, "")
+    assert str(label) in err
+    assert str(pred) in err
+    assert "'*.bio'" in err
+    for directory in (label, pred):  # files, but none named *.bio
+        (directory / "d1.txt").write_text("Paris B-LOC\n", encoding="utf-8")
+    with pytest.raises(nerve.InputError, match=r"no files match '\*\.bio'") as info:
+        score_text(label, pred)
+    assert info.value.option == "--pattern"
+    scores = score_text(label, pred, pattern="*.txt", metrics=["boe"])
+    assert scores.documents == 1
+    assert score_text(label, pred, pattern=".txt", metrics=["boe"]) == scores  # an extension alone
+    assert read_bio_dirs(label, pred, pattern="d?.t[x]t").documents == ["d1.txt"]
+    for bad in ("", "sub/*.bio"):
+        with pytest.raises(OptionError, match="pattern"):
+            score_text(label, pred, pattern=bad)
+
+
+def test_sentences_as_documents_and_the_note_of_one_long_document(tmp_path: Path) -> None:
+    # Without -DOCSTART- a CoNLL file is one document: the text metrics then compare every
+    # entity with every other (a 43k-token file took 46 s). Sentences can be the documents.
+    merged = tmp_path / "m.conll"
+    merged.write_text("Paris B-LOC B-PER\n\nParis B-PER B-LOC\nx O O\n", encoding="utf-8")
+    whole = score_text(merged, metrics=["boe"])
+    assert whole.documents == 1
+    assert whole.boe is not None
+    assert whole.boe.total.tp == 2  # the two sentences' entities pair up across them
+    assert len(whole.notes) == 1
+    assert str(merged) in whole.notes[0]
+    assert "2 sentences" in whole.notes[0]
+    assert "documents='sentence'" in whole.notes[0]
+    assert whole.merge(whole).notes == whole.notes
+    apart = score_text(merged, metrics=["boe"], documents="sentence")
+    assert (apart.documents, apart.notes) == (2, ())
+    assert apart.boe is not None
+    assert (apart.boe.total.tp, apart.boe.total.fp) == (0, 2)
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("Paris B-LOC\n\nParis B-PER\nx O\n", encoding="utf-8")
+    pred.write_text("Paris B-PER\n\nParis B-LOC\nx O\n", encoding="utf-8")
+    two = score_text(gold, pred, metrics=["boe"], documents="sentence")
+    assert two.documents == 2
+    assert len(score_text(gold, pred, metrics=["boe"]).notes) == 2  # each file is named
+    merged.write_text("-DOCSTART- O O\n\nParis B-LOC B-PER\n\nParis B-PER B-LOC\n", encoding="utf-8")
+    assert score_text(merged, metrics=["boe"]).notes == ()  # documents are marked
+    assert score_text(merged, metrics=["boe"], documents="sentence").documents == 2
+    merged.write_text("Paris B-LOC B-PER\nx O O\n", encoding="utf-8")
+    assert score_text(merged, metrics=["boe"]).notes == ()  # one sentence: nothing to say
+    with pytest.raises(OptionError, match="documents"):
+        score_text(merged, documents="paragraph")
+    label, pred_dir = small(tmp_path)
+    with pytest.raises(OptionError, match="documents"):
+        score_text(label, pred_dir, documents="sentence")
+
+
+def test_text_decoding_is_the_shared_decode_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    merged = tmp_path / "m.conll"
+    merged.write_text(
+        "a I-PER O\nb I-LOC I-LOC\nc O B-PER\n\nd B-PER I-PER\ne I-LOC I-LOC\n\nf O I-X\n", encoding="utf-8"
+    )
+    sides: list[str] = []
+    real = texts.decode_block
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        sides.append(kwargs["side"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(texts, "decode_block", spy)
+    scores = score_text(merged, metrics=["boe"])
+    assert sides == ["gold", "pred"]
+    _, problems = nerve.validate(merged, merged=True, scheme="IOB2")
+    assert scores.repairs == len(problems) == 7
+    with pytest.raises(nerve.InvalidSequenceError) as info:
+        score_text(merged, metrics=["boe"], repair="error")
+    assert len(info.value.problems) == 3
+    assert list(map(str, info.value.problems)) == [str(p) for p in problems if p.side == "gold"]

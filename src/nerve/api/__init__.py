@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,7 +19,7 @@ from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
 from ..io.sources import FileRange
-from ..io.spans import read_span_columns, span_lists
+from ..io.spans import check_columns, read_span_columns, span_lists
 from ..matching.exact import exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
@@ -34,11 +33,14 @@ from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scorin
 from .shards import score_shards, shards
 from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path, path_of
 from .sources import PathLike as PathLike
+from .text import score_text
 
 __all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate"]
 
 if TYPE_CHECKING:
-    from ..metrics.text import TextScores
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
 
 
 def score_spans(
@@ -53,8 +55,8 @@ def score_spans(
 
     Duplicated spans are matched at most once each.
     """
-    g = gold if isinstance(gold, SpanArray) else span_lists(gold, "gold")
-    p = pred if isinstance(pred, SpanArray) else span_lists(pred, "pred")
+    g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
+    p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
     if g.n_docs != p.n_docs:
         raise NerveError(
             f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
@@ -63,11 +65,7 @@ def score_spans(
     names, gt, pt = list(p.labels), g.label, p.label
     width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
     n = len(names)
-    hits = exact_match_types(
-        (g.doc * width + g.start, g.doc * width + g.end, gt),
-        (p.doc * width + p.start, p.doc * width + p.end, pt),
-        n,
-    )
+    hits = _exact_hits(g, p, width, n, source)
     g_count = np.bincount(gt, minlength=n)
     p_count = np.bincount(pt, minlength=n)
     counts = {
@@ -351,47 +349,16 @@ def encode(
     return out[0] if isinstance(length, int) else out
 
 
-def score_text(
-    label: Source,
-    prediction: Source | None = None,
-    *,
-    metrics: Sequence[str] = ("ecer-ewer", "nerval", "bow", "botw", "boe"),
-    threshold: float = 0.3,
-    scheme: str = "IOB2",
-    repair: str = "begin",
-    directories: bool | None = None,
-) -> TextScores:
-    """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.text_metrics`.
-
-    Args:
-        label: a directory of ``*.bio`` files (one document each; ``prediction`` is then the
-            prediction directory), or a CoNLL file (merged, or gold with ``prediction`` the
-            prediction file; documents at ``-DOCSTART-`` lines).
-        prediction: the prediction directory or file.
-        metrics: which of ``ecer-ewer``, ``nerval``, ``bow``, ``botw``, ``boe`` to compute.
-        threshold: OI-Nerval's largest character error rate of a match, a fraction in [0, 1].
-        scheme: the tagging scheme of the files (IOB2 by default, as ie-eval reads them).
-        repair: the policy for invalid transitions: ``begin``, ``discard`` or ``error``.
-        directories: whether ``label`` and ``prediction`` are directories; ``None`` looks.
-
-    Raises:
-        InputError: a missing directory, a file on one side only, a line that is not
-            ``token TAG``, an unknown tag; with the file and line.
-    """
-    from ..metrics.text import score_texts
-    from ..tagging.texts import read_bio_dirs, read_text_files
-
-    if not 0.0 <= threshold <= 1.0:
-        raise NerveError(f"Expected a Nerval threshold in [0, 1] (a fraction, e.g. 0.3), but got {threshold}")
-    if directories is None:
-        directories = is_path(label) and os.path.isdir(os.fspath(label))  # type: ignore[arg-type]
-    if directories:
-        if prediction is None:
-            raise NerveError("a label directory needs a prediction directory")
-        corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
-    elif is_path(label):
-        corpus = read_text_files(label, prediction, scheme=scheme, repair=repair)  # type: ignore[arg-type]
-    else:
-        raise NerveError("score_text reads a label directory or a CoNLL file; use score_texts for lists")
-    scores = score_texts(corpus.gold, corpus.pred, metrics=metrics, threshold=threshold)
-    return replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=sum(corpus.repairs))
+def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:
+    """Exact matches per type, keying a position by document * width + offset."""
+    too_far = f"{g.n_docs} documents with offsets up to {width - 1}: too many to match in 64-bit keys"
+    if g.n_docs * width >= 2**62:
+        raise InputError(source, None, too_far)
+    try:
+        return exact_match_types(
+            (g.doc * width + g.start, g.doc * width + g.end, g.label),
+            (p.doc * width + p.start, p.doc * width + p.end, p.label),
+            n,
+        )
+    except OverflowError:  # the key of (position, length, type)
+        raise InputError(source, None, f"{too_far} with spans this long") from None

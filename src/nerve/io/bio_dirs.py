@@ -5,7 +5,7 @@
   fields, separated by spaces or tabs); blank lines may separate sentences.
 - **CoNLL files**, as `nerve score` reads them: a merged file (token first, gold and predicted
   tags last) or a gold and a prediction file, with documents starting at ``-DOCSTART-`` lines
-  (the whole file is one document without them).
+  (the whole file is one document without them), or with each sentence a document.
 
 In: directories and files. Out: `TagLines`, the tag ids of one side with their tokens'
 bytes, sentences and documents; `nerve.tagging.texts` decodes them into entity texts. A file on
@@ -15,14 +15,16 @@ one side only, a line that is not ``token TAG`` or a tag the scheme does not kno
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from ._read_files import FIRST, PIECE, read_all
@@ -39,6 +41,7 @@ __all__ = [
     "bio_names",
     "check_directories",
     "load_files",
+    "name_pattern",
     "one_side_only",
     "parse_tag_lines",
     "read_side",
@@ -202,11 +205,27 @@ def load_joined(paths: list[str], data: bytes, sizes: Int, directory: str | None
     return Files(data, paths, first, directory)
 
 
-def bio_names(directory: str | os.PathLike[str]) -> list[str]:
-    """The ``*.bio`` names of a directory, sorted (a directory named so is kept: reading names it)."""
+def name_pattern(pattern: str) -> str:
+    """A checked glob for file names: ``*.bio``, ``d?.txt``; a bare extension ``.txt`` means ``*.txt``.
+
+    Raises:
+        OptionError: an empty pattern, or one with a path separator (it matches names, not paths).
+    """
+    if not pattern or "/" in pattern or os.sep in pattern or "\0" in pattern:
+        raise OptionError("pattern", f"expected a glob for file names such as '*.bio', got {pattern!r}")
+    if pattern.startswith(".") and not any(c in pattern for c in "*?["):
+        return "*" + pattern
+    return pattern
+
+
+def bio_names(directory: str | os.PathLike[str], pattern: str = "*.bio") -> list[str]:
+    """The names in a directory that match ``pattern``, sorted (a subdirectory too: reading names it)."""
     names = os.listdir(directory)
-    if ("\0".join(names) + "\0").count(".bio\0") != len(names):  # one C pass when all are .bio
-        names = [name for name in names if name.endswith(".bio")]
+    suffix = pattern[1:] if pattern.startswith("*") and not any(c in pattern[1:] for c in "*?[") else None
+    if suffix is None:
+        names = list(filter(re.compile(fnmatch.translate(pattern)).match, names))
+    elif ("\0".join(names) + "\0").count(suffix + "\0") != len(names):  # one C pass when all match
+        names = [name for name in names if name.endswith(suffix)]
     names.sort()
     return names
 
@@ -267,6 +286,7 @@ class TagLines:
         n_docs: the number of documents, including those without tokens.
         token_start: the byte offset of each token in ``buf``.
         token_end: the byte offset one past each token.
+        docstarts: the number of ``-DOCSTART-`` lines read (CoNLL files).
     """
 
     files: Files
@@ -279,6 +299,12 @@ class TagLines:
     n_docs: int
     token_start: Int
     token_end: Int
+    docstarts: int = 0
+
+    @property
+    def sentences(self) -> int:
+        """The number of sentences."""
+        return int(np.count_nonzero(self.sentence_start))
 
 
 def _check_lines(files: Files, ft: FieldTable, is_docstart: npt.NDArray[np.bool_], tag_column: str) -> None:
@@ -326,15 +352,19 @@ def _docstart_documents(is_docstart: npt.NDArray[np.bool_], rows: Int) -> tuple[
     return doc, max(n_docs, int(doc.max(initial=-1)) + 1)
 
 
-def parse_tag_lines(files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_column: str) -> TagLines:
+def parse_tag_lines(
+    files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_column: str, documents: str = "docstart"
+) -> TagLines:
     """The token lines of ``files``, their tags added to ``vocab``.
 
     Args:
         files: the files of one side (or a merged CoNLL file).
         doc_of_file: the document of each file (BIO directories: lines are ``token TAG``), or
-            ``None`` to number documents by ``-DOCSTART-`` lines (CoNLL).
+            ``None`` for CoNLL files, whose documents ``documents`` says.
         vocab: the vocabulary to add the tags to; a tag it rejects is an `InputError`.
         tag_column: ``"last"``, or ``"second_last"`` for the gold tags of a merged file.
+        documents: for CoNLL files, ``"docstart"`` to number documents by ``-DOCSTART-`` lines,
+            or ``"sentence"`` to make each sentence a document.
     """
     buf = np.frombuffer(files.data, dtype=np.uint8)
     ft = split_fields(buf)
@@ -350,9 +380,12 @@ def parse_tag_lines(files: Files, doc_of_file: Int | None, vocab: TagVocab, tag_
     sentence_start[1:] = (rows[1:] != rows[:-1] + 1) | (file_of_row[1:] != file_of_row[:-1])
     if doc_of_file is not None:
         doc, n_docs = doc_of_file[file_of_row], int(doc_of_file.max(initial=-1)) + 1
+    elif documents == "sentence":
+        doc = np.cumsum(sentence_start, dtype=np.int64) - 1
+        n_docs = int(doc[-1]) + 1 if doc.shape[0] else 0
     else:
         doc, n_docs = _docstart_documents(is_docstart, rows)
     token_field = ft.first[rows]
-    return TagLines(
-        files, vocab, buf, rows, ids, sentence_start, doc, n_docs, ft.start[token_field], ft.end[token_field]
-    )
+    bounds = ft.start[token_field], ft.end[token_field]
+    docstarts = int(np.count_nonzero(is_docstart))
+    return TagLines(files, vocab, buf, rows, ids, sentence_start, doc, n_docs, *bounds, docstarts)

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError
 from ..model.spans import SpanArray
-from .jsonl import Checker, Documents, json_objects, read_span_file, span_array
+from .jsonl import Checker, Documents, Problems, collect, json_objects, read_span_file, span_array
 
 __all__ = ["Entity", "locate", "locate_many", "locate_spans", "read_eval4ner"]
 
@@ -199,40 +200,57 @@ def _located(path: str, objects: list[tuple[int | None, Any]]) -> tuple[SpanArra
     return columns(g_doc, g_start, g_end, g_tag), columns(p_doc, p_start, p_end, p_tag)
 
 
-def _checked(path: str, objects: list[tuple[int | None, Any]]) -> tuple[SpanArray, SpanArray]:
-    """Both sides, sentence by sentence, to say what is wrong."""
+def _sentence(check: Checker, obj: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """Both sides of one sentence, checked; `InputError` at its first problem."""
+    if not isinstance(obj, dict) or set(obj) - {"id", "text", "gold", "pred"}:
+        raise check.fail('expected an object with "text", "gold" and "pred" (and an optional "id")')
+    text = obj.get("text")
+    if not isinstance(text, str):
+        raise check.fail('expected a string under "text"')
+    sides = []
+    for key in ("gold", "pred"):
+        items = obj.get(key)
+        if not isinstance(items, list):
+            raise check.fail(f'expected a list of [type, surface] under "{key}"')
+        for i, e in enumerate(items):
+            if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
+                raise check.fail(f"{key} entity {i}: expected [type, surface], got {e!r}")
+        sides.append([(t, surface) for t, surface in items])
+    try:
+        return locate_spans(sides[0], sides[1], text)
+    except ValueError as err:
+        raise check.fail(str(err)) from None
+
+
+def _checked(
+    path: str, objects: list[tuple[int | None, Any]], problems: Problems
+) -> tuple[SpanArray, SpanArray]:
+    """Both sides, sentence by sentence, to say what is wrong (a sentence with a problem is empty)."""
     gold: Documents = []
     pred: Documents = []
     for doc, (line, obj) in enumerate(objects):
-        check = Checker(path, line, doc, {}, "char")
-        if not isinstance(obj, dict) or set(obj) - {"id", "text", "gold", "pred"}:
-            raise check.fail('expected an object with "text", "gold" and "pred" (and an optional "id")')
-        text = obj.get("text")
-        if not isinstance(text, str):
-            raise check.fail('expected a string under "text"')
-        sides = []
-        for key in ("gold", "pred"):
-            items = obj.get(key)
-            if not isinstance(items, list):
-                raise check.fail(f'expected a list of [type, surface] under "{key}"')
-            for i, e in enumerate(items):
-                if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-                    raise check.fail(f"{key} entity {i}: expected [type, surface], got {e!r}")
-            sides.append([(t, surface) for t, surface in items])
         try:
-            g, p = locate_spans(sides[0], sides[1], text)
-        except ValueError as err:
-            raise check.fail(str(err)) from None
+            g, p = _sentence(Checker(path, line, doc, {}, "char"), obj)
+        except InputError as err:
+            collect(problems, err)
+            g, p = [], []
         gold.append(g)
         pred.append(p)
     return SpanArray.from_documents(gold), SpanArray.from_documents(pred)
 
 
-def read_eval4ner(path: str) -> tuple[SpanArray, SpanArray]:
-    """The gold and predicted spans of an eval4ner file, located in each sentence's text."""
+def read_eval4ner(path: str, problems: Problems = None) -> tuple[SpanArray, SpanArray]:
+    """The gold and predicted spans of an eval4ner file, located in each sentence's text.
+
+    ``problems``: see `nerve.io.jsonl.Checker`.
+    """
     data = read_span_file(path)
     jsonl = path.endswith(".jsonl") or data.lstrip().startswith(b"{")
     objects = json_objects(path, data, "jsonl" if jsonl else "json")
     if _shapes_ok([o for _, o in objects]):
-        return _located(path, objects)
-    return _checked(path, objects)
+        try:
+            return _located(path, objects)
+        except InputError:
+            if problems is None:
+                raise
+    return _checked(path, objects, problems)

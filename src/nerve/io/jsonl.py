@@ -17,6 +17,7 @@ import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -33,10 +34,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DOC_KEYS",
+    "MAX_OFFSET",
     "SPAN_KEYS",
     "Checker",
     "Documents",
+    "Problems",
+    "collect",
     "fast_columns",
+    "is_offset",
     "json_objects",
     "no_gc",
     "parse_json",
@@ -48,6 +53,9 @@ __all__ = [
 Documents = list[list[tuple[int, int, str]]]
 DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
 SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
+#: The largest offset a span may have (2**40, a thousand billion characters): keys built from
+#: documents and offsets then fit 64 bits, so spans of different documents never meet.
+MAX_OFFSET = 2**40
 
 
 def span_array(doc: Int, start: Int, end: Int, names: Sequence[str], n_docs: int) -> SpanArray:
@@ -65,8 +73,9 @@ def fast_columns(
 
     Otherwise ``None``: the caller reads them one by one, to say exactly what is wrong.
 
-    Checks: lists of objects with the required keys and no others, integer offsets, string
-    labels, ``0 <= start < end``, and ``end`` within ``lengths`` of its document when given.
+    Checks: lists of objects with the required keys and no others, integer offsets (not
+    booleans), string labels, ``0 <= start < end <= MAX_OFFSET``, and ``end`` within ``lengths``
+    of its document when given.
     """
     if type(docs) is not list or not set(map(type, docs)) <= {list}:
         return None
@@ -80,9 +89,12 @@ def fast_columns(
     if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
         return None
     doc = np.repeat(np.arange(len(docs), dtype=np.int64), list(map(len, docs)))
-    start = np.asarray(starts, dtype=np.int64)
-    end = np.asarray(ends, dtype=np.int64) + end_offset
-    if not ((start >= 0) & (start < end)).all():
+    try:
+        start = np.asarray(starts, dtype=np.int64)
+        end = np.asarray(ends, dtype=np.int64) + end_offset
+    except OverflowError:  # beyond 64 bits
+        return None
+    if not ((start >= 0) & (start < end) & (end <= MAX_OFFSET)).all():
         return None
     if lengths is not None and not (end <= lengths[doc]).all():
         return None
@@ -98,7 +110,13 @@ def _loads() -> Callable[[bytes], Any]:
 
 
 def parse_json(path: str, data: bytes, where: str) -> Any:
-    """The value of JSON ``data``; `InputError` naming ``path`` and ``where`` when malformed."""
+    """The value of JSON ``data``; `InputError` naming ``path`` and ``where`` when malformed.
+
+    A file with nothing but white space (``where`` is ``"the file"``) is an empty list: no
+    documents, which score zero.
+    """
+    if where == "the file" and not data.strip():
+        return []
     try:
         return _loads()(data)
     except ValueError as err:
@@ -150,34 +168,72 @@ def json_objects(path: str, data: bytes, fmt: str) -> list[tuple[int | None, Any
     return [(None, o) for o in parsed]
 
 
-class Checker:
-    """Checks spans of one document and says where a problem is."""
+Problems = list[InputError] | None
 
-    def __init__(self, path: str, line: int | None, doc: int, doc_obj: dict[str, Any], units: str | None):
-        self.path, self.line, self.doc = path, line, doc
+
+def collect(problems: Problems, err: InputError) -> None:
+    """Raise ``err``; when validating (``problems`` is a list) add it to them instead."""
+    if problems is None:
+        raise err
+    problems.append(err)
+
+
+class Checker:
+    """Checks spans of one document and says where a problem is.
+
+    With ``problems`` (a list), problems are collected there rather than raised: a span with
+    one is left out, and the reading goes on (`nerve.io.spans.validate_spans`).
+    """
+
+    def __init__(
+        self,
+        path: str,
+        line: int | None,
+        doc: int,
+        doc_obj: dict[str, Any],
+        units: str | None,
+        problems: Problems = None,
+    ):
+        self.path, self.line, self.doc, self.problems = path, line, doc, problems
         self.text = doc_obj.get("text")
         self.tokens = doc_obj.get("tokens")
         if units is None:
             units = "token" if self.tokens is not None and self.text is None else "char"
         self.units = units
         if units == "char" and self.text is not None and not isinstance(self.text, str):
-            raise self.fail('expected a string under "text"')
-        if units == "token" and self.tokens is not None and not isinstance(self.tokens, list):
-            raise self.fail('expected a list of strings under "tokens"')
+            self.text = None
+            collect(problems, self.fail('expected a string under "text"'))
+        if units == "token" and self.tokens is not None and not _strings(self.tokens):
+            self.tokens = None
+            collect(problems, self.fail('expected a list of strings under "tokens"'))
 
     def fail(self, detail: str) -> InputError:
         """The error of ``detail`` in this document."""
         where = f"document {self.doc}" if self.line is None else f"document {self.doc} (line {self.line})"
         return InputError(self.path, self.line, f"{where}: {detail}")
 
+    def spans(
+        self, items: list[Any], one: Callable[[int, Any], tuple[int, int, str]]
+    ) -> list[tuple[int, int, str]]:
+        """``one(i, item)`` of each item; a problem is raised, or collected and the item left out."""
+        out = []
+        for i, item in enumerate(items):
+            try:
+                out.append(one(i, item))
+            except InputError as err:
+                collect(self.problems, err)
+        return out
+
     def span(self, i: int, start: Any, end: Any, label: Any, text: Any) -> tuple[int, int, str]:
         """Span ``i`` as ``(start, end, label)``, checked against the document."""
-        if not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool):
+        if not is_offset(start) or not is_offset(end):
             raise self.fail(f"span {i}: expected integer start and end, got {start!r} and {end!r}")
         if not isinstance(label, str):
             raise self.fail(f"span {i}: expected a string label, got {label!r}")
         if not 0 <= start < end:
             raise self.fail(f"span {i}: expected 0 <= start < end (half-open), got start={start}, end={end}")
+        if end > MAX_OFFSET:
+            raise self.fail(f"span {i}: expected offsets up to 2**40, got end={end}")
         if self.units == "char" and self.text is not None:
             if end > len(self.text):
                 raise self.fail(
@@ -188,38 +244,35 @@ class Checker:
         if self.units == "token" and self.tokens is not None:
             if end > len(self.tokens):
                 raise self.fail(f"span {i}: end {end} is beyond the {plural(len(self.tokens), 'token')}")
-            covered = _joined(self.tokens[start:end]) if text is not None else None
-            if text is not None and covered is None:
-                raise self.fail('expected a list of strings under "tokens"')
+            covered = " ".join(self.tokens[start:end])
             if text is not None and covered != text:
                 raise self.fail(f"span {i}: tokens {start}..{end} are {covered!r}, not {text!r}")
         return start, end, label
 
 
+def _span(check: Checker, i: int, item: Any) -> tuple[int, int, str]:
+    if not isinstance(item, dict):
+        raise check.fail(f"span {i}: expected an object, got {item!r}")
+    unknown = set(item) - SPAN_KEYS
+    if unknown:
+        raise check.fail(f"span {i}: unknown key {sorted(unknown)[0]!r} (expected start, end, label, text)")
+    for needed in ("start", "end", "label"):
+        if needed not in item:
+            raise check.fail(f'span {i}: missing "{needed}"')
+    return check.span(i, item["start"], item["end"], item["label"], item.get("text"))
+
+
 def _spans(check: Checker, items: Any, key: str) -> list[tuple[int, int, str]]:
     if not isinstance(items, list):
         raise check.fail(f'expected a list under "{key}", got {type(items).__name__}')
-    out = []
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise check.fail(f"span {i}: expected an object, got {item!r}")
-        unknown = set(item) - SPAN_KEYS
-        if unknown:
-            raise check.fail(
-                f"span {i}: unknown key {sorted(unknown)[0]!r} (expected start, end, label, text)"
-            )
-        for needed in ("start", "end", "label"):
-            if needed not in item:
-                raise check.fail(f'span {i}: missing "{needed}"')
-        out.append(check.span(i, item["start"], item["end"], item["label"], item.get("text")))
-    return out
+    return check.spans(items, partial(_span, check))
 
 
 def _document(
-    path: str, line: int | None, doc: int, obj: Any, units: str | None
+    path: str, line: int | None, doc: int, obj: Any, units: str | None, problems: Problems
 ) -> tuple[list[tuple[int, int, str]] | None, list[tuple[int, int, str]] | None]:
     """The gold and predicted spans of one document object (``None`` for a side it lacks)."""
-    check = Checker(path, line, doc, obj if isinstance(obj, dict) else {}, units)
+    check = Checker(path, line, doc, obj if isinstance(obj, dict) else {}, units, problems)
     if not isinstance(obj, dict):
         raise check.fail(f"expected a JSON object, got {type(obj).__name__}")
     unknown = set(obj) - DOC_KEYS
@@ -271,7 +324,7 @@ def _doc_lengths(docs: list[dict[str, Any]], units: str | None) -> Int | None:
         unit = units or ("token" if "tokens" in o and "text" not in o else "char")
         bound = o.get("text") if unit == "char" else o.get("tokens")
         if bound is not None:
-            if type(bound) is not (str if unit == "char" else list):
+            if not (type(bound) is str if unit == "char" else _strings(bound)):
                 return None
             out[i] = len(bound)
     return out
@@ -287,21 +340,29 @@ def _texts_match(docs: list[dict[str, Any]], lists: list[Any], units: str | None
             if unit == "char":
                 if o.get("text") is not None and o["text"][e["start"] : e["end"]] != e["text"]:
                     return False
-            elif o.get("tokens") is not None and _joined(o["tokens"][e["start"] : e["end"]]) != e["text"]:
+            elif o.get("tokens") is not None and " ".join(o["tokens"][e["start"] : e["end"]]) != e["text"]:
                 return False
     return True
 
 
-def _joined(tokens: list[Any]) -> str | None:
-    """The tokens joined by spaces; ``None`` when one is not a string (`Checker` says so)."""
-    try:
-        return " ".join(tokens)
-    except TypeError:
-        return None
+def is_offset(value: Any) -> bool:
+    """Whether ``value`` is an integer offset: JSON's ``true`` is a Python int, but not one."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
-def read_documents(path: str, fmt: str, units: str | None) -> tuple[SpanArray, SpanArray | None]:
-    """The gold spans of a ``json`` or ``jsonl`` file, and its predictions if it holds both."""
+def _strings(tokens: Any) -> bool:
+    """Whether ``tokens`` is a list of strings (one pass in C)."""
+    return type(tokens) is list and set(map(type, tokens)) <= {str}
+
+
+def read_documents(
+    path: str, fmt: str, units: str | None, problems: Problems = None
+) -> tuple[SpanArray, SpanArray | None]:
+    """The gold spans of a ``json`` or ``jsonl`` file, and its predictions if it holds both.
+
+    With ``problems``, problems are collected there (a document with one of its own is read
+    as empty); otherwise the first is raised.
+    """
     objects = json_objects(path, read_span_file(path), fmt)
     fast = _documents_fast(objects, units)
     if fast is not None:
@@ -310,13 +371,16 @@ def read_documents(path: str, fmt: str, units: str | None) -> tuple[SpanArray, S
     pred: Documents = []
     has_pred = None
     for doc, (line, obj) in enumerate(objects):
-        g, p = _document(path, line, doc, obj, units)
-        if has_pred is None:
-            has_pred = p is not None
-        if (p is not None) != has_pred or g is None:
-            raise InputError(
-                path, line, f"document {doc}: every document must have the same sides (gold and pred)"
-            )
+        try:
+            g, p = _document(path, line, doc, obj, units, problems)
+            if has_pred is None:
+                has_pred = p is not None
+            if (p is not None) != has_pred or g is None:
+                detail = f"document {doc}: every document must have the same sides (gold and pred)"
+                raise InputError(path, line, detail)
+        except InputError as err:
+            collect(problems, err)
+            g, p = [], []
         gold.append(g)
         if p is not None:
             pred.append(p)

@@ -20,11 +20,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
+from itertools import chain
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
 
 from ..errors import InputError, plural
 from ..model.spans import SpanArray
 from .eval4ner import read_eval4ner
-from .jsonl import Documents, no_gc, read_documents
+from .jsonl import MAX_OFFSET, Documents, Problems, collect, is_offset, no_gc, read_documents, span_array
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .sources import read_head
@@ -33,21 +38,24 @@ __all__ = [
     "SPAN_FORMATS",
     "SPAN_READERS",
     "Documents",
+    "check_columns",
     "read_span_columns",
     "read_spans",
     "sniff_format",
     "span_lists",
+    "validate_spans",
 ]
 
-Reader = Callable[[str, str | None], tuple[SpanArray, SpanArray | None]]
+Reader = Callable[[str, str | None, Problems], tuple[SpanArray, SpanArray | None]]
 
-#: Each span format's reader: path and offset units in, the gold side (and predictions) out.
+#: Each span format's reader: path, offset units and where to collect problems (``None`` to
+#: raise the first) in; the gold side (and predictions) out.
 SPAN_READERS: dict[str, Reader] = {
-    "jsonl": lambda path, units: read_documents(path, "jsonl", units),
-    "json": lambda path, units: read_documents(path, "json", units),
-    "nereval": lambda path, _: read_nereval(path),
-    "nervaluate": lambda path, _: read_nervaluate(path),
-    "eval4ner": lambda path, _: read_eval4ner(path),
+    "jsonl": lambda path, units, problems: read_documents(path, "jsonl", units, problems),
+    "json": lambda path, units, problems: read_documents(path, "json", units, problems),
+    "nereval": lambda path, _, problems: read_nereval(path, problems),
+    "nervaluate": lambda path, _, problems: read_nervaluate(path, problems),
+    "eval4ner": lambda path, _, problems: read_eval4ner(path, problems),
 }
 SPAN_FORMATS = tuple(SPAN_READERS)
 
@@ -57,6 +65,8 @@ def sniff_format(path: str) -> str:
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
     head = read_head(path, 4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head and path.endswith(".json"):
+        return "json"  # empty: no documents
     if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
         return "eval4ner"
     if path.endswith(".jsonl"):
@@ -94,6 +104,35 @@ def read_span_columns(
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
             has a ``"text"``, token when it has ``"tokens"``).
     """
+    g, p = _read(gold, pred, fmt, units, None)
+    if p is None and not g.n_docs:
+        p = g
+    if p is None:
+        raise InputError(gold, None, "holds no predictions; give a prediction file too")
+    return g, p
+
+
+def validate_spans(
+    gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
+) -> list[InputError]:
+    """Every problem of a span file (and of a prediction file), in file and document order.
+
+    The checks of `read_span_columns`: spans inside their document's text or tokens, ``0 <=
+    start < end``, the span's ``text`` equal to what its offsets cover, values of the right
+    type. A file of one side is valid alone. Spans need not be in order.
+
+    Raises:
+        InputError: a file that cannot be read at all (missing, malformed JSON, not a list...).
+    """
+    problems: list[InputError] = []
+    _read(gold, pred, fmt, units, problems)
+    return problems
+
+
+def _read(
+    gold: str, pred: str | None, fmt: str | None, units: str | None, problems: Problems
+) -> tuple[SpanArray, SpanArray | None]:
+    """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
     if fmt not in SPAN_FORMATS:
         raise InputError(gold, None, f"expected a span format among {', '.join(SPAN_FORMATS)}, got {fmt!r}")
@@ -101,20 +140,18 @@ def read_span_columns(
         raise InputError(gold, None, f"expected offsets 'char' or 'token', got {units!r}")
     reader = SPAN_READERS[fmt]
     with no_gc():
-        g, p = reader(gold, units)
-    if pred is not None:
-        if p is not None:
-            raise InputError(gold, None, "holds predictions too; give one file with both sides, or two files")
+        g, p = reader(gold, units, problems)
+    if pred is not None:  # a file without documents (an empty one) may stand for either side
+        if p is not None and g.n_docs:
+            both_sides = "holds predictions too; give one file with both sides, or two files"
+            collect(problems, InputError(gold, None, both_sides))
         with no_gc():
-            p, both = reader(pred, units)
-        if both is not None:
-            raise InputError(pred, None, "holds two sides; expected predictions only")
-    if p is None:
-        raise InputError(gold, None, "holds no predictions; give a prediction file too")
-    if p.n_docs != g.n_docs:
-        raise InputError(
-            pred or gold, None, f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
-        )
+            p, both = reader(pred, units, problems)
+        if both is not None and p.n_docs:
+            collect(problems, InputError(pred, None, "holds two sides; expected predictions only"))
+    if p is not None and p.n_docs != g.n_docs:
+        detail = f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
+        collect(problems, InputError(pred or gold, None, detail))
     return g, p
 
 
@@ -123,7 +160,8 @@ def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> Spa
 
     Raises:
         InputError: a document that is not a list, or a span that is not three values with
-            integer offsets and a label, named by ``side``, document and span.
+            integer offsets (not booleans), ``0 <= start < end <= 2**40``, and a string label,
+            named by ``side``, document and span.
     """
     lists: list[list[tuple[int, int, str]]] = []
     for i, doc in enumerate(docs):
@@ -132,16 +170,57 @@ def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> Spa
         except TypeError:
             detail = f"expected a list of spans, got {doc!r}"
             raise InputError(f"{side}: document {i}", None, detail) from None
-    try:
-        return SpanArray.from_documents(lists)
-    except (TypeError, ValueError):
+    flat = list(chain.from_iterable(lists))
+    try:  # columns at once when every span is three values of the right types
+        if set(map(len, flat)) <= {3}:
+            starts, ends, labels = (list(map(itemgetter(k), flat)) for k in range(3))
+            named = all(issubclass(t, str) for t in set(map(type, labels)))
+            if named and _integers(starts) and _integers(ends):
+                doc = np.repeat(np.arange(len(lists), dtype=np.int64), list(map(len, lists)))
+                start, end = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+                return check_columns(span_array(doc, start, end, labels, len(lists)), side)
+    except (TypeError, KeyError, IndexError, OverflowError):  # not sequences, or beyond 64 bits
         pass
     for i, spans in enumerate(lists):
         for j, span in enumerate(spans):
-            try:
-                _, _, label = span
-                int(span[0]), int(span[1]), hash(label)
-            except (TypeError, ValueError):
-                where = f"{side}: document {i}, span {j}"
-                raise InputError(where, None, f"expected (start, end, label), got {span!r}") from None
+            _check_span(span, f"{side}: document {i}, span {j}")
     raise InputError(side, None, "expected one list of (start, end, label) per document")
+
+
+def _integers(values: list[Any]) -> bool:
+    """Whether every value is an integer (numpy's too), and none a boolean."""
+    return all(t is not bool and issubclass(t, int | np.integer) for t in set(map(type, values)))
+
+
+def _check_span(span: Any, where: str) -> None:
+    """Raise `InputError` at ``where`` unless ``span`` is a well-formed ``(start, end, label)``."""
+    try:
+        start, end, label = span
+    except (TypeError, ValueError):
+        raise InputError(where, None, f"expected (start, end, label), got {span!r}") from None
+    if not (is_offset(start) and is_offset(end) and isinstance(label, str)):
+        detail = f"expected (start, end, label) with integer offsets and a string label, got {span!r}"
+        raise InputError(where, None, detail)
+    if not 0 <= start < end <= MAX_OFFSET:
+        raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")
+
+
+def check_columns(spans: SpanArray, side: str) -> SpanArray:
+    """``spans`` if every one has ``0 <= start < end <= 2**40``, a document and a label in range.
+
+    Raises:
+        InputError: the first span that has not, named by ``side``, document and span.
+    """
+    ok = (spans.start >= 0) & (spans.start < spans.end) & (spans.end <= MAX_OFFSET)
+    ok &= (spans.doc >= 0) & (spans.doc < spans.n_docs)
+    ok &= (spans.label >= 0) & (spans.label < len(spans.labels))
+    if ok.all():
+        return spans
+    k = int(np.argmin(ok))
+    d, start, end = int(spans.doc[k]), int(spans.start[k]), int(spans.end[k])
+    where = f"{side}: document {d}, span {int(np.count_nonzero(spans.doc[:k] == d))}"
+    if not 0 <= d < spans.n_docs:
+        raise InputError(where, None, f"expected a document in 0..{spans.n_docs - 1}")
+    if not 0 <= int(spans.label[k]) < len(spans.labels):
+        raise InputError(where, None, f"expected a label id in 0..{len(spans.labels) - 1}")
+    raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")

@@ -192,6 +192,7 @@ class TextScores:
     scheme: str | None = None  # how tags were read, when they were
     repair: str | None = None
     repairs: int = 0  # invalid transitions repaired, both sides
+    notes: tuple[str, ...] = ()  # what reading noticed that may change the scores (never printed here)
 
     @property
     def signature(self) -> str:
@@ -224,6 +225,7 @@ class TextScores:
             scheme=self.scheme,
             repair=self.repair,
             repairs=self.repairs + other.repairs,
+            notes=tuple(dict.fromkeys(self.notes + other.notes)),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,18 +9,19 @@ IOB2 by default; invalid transitions (``I-X`` after ``O``) are repaired by the p
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError, plural
+from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, plural
 from ..io.bio_dirs import (
     Files,
     TagLines,
     bio_names,
     check_directories,
     load_files,
+    name_pattern,
     one_side_only,
     parse_tag_lines,
     read_side,
@@ -28,14 +29,17 @@ from ..io.bio_dirs import (
 from ..model.schemes import TagFormat, get_scheme
 from ..model.texts import EntityTexts
 from ..model.vocab import TagVocab
-from .decode import chunk_validity, decode_ids, get_policy, invalid_positions, neighbours, problems_for
+from .decode import DecodeRules, decode_block, get_policy
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["TextCorpus", "decode_tag_lines", "read_bio_dirs", "read_text_files"]
+__all__ = ["DOCUMENTS", "TextCorpus", "decode_tag_lines", "read_bio_dirs", "read_text_files"]
+
+#: What a document of a CoNLL file is: the lines from one ``-DOCSTART-`` to the next, or a sentence.
+DOCUMENTS = ("docstart", "sentence")
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class TextCorpus:
     repairs: tuple[int, int]  # invalid transitions repaired, gold and predicted
     scheme: str
     repair: str
+    notes: tuple[str, ...] = ()  # what reading noticed that may change the scores
 
 
 def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int, last: Int) -> list[str]:
@@ -74,25 +79,20 @@ def _entity_texts(buf: npt.NDArray[np.uint8], starts: Int, ends: Int, first: Int
     return out.tobytes().decode("utf-8").split("\n")[:-1]
 
 
-def _invalid(
-    lines: TagLines, role: str, prev: npt.NDArray[np.int32], entering: Int, leaving: Int
-) -> InvalidSequenceError:
-    """The error listing every invalid transition of one side, each at its file and line."""
-    vocab, scheme, files = lines.vocab, lines.vocab.scheme, lines.files
-    assert scheme is not None
-    first_file = files.where(0)[0]
-    problems = problems_for(
-        vocab, scheme, role, first_file, lines.rows, lines.ids, prev, lines.sentence_start, entering, leaving
-    )
+def _located(lines: TagLines, problems: list[Problem]) -> list[Problem]:
+    """The problems at their files and lines (they come numbered by global line index)."""
     located = []
     for p in problems:
-        name, line = files.where(p.line)
-        located.append(type(p)(name, line, p.side, p.previous, p.tag, p.message))
-    return InvalidSequenceError(located, scheme.name)
+        name, line = lines.files.where(p.line)
+        located.append(replace(p, source=name, line=line))
+    return located
 
 
 def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTexts, int]:
     """One side's entities by text, and its number of invalid transitions.
+
+    The decoding is `decode_block`'s, the one every command shares; invalid transitions are
+    counted from its transition counts.
 
     Args:
         lines: the side's token lines, with the vocabulary of their tags.
@@ -100,18 +100,17 @@ def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTex
             `InvalidSequenceError` listing them.
         role: ``"gold"`` or ``"pred"``, for the problems reported.
     """
-    vocab, ids, sentence_start = lines.vocab, lines.ids, lines.sentence_start
-    scheme = vocab.scheme
-    assert scheme is not None
-    continues, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
-    prev, nxt = neighbours(ids, sentence_start)
-    entering, leaving = invalid_positions(ids, sentence_start, prev, bad_start | bad_end)
-    repairs = int(entering.shape[0] + leaving.shape[0])
-    if policy == "error" and repairs:
-        raise _invalid(lines, role, prev, entering, leaving)
-    chunks = decode_ids(ids, prev, continues, vocab.kinds, vocab.types)
-    if policy == "discard":
-        chunks = chunks.select(chunk_validity(chunks, ids, prev, nxt, bad_start, bad_end))
+    vocab = lines.vocab
+    assert vocab.scheme is not None
+    rules = DecodeRules.of(vocab, vocab.scheme)
+    found = decode_block(
+        lines.ids, lines.sentence_start, vocab, rules, policy, transitions=True, side=role, lines=lines.rows
+    )
+    if found.problems:
+        raise InvalidSequenceError(_located(lines, found.problems), vocab.scheme.name)
+    assert found.transitions is not None
+    repairs = int(found.transitions[rules.invalid].sum())
+    chunks = found.chunks
     texts = _entity_texts(lines.buf, lines.token_start, lines.token_end, chunks.start, chunks.end - 1)
     names = vocab.type_names
     categories = [names[t] for t in chunks.type.tolist()]
@@ -136,14 +135,20 @@ def read_bio_dirs(
     *,
     scheme: str = "IOB2",
     repair: str = "begin",
+    pattern: str = "*.bio",
 ) -> TextCorpus:
     """Read a label and a prediction directory of ``*.bio`` files, paired by name.
 
+    ``pattern`` picks the files of each directory by name: a glob (`name_pattern`).
+
     Raises:
-        InputError: a missing or empty directory, a file on one side only (all are named), a
-            line that is not ``token TAG``, or a tag the scheme does not know.
+        InputError: a missing directory, no file that matches ``pattern`` on either side, a
+            file on one side only (all are named), a line that is not ``token TAG``, or a tag
+            the scheme does not know.
+        OptionError: a ``pattern`` that is empty or holds a path separator.
     """
     policy = _policy(repair)
+    pattern = name_pattern(pattern)
     check_directories(label_dir, prediction_dir)
     # The two sides are listed, read and parsed at once, each with its own vocabulary: listing
     # and reading are system calls and parsing mostly numpy, all of which release the GIL.
@@ -151,10 +156,13 @@ def read_bio_dirs(
 
     pool = ThreadPoolExecutor(2)
     with pool:
-        label_names, pred_names = pool.map(bio_names, (label_dir, prediction_dir))
+        label_names, pred_names = pool.map(bio_names, (label_dir, prediction_dir), (pattern, pattern))
         if label_names != pred_names:
             raise one_side_only(label_dir, label_names, pred_names)
-        names = label_names  # no files at all is an empty dataset: every count is 0
+        if not label_names:
+            where = f"no files match {pattern!r} here or in {os.fspath(prediction_dir)}"
+            raise InputError(os.fspath(label_dir), None, where, option="--pattern")
+        names = label_names
         doc_of_file = np.arange(len(names), dtype=np.int64)
 
         def side(directory: str | os.PathLike[str], role: str) -> tuple[EntityTexts, int]:
@@ -165,30 +173,54 @@ def read_bio_dirs(
     return TextCorpus(gold, pred, names, (g_rep, p_rep), get_scheme(scheme).name, policy)
 
 
+def _one_document_note(lines: TagLines, path: str) -> str | None:
+    """The note for a file of many sentences read as one document, for want of ``-DOCSTART-``."""
+    if lines.docstarts or lines.sentences < 2:
+        return None
+    return (
+        f"{path}: no -DOCSTART- lines, so its {lines.sentences} sentences are scored as one document;"
+        " documents='sentence' (--documents sentence) makes each sentence a document"
+    )
+
+
 def read_text_files(
     gold: str | os.PathLike[str],
     pred: str | os.PathLike[str] | None = None,
     *,
     scheme: str = "IOB2",
     repair: str = "begin",
+    documents: str = "docstart",
 ) -> TextCorpus:
-    """Read a merged CoNLL file, or a gold and a prediction file; documents at ``-DOCSTART-``."""
+    """Read a merged CoNLL file, or a gold and a prediction file.
+
+    ``documents`` is ``"docstart"`` (documents start at ``-DOCSTART-`` lines; without any, the
+    whole file is one, which the corpus notes when it has several sentences) or ``"sentence"``
+    (each sentence is a document).
+    """
     policy = _policy(repair)
+    if documents not in DOCUMENTS:
+        raise OptionError("documents", f"expected one of {', '.join(DOCUMENTS)}, got {documents!r}")
     vocab = _vocab(scheme)
+    notes: dict[str, None] = {}
+
+    def side(path: str | os.PathLike[str], files: Files, role: str, column: str) -> tuple[EntityTexts, int]:
+        lines = parse_tag_lines(files, None, vocab, column, documents)
+        note = _one_document_note(lines, os.fspath(path)) if documents == "docstart" else None
+        if note is not None:
+            notes[note] = None
+        return decode_tag_lines(lines, policy, role)
+
     g_files = load_files([os.fspath(gold)])
-
-    def side(files: Files, role: str, column: str) -> tuple[EntityTexts, int]:
-        return decode_tag_lines(parse_tag_lines(files, None, vocab, column), policy, role)
-
     if pred is None:
-        g, g_rep = side(g_files, "gold", "second_last")
-        p, p_rep = side(g_files, "pred", "last")
+        g, g_rep = side(gold, g_files, "gold", "second_last")
+        p, p_rep = side(gold, g_files, "pred", "last")
     else:
-        g, g_rep = side(g_files, "gold", "last")
-        p, p_rep = side(load_files([os.fspath(pred)]), "pred", "last")
+        g, g_rep = side(gold, g_files, "gold", "last")
+        p, p_rep = side(pred, load_files([os.fspath(pred)]), "pred", "last")
     if g.n_docs != p.n_docs:
         raise InputError(
             os.fspath(pred or gold), None, f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
         )
     names = [f"{os.fspath(gold)}#{i + 1}" for i in range(g.n_docs)]
-    return TextCorpus(g, p, names, (g_rep, p_rep), get_scheme(scheme).name, policy)
+    name = vocab.scheme.name if vocab.scheme else scheme
+    return TextCorpus(g, p, names, (g_rep, p_rep), name, policy, tuple(notes))
