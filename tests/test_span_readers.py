@@ -404,3 +404,26 @@ def test_validate_spans_in_every_format(tmp_path: Path) -> None:
     ]
     problems = validate_spans(str(write(tmp_path / "e.jsonl", e4n, lines=True)), fmt="eval4ner")
     assert [p.line for p in problems] == [1, 2]
+
+
+def test_cli_validate_checks_span_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nerve.cli import main
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"text": "Ada Lovelace", "gold": [{"start": 0, "end": 3, "label": "PER", "text": "Eve"}], '
+        '"pred": [{"start": 4, "end": 40, "label": "PER"}]}\n',
+        encoding="utf-8",
+    )
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "2 problems: jsonl spans"
+    assert "'Eve'" in out
+    assert "beyond the text" in out
+    good = tmp_path / "good.jsonl"
+    good.write_text(
+        '{"text": "Ada Lovelace", "gold": [{"start": 0, "end": 3, "label": "PER"}], "pred": []}\n',
+        encoding="utf-8",
+    )
+    assert main(["validate", str(good)]) == 0
+    assert capsys.readouterr().out == "valid: jsonl spans\n"

@@ -598,3 +598,27 @@ def test_text_decoding_is_the_shared_decode_block(tmp_path: Path, monkeypatch: p
         score_text(merged, metrics=["boe"], repair="error")
     assert len(info.value.problems) == 3
     assert list(map(str, info.value.problems)) == [str(p) for p in problems if p.side == "gold"]
+
+
+def test_cli_pattern_documents_and_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label, pred = small(tmp_path)
+    for d in (label, pred):
+        for f in d.glob("*.bio"):
+            f.rename(f.with_suffix(".txt"))
+    code, _, err = run(capsys, "bow", "-l", str(label), "-p", str(pred))
+    assert code == 2
+    assert "*.bio" in err
+    code, out, err = run(capsys, "bow", "-l", str(label), "-p", str(pred), "--pattern", "*.txt")
+    assert code == 0
+    assert err == "nerve: 2 documents, complete and valid\n"
+    merged = tmp_path / "m.conll"
+    merged.write_text("Paris B-LOC B-LOC\n\nCurie B-PER B-PER\n", encoding="utf-8")
+    code, out, err = run(capsys, "boe", str(merged), "--output", "json")
+    assert code == 0
+    assert err.startswith("nerve: note: ")
+    assert "--documents sentence" in err
+    assert json.loads(out)["documents"] == 1
+    code, out, err = run(capsys, "boe", str(merged), "--output", "json", "--documents", "sentence")
+    assert code == 0
+    assert "note" not in err
+    assert json.loads(out)["documents"] == 2

@@ -60,6 +60,15 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                 help="ie-eval's spelling of the same, a percentage in [0, 100]: 30 is --threshold 0.3",
             )
         t.add_argument("--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)")
+        t.add_argument(
+            "--pattern", default="*.bio", metavar="GLOB", help="the files of a directory (default: *.bio)"
+        )
+        t.add_argument(
+            "--documents",
+            default="docstart",
+            choices=["docstart", "sentence"],
+            help="CoNLL files: documents start at -DOCSTART- lines (default), or each sentence is one",
+        )
         policies = [p for p in options.REPAIR_POLICIES if p != "conlleval"]
         add_repair(t, policies, "what to do with invalid transitions (default: begin; every one is counted)")
         add_output(t, ["markdown", "json", "table"], "markdown")
@@ -110,7 +119,11 @@ def run(ns: argparse.Namespace) -> Output:
         scheme=ns.scheme,
         repair=ns.repair,
         directories=dirs,
+        pattern=ns.pattern,
+        documents=ns.documents,
     )
+    for note in scores.notes:
+        sys.stderr.write(f"nerve: note: {note}\n")
     repairs = plural(scores.repairs, "invalid transition")
     repaired = f"; {repairs} repaired ({ns.repair})" if scores.repairs else ""
     sys.stderr.write(f"nerve: {plural(scores.documents, 'document')}, complete and valid{repaired}\n")

@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 
 from ..api import validate
+from ..api.sources import input_kind
 from ..errors import plural
+from ..io.spans import SPAN_FORMATS, validate_spans
 from .options import add_files, add_reading, reading, source
 from .output import Output
 
@@ -28,11 +30,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     v.add_argument(
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
+    v.add_argument(
+        "--format",
+        dest="input_format",
+        default=None,
+        choices=["conll", *SPAN_FORMATS],
+        help="input format (default: sniffed from the file)",
+    )
     v.set_defaults(run=run)
 
 
 def run(ns: argparse.Namespace) -> Output:
     """Validate, and hand back the problems and the verdict, with status 1 if there is a problem."""
+    kind = input_kind(ns.file, ns.input_format, None) if ns.file != "-" else "conll"
+    if kind != "conll":
+        return _spans(ns.file, ns.pred_file, kind)
     scheme, problems = validate(
         source(ns.file),  # type: ignore[arg-type]
         source(ns.pred_file),
@@ -44,4 +56,13 @@ def run(ns: argparse.Namespace) -> Output:
     inferred = " (auto)" if ns.scheme.lower() == "auto" else ""
     verdict = plural(n, "invalid transition") if n else "valid"
     lines.append(f"{verdict}: scheme {scheme.name}{inferred}\n")
+    return Output("".join(lines), 1 if problems else 0)
+
+
+def _spans(gold: str, pred: str | None, kind: str) -> Output:
+    """Every problem of a span file (and its prediction file), then the verdict."""
+    problems = validate_spans(gold, pred, fmt=kind)
+    lines = [f"{problem}\n" for problem in problems]
+    verdict = plural(len(problems), "problem") if problems else "valid"
+    lines.append(f"{verdict}: {kind} spans\n")
     return Output("".join(lines), 1 if problems else 0)
