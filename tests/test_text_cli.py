@@ -185,10 +185,10 @@ def test_blank_lines_and_empty_files(tmp_path: Path, apart: bool) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.data())
-def test_bom_crlf_missing_newlines_and_long_files(
+def test_bom_crlf_cr_missing_newlines_and_long_files(
     tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
 ) -> None:
-    # Every file gets a BOM, CRLF line ends, no final newline, or is longer than the first read
+    # Every file gets a BOM, CRLF or lone-CR line ends, no final newline, or is longer than the first read
     # (8 KiB), at random; the entities read equal those of the plain files.
     rnd = random.Random(data.draw(st.integers(0, 10**6)))
     plain, odd = tmp_path_factory.mktemp("plain"), tmp_path_factory.mktemp("odd")
@@ -201,8 +201,7 @@ def test_bom_crlf_missing_newlines_and_long_files(
                 (root / side).mkdir(exist_ok=True)
             (plain / side / f"{d}.bio").write_bytes(text.encode())
             raw = text.encode()
-            if data.draw(st.booleans()):
-                raw = raw.replace(b"\n", b"\r\n")
+            raw = raw.replace(b"\n", data.draw(st.sampled_from([b"\n", b"\r\n", b"\r"])))  # LF, CRLF, CR
             if data.draw(st.booleans()):
                 raw = raw.rstrip(b"\r\n")
             if data.draw(st.booleans()):

@@ -29,6 +29,7 @@ from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from ._read_files import FIRST, PIECE, read_all
 from .bytes import BOM, DOCSTART, FieldTable, intern, split_fields, starts_with
+from .sources import unify_line_ends
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -67,11 +68,10 @@ class Files:
 
 
 def _normalize(data: bytes) -> bytes:
-    """Bytes without a BOM, with LF line ends and a final newline (unless empty)."""
+    """Bytes without a BOM, with LF line ends (for CRLF and a lone CR) and a final newline (unless empty)."""
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
+    data = unify_line_ends(data)
     if data and not data.endswith(b"\n"):
         data += b"\n"
     return data
