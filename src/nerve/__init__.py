@@ -8,7 +8,7 @@
 
 from . import _deprecated
 from ._version import __version__
-from .api import decode, encode, score, score_text, validate
+from .api import decode, encode, score, score_text, validate, validate_spans
 from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 from .io.conll import TaggedCorpus, read_conll
@@ -49,4 +49,5 @@ __all__ = [
     "score",
     "score_text",
     "validate",
+    "validate_spans",
 ]

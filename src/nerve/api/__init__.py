@@ -19,7 +19,7 @@ from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
 from ..io.sources import FileRange
-from ..io.spans import check_columns, read_span_columns, span_lists
+from ..io.spans import check_columns, read_span_columns, span_lists, validate_spans
 from ..matching.exact import exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
@@ -35,7 +35,7 @@ from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path, pat
 from .sources import PathLike as PathLike
 from .text import score_text
 
-__all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate"]
+__all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate", "validate_spans"]
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..api import validate
+from ..api import validate, validate_spans
 from ..api.sources import input_kind
 from ..errors import plural
-from ..io.spans import SPAN_FORMATS, validate_spans
+from ..io.spans import SPAN_FORMATS
 from .options import add_files, add_reading, reading, source
 from .output import Output
 
