@@ -20,6 +20,7 @@ from nerve.api import score_text
 from nerve.cli import main
 from nerve.errors import OptionError
 from nerve.io import bio_dirs as text_readers
+from nerve.options import command_line_names
 from nerve.tagging import texts
 from nerve.tagging.texts import read_bio_dirs
 
@@ -622,3 +623,21 @@ def test_cli_pattern_documents_and_notes(tmp_path: Path, capsys: pytest.CaptureF
     assert code == 0
     assert "note" not in err
     assert json.loads(out)["documents"] == 2
+
+
+def test_text_options_read_as_options(tmp_path: Path) -> None:
+    # One wording (nerve.options) whether score_text or the reader below it checks documents=;
+    # the note names the option as the caller spells it.
+    merged = tmp_path / "m.conll"
+    merged.write_text("Paris B-LOC B-LOC\n\nCurie B-PER B-PER\n", encoding="utf-8")
+    message = r"^documents: expected one of docstart, sentence, but got 'page'$"
+    with pytest.raises(OptionError, match=message):
+        score_text(merged, documents="page")
+    with pytest.raises(OptionError, match=message):
+        texts.read_text_files(merged, documents="page")
+    (note,) = score_text(merged, metrics=["boe"]).notes
+    assert note.endswith("documents='sentence' makes each sentence a document")
+    assert "--documents" not in note
+    with command_line_names():
+        (note,) = score_text(merged, metrics=["boe"]).notes
+    assert note.endswith("--documents sentence makes each sentence a document")
