@@ -477,3 +477,30 @@ def test_span_reader_options_read_as_options(tmp_path: Path, capsys: pytest.Capt
         read_span_columns(str(path), fmt="xml")
     with pytest.raises(nerve.OptionError, match=r"^offsets: expected one of char, token, but got 'word'"):
         read_span_columns(str(path), units="word")
+
+
+def test_cli_validate_span_files_by_format_and_with_a_prediction_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entity = {"label": "X", "start": 0, "end": 2}
+    nervaluate = write(tmp_path / "spans.txt", {"true": [[entity, {**entity, "start": 3}]], "pred": [[]]})
+    assert main(["validate", str(nervaluate), "--format", "nervaluate"]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out == (
+        f"{nervaluate}: document 0: span 1: expected 0 <= start < end (half-open), got start=3, end=3\n"
+        "1 problem: nervaluate spans\n"
+    )
+    gold = write(tmp_path / "g.jsonl", [{"text": TEXT, "spans": GOLD}], lines=True)
+    pred = write(tmp_path / "p.jsonl", [{"text": TEXT, "spans": PRED}, {"spans": []}], lines=True)
+    assert main(["validate", str(gold), str(pred)]) == 1
+    out = capsys.readouterr().out
+    assert out == f"{pred}: has 2 documents, but the gold has 1\n1 problem: jsonl spans\n"
+    pred.write_text(json.dumps({"text": TEXT, "spans": PRED}) + "\n", encoding="utf-8")
+    assert main(["validate", str(gold), str(pred)]) == 0
+    assert capsys.readouterr().out == "valid: jsonl spans\n"
+    assert main(["validate", str(tmp_path / "missing.jsonl")]) == 2  # unreadable: an error, not a problem
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("nerve: error: ")
+    assert "missing.jsonl" in err
