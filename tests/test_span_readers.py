@@ -427,3 +427,80 @@ def test_cli_validate_checks_span_files(tmp_path: Path, capsys: pytest.CaptureFi
     )
     assert main(["validate", str(good)]) == 0
     assert capsys.readouterr().out == "valid: jsonl spans\n"
+
+
+# Quoted input is cut to a readable length (model.quoting.quote), in every span format.
+LONG = 100_000
+
+
+def cut(message: str) -> None:
+    assert len(message) < 400, message[:500]
+    assert "…" in message
+    assert " characters)" in message
+
+
+def test_long_values_are_cut_in_span_messages(tmp_path: Path) -> None:
+    long = "x" * LONG
+    jsonl_cases = [
+        {"text": TEXT, "spans": [{"start": 0, "end": 4, "label": "PER", "text": long}]},
+        {"text": TEXT, "spans": [{"start": 0, "end": 4, "label": ["y"] * LONG}]},
+        {"text": TEXT, "spans": [{"start": 0, "end": 4, "label": "PER", long: 1}]},
+        {"text": TEXT, "spans": [{"start": 0, "end": 4, "label": "PER"}], long: 1},
+        {"tokens": TEXT.split(), "spans": [{"start": 0, "end": 1, "label": "PER", "text": long}]},
+    ]
+    for i, doc in enumerate(jsonl_cases):
+        path = write(tmp_path / f"{i}.jsonl", [doc], lines=True)
+        units = "token" if "tokens" in doc else None
+        with pytest.raises(nerve.InputError) as err:
+            read_span_columns(str(path), units=units)
+        cut(str(err.value))
+    entity = {"text": "John", "type": "PER", "start": 0, "note": long}
+    nereval = write(tmp_path / "n.json", [{"text": TEXT, "true": [entity], "predicted": []}])
+    long_end = {"label": "X", "start": 0, "end": long}
+    nervaluate = write(tmp_path / "v.json", {"true": [[long_end]], "pred": [[]]})
+    eval4ner = write(tmp_path / "e.jsonl", [{"text": TEXT, "gold": [["PER", long]], "pred": []}], lines=True)
+    for path, fmt in ((nereval, "nereval"), (nervaluate, "nervaluate"), (eval4ner, "eval4ner")):
+        with pytest.raises(nerve.InputError) as err:
+            read_span_columns(str(path), fmt=fmt)
+        cut(str(err.value))
+        (problem,) = validate_spans(str(path), fmt=fmt)
+        cut(str(problem))
+    for span in [("a" * LONG,), (0, 1, ["y"] * LONG)]:
+        with pytest.raises(nerve.InputError) as err:
+            score_spans([[span]], [[]])  # type: ignore[list-item]
+        cut(str(err.value))
+
+
+def test_span_reader_options_read_as_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "d.jsonl", [{"text": TEXT, "gold": GOLD, "pred": PRED}], lines=True)
+    with pytest.raises(nerve.OptionError, match=r"^input_format: expected one of jsonl, json, "):
+        read_span_columns(str(path), fmt="xml")
+    with pytest.raises(nerve.OptionError, match=r"^offsets: expected one of char, token, but got 'word'"):
+        read_span_columns(str(path), units="word")
+
+
+def test_cli_validate_span_files_by_format_and_with_a_prediction_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entity = {"label": "X", "start": 0, "end": 2}
+    nervaluate = write(tmp_path / "spans.txt", {"true": [[entity, {**entity, "start": 3}]], "pred": [[]]})
+    assert main(["validate", str(nervaluate), "--format", "nervaluate"]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out == (
+        f"{nervaluate}: document 0: span 1: expected 0 <= start < end (half-open), got start=3, end=3\n"
+        "1 problem: nervaluate spans\n"
+    )
+    gold = write(tmp_path / "g.jsonl", [{"text": TEXT, "spans": GOLD}], lines=True)
+    pred = write(tmp_path / "p.jsonl", [{"text": TEXT, "spans": PRED}, {"spans": []}], lines=True)
+    assert main(["validate", str(gold), str(pred)]) == 1
+    out = capsys.readouterr().out
+    assert out == f"{pred}: has 2 documents, but the gold has 1\n1 problem: jsonl spans\n"
+    pred.write_text(json.dumps({"text": TEXT, "spans": PRED}) + "\n", encoding="utf-8")
+    assert main(["validate", str(gold), str(pred)]) == 0
+    assert capsys.readouterr().out == "valid: jsonl spans\n"
+    assert main(["validate", str(tmp_path / "missing.jsonl")]) == 2  # unreadable: an error, not a problem
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("nerve: error: ")
+    assert "missing.jsonl" in err

@@ -20,6 +20,7 @@ from nerve.api import score_text
 from nerve.cli import main
 from nerve.errors import OptionError
 from nerve.io import bio_dirs as text_readers
+from nerve.options import command_line_names
 from nerve.tagging import texts
 from nerve.tagging.texts import read_bio_dirs
 
@@ -621,3 +622,60 @@ def test_cli_pattern_documents_and_notes(tmp_path: Path, capsys: pytest.CaptureF
     assert code == 0
     assert "note" not in err
     assert json.loads(out)["documents"] == 2
+
+
+def test_text_options_read_as_options(tmp_path: Path) -> None:
+    # One wording (nerve.options) whether score_text or the reader below it checks documents=;
+    # the note names the option as the caller spells it.
+    merged = tmp_path / "m.conll"
+    merged.write_text("Paris B-LOC B-LOC\n\nCurie B-PER B-PER\n", encoding="utf-8")
+    message = r"^documents: expected one of docstart, sentence, but got 'page'$"
+    with pytest.raises(OptionError, match=message):
+        score_text(merged, documents="page")
+    with pytest.raises(OptionError, match=message):
+        texts.read_text_files(merged, documents="page")
+    (note,) = score_text(merged, metrics=["boe"]).notes
+    assert note.endswith("documents='sentence' makes each sentence a document")
+    assert "--documents" not in note
+    with command_line_names():
+        (note,) = score_text(merged, metrics=["boe"]).notes
+    assert note.endswith("--documents sentence makes each sentence a document")
+
+
+@pytest.mark.parametrize("command", ["ecer-ewer", "nerval", "bow", "botw", "boe", "ie-all"])
+def test_every_text_command_takes_pattern_and_documents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    label, pred = small(tmp_path)
+    for d in (label, pred):
+        for f in d.glob("*.bio"):
+            f.rename(f.with_suffix(".txt"))
+    dirs = ("-l", str(label), "-p", str(pred))
+    code, out, err = run(capsys, command, *dirs, "--output", "json")
+    assert (code, out) == (2, "")
+    assert err == f"nerve: error: {label}: no files match '*.bio' here or in {pred} (use --pattern)\n"
+    code, out, err = run(capsys, command, *dirs, "--pattern", ".txt", "--output", "json")
+    assert (code, err) == (0, "nerve: 2 documents, complete and valid\n")
+    assert json.loads(out)["documents"] == 2
+    code, out, err = run(capsys, command, *dirs, "--pattern", "sub/*.txt")
+    assert (code, out) == (2, "")
+    assert err == "nerve: error: --pattern: expected a glob for file names such as '*.bio', got 'sub/*.txt'\n"
+    code, out, err = run(capsys, command, *dirs, "--pattern", "*.txt", "--documents", "sentence")
+    assert (code, out) == (2, "")
+    assert err == "nerve: error: --documents: each file of a directory is a document, got 'sentence'\n"
+    merged = tmp_path / "m.conll"
+    merged.write_text("Paris B-LOC B-LOC\n\nCurie B-PER B-PER\n", encoding="utf-8")
+    code, out, err = run(capsys, command, str(merged), "--output", "json")
+    note = (
+        f"nerve: note: {merged}: no -DOCSTART- lines, so its 2 sentences are scored as one document;"
+        " --documents sentence makes each sentence a document\n"
+    )
+    assert (code, err) == (0, note + "nerve: 1 document, complete and valid\n")
+    assert json.loads(out)["documents"] == 1
+    code, out, err = run(capsys, command, str(merged), "--documents", "sentence", "--output", "json")
+    assert (code, err) == (0, "nerve: 2 documents, complete and valid\n")
+    assert json.loads(out)["documents"] == 2
+    with pytest.raises(SystemExit) as exit_:
+        main([command, str(merged), "--documents", "page"])
+    assert exit_.value.code == 2
+    assert "--documents: invalid choice: 'page'" in capsys.readouterr().err

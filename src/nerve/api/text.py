@@ -57,17 +57,18 @@ def score_text(
             than ``"docstart"`` for directories (each file is a document).
     """
     from ..metrics.text import score_texts
-    from ..tagging.texts import read_bio_dirs, read_text_files
+    from ..tagging.texts import DOCUMENTS, read_bio_dirs, read_text_files
 
     options.fraction(threshold, "threshold")
-    options.one_of(documents, ("docstart", "sentence"), "documents")
+    options.one_of(documents, DOCUMENTS, "documents")
     if directories is None:
         directories = is_path(label) and os.path.isdir(os.fspath(label))  # type: ignore[arg-type]
     if directories:
         if prediction is None:
-            raise OptionError("prediction", "a label directory needs a prediction directory")
+            raise OptionError(options.flag("prediction"), "a label directory needs a prediction directory")
         if documents != "docstart":
-            raise OptionError("documents", f"each file of a directory is a document, got {documents!r}")
+            detail = f"each file of a directory is a document, got {documents!r}"
+            raise OptionError(options.flag("documents"), detail)
         corpus = read_bio_dirs(label, prediction, scheme=scheme, repair=repair, pattern=pattern)  # type: ignore[arg-type]
     elif is_path(label):
         corpus = read_text_files(label, prediction, scheme=scheme, repair=repair, documents=documents)  # type: ignore[arg-type]

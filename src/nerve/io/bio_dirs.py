@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import options
 from ..errors import InputError, OptionError
 from ..model.quoting import quote
 from ..model.vocab import TagVocab
@@ -212,7 +213,8 @@ def name_pattern(pattern: str) -> str:
         OptionError: an empty pattern, or one with a path separator (it matches names, not paths).
     """
     if not pattern or "/" in pattern or os.sep in pattern or "\0" in pattern:
-        raise OptionError("pattern", f"expected a glob for file names such as '*.bio', got {pattern!r}")
+        detail = f"expected a glob for file names such as '*.bio', got {pattern!r}"
+        raise OptionError(options.flag("pattern"), detail)
     if pattern.startswith(".") and not any(c in pattern for c in "*?["):
         return "*" + pattern
     return pattern

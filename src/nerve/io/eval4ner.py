@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Documents, Problems, collect, json_objects, read_span_file, span_array
 
@@ -148,7 +149,8 @@ def locate_spans(
     gold_spans = []
     for i, (span, (tag, surface)) in enumerate(zip(locate(gold, text), gold, strict=True)):
         if span is None:
-            raise ValueError(f"{where}gold entity {i} ({tag!r}, {surface!r}) does not occur in the text")
+            entity = f"({quote(tag)}, {quote(surface)})"
+            raise ValueError(f"{where}gold entity {i} {entity} does not occur in the text")
         gold_spans.append((span[0], span[1], tag))
     beyond = (len(text), len(text) + 1)
     pred_spans = [(*(span or beyond), tag) for span, (tag, _) in zip(locate(pred, text), pred, strict=True)]
@@ -214,7 +216,7 @@ def _sentence(check: Checker, obj: Any) -> tuple[list[tuple[int, int, str]], lis
             raise check.fail(f'expected a list of [type, surface] under "{key}"')
         for i, e in enumerate(items):
             if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-                raise check.fail(f"{key} entity {i}: expected [type, surface], got {e!r}")
+                raise check.fail(f"{key} entity {i}: expected [type, surface], got {quote(e)}")
         sides.append([(t, surface) for t, surface in items])
     try:
         return locate_spans(sides[0], sides[1], text)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError, plural
+from ..model.quoting import quote
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
@@ -227,9 +228,9 @@ class Checker:
     def span(self, i: int, start: Any, end: Any, label: Any, text: Any) -> tuple[int, int, str]:
         """Span ``i`` as ``(start, end, label)``, checked against the document."""
         if not is_offset(start) or not is_offset(end):
-            raise self.fail(f"span {i}: expected integer start and end, got {start!r} and {end!r}")
+            raise self.fail(f"span {i}: expected integer start and end, got {quote(start)} and {quote(end)}")
         if not isinstance(label, str):
-            raise self.fail(f"span {i}: expected a string label, got {label!r}")
+            raise self.fail(f"span {i}: expected a string label, got {quote(label)}")
         if not 0 <= start < end:
             raise self.fail(f"span {i}: expected 0 <= start < end (half-open), got start={start}, end={end}")
         if end > MAX_OFFSET:
@@ -240,22 +241,24 @@ class Checker:
                     f"span {i}: end {end} is beyond the text ({plural(len(self.text), 'character')})"
                 )
             if text is not None and self.text[start:end] != text:
-                raise self.fail(f"span {i}: text[{start}:{end}] is {self.text[start:end]!r}, not {text!r}")
+                found = quote(self.text[start:end])
+                raise self.fail(f"span {i}: text[{start}:{end}] is {found}, not {quote(text)}")
         if self.units == "token" and self.tokens is not None:
             if end > len(self.tokens):
                 raise self.fail(f"span {i}: end {end} is beyond the {plural(len(self.tokens), 'token')}")
             covered = " ".join(self.tokens[start:end])
             if text is not None and covered != text:
-                raise self.fail(f"span {i}: tokens {start}..{end} are {covered!r}, not {text!r}")
+                raise self.fail(f"span {i}: tokens {start}..{end} are {quote(covered)}, not {quote(text)}")
         return start, end, label
 
 
 def _span(check: Checker, i: int, item: Any) -> tuple[int, int, str]:
     if not isinstance(item, dict):
-        raise check.fail(f"span {i}: expected an object, got {item!r}")
+        raise check.fail(f"span {i}: expected an object, got {quote(item)}")
     unknown = set(item) - SPAN_KEYS
     if unknown:
-        raise check.fail(f"span {i}: unknown key {sorted(unknown)[0]!r} (expected start, end, label, text)")
+        key = quote(sorted(unknown)[0])
+        raise check.fail(f"span {i}: unknown key {key} (expected start, end, label, text)")
     for needed in ("start", "end", "label"):
         if needed not in item:
             raise check.fail(f'span {i}: missing "{needed}"')
@@ -277,7 +280,7 @@ def _document(
         raise check.fail(f"expected a JSON object, got {type(obj).__name__}")
     unknown = set(obj) - DOC_KEYS
     if unknown:
-        raise check.fail(f"unknown key {sorted(unknown)[0]!r} (expected {', '.join(sorted(DOC_KEYS))})")
+        raise check.fail(f"unknown key {quote(sorted(unknown)[0])} (expected {', '.join(sorted(DOC_KEYS))})")
     if "gold" in obj or "pred" in obj:
         gold = _spans(check, obj["gold"], "gold") if "gold" in obj else None
         pred = _spans(check, obj["pred"], "pred") if "pred" in obj else None

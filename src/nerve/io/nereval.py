@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import InputError
+from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Documents, Problems, collect, parse_json, read_span_file
 
@@ -18,7 +19,8 @@ __all__ = ["read_nereval"]
 
 def _entity(check: Checker, key: str, i: int, e: Any) -> tuple[int, int, str]:
     if not isinstance(e, dict) or set(e) != {"text", "type", "start"}:
-        raise check.fail(f'{key} entity {i}: expected {{"text", "type", "start"}}, got {e!r}')
+        expected = '{"text", "type", "start"}'
+        raise check.fail(f"{key} entity {i}: expected {expected}, got {quote(e)}")
     if not isinstance(e["text"], str) or not isinstance(e["start"], int):
         raise check.fail(f"{key} entity {i}: expected a string text and an integer start")
     return check.span(i, e["start"], e["start"] + len(e["text"]), e["type"], e["text"])

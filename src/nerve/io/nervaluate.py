@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import InputError
+from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Documents, Problems, collect, fast_columns, parse_json, read_span_file
 
@@ -25,7 +26,7 @@ def _columns(path: str, docs: Any, side: str, problems: Problems) -> SpanArray:
 
 def _entity(check: Checker, side: str, i: int, e: Any) -> tuple[int, int, str]:
     if not isinstance(e, dict) or set(e) != {"label", "start", "end"}:
-        raise check.fail(f'{side} entity {i}: expected {{"label", "start", "end"}}, got {e!r}')
+        raise check.fail(f'{side} entity {i}: expected {{"label", "start", "end"}}, got {quote(e)}')
     end = e["end"] + 1 if isinstance(e["end"], int) and not isinstance(e["end"], bool) else e["end"]
     return check.span(i, e["start"], end, e["label"], None)  # nervaluate's end is inclusive
 

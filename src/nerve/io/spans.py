@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import options
 from ..errors import InputError, plural
+from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .eval4ner import read_eval4ner
 from .jsonl import MAX_OFFSET, Documents, Problems, collect, is_offset, no_gc, read_documents, span_array
@@ -134,10 +136,9 @@ def _read(
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
-    if fmt not in SPAN_FORMATS:
-        raise InputError(gold, None, f"expected a span format among {', '.join(SPAN_FORMATS)}, got {fmt!r}")
-    if units not in (None, "char", "token"):
-        raise InputError(gold, None, f"expected offsets 'char' or 'token', got {units!r}")
+    options.one_of(fmt, SPAN_FORMATS, "input_format")
+    if units is not None:
+        options.one_of(units, options.OFFSET_UNITS, "offsets")
     reader = SPAN_READERS[fmt]
     with no_gc():
         g, p = reader(gold, units, problems)
@@ -168,7 +169,7 @@ def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> Spa
         try:
             lists.append(list(doc))
         except TypeError:
-            detail = f"expected a list of spans, got {doc!r}"
+            detail = f"expected a list of spans, got {quote(doc)}"
             raise InputError(f"{side}: document {i}", None, detail) from None
     flat = list(chain.from_iterable(lists))
     try:  # columns at once when every span is three values of the right types
@@ -197,9 +198,9 @@ def _check_span(span: Any, where: str) -> None:
     try:
         start, end, label = span
     except (TypeError, ValueError):
-        raise InputError(where, None, f"expected (start, end, label), got {span!r}") from None
+        raise InputError(where, None, f"expected (start, end, label), got {quote(span)}") from None
     if not (is_offset(start) and is_offset(end) and isinstance(label, str)):
-        detail = f"expected (start, end, label) with integer offsets and a string label, got {span!r}"
+        detail = f"expected (start, end, label) with integer offsets and a string label, got {quote(span)}"
         raise InputError(where, None, detail)
     if not 0 <= start < end <= MAX_OFFSET:
         raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, plural
+from .. import options
+from ..errors import InputError, InvalidSequenceError, NerveError, Problem, plural
 from ..io.bio_dirs import (
     Files,
     TagLines,
@@ -179,7 +180,7 @@ def _one_document_note(lines: TagLines, path: str) -> str | None:
         return None
     return (
         f"{path}: no -DOCSTART- lines, so its {lines.sentences} sentences are scored as one document;"
-        " documents='sentence' (--documents sentence) makes each sentence a document"
+        f" {options.setting('documents', 'sentence')} makes each sentence a document"
     )
 
 
@@ -198,8 +199,7 @@ def read_text_files(
     (each sentence is a document).
     """
     policy = _policy(repair)
-    if documents not in DOCUMENTS:
-        raise OptionError("documents", f"expected one of {', '.join(DOCUMENTS)}, got {documents!r}")
+    options.one_of(documents, DOCUMENTS, "documents")
     vocab = _vocab(scheme)
     notes: dict[str, None] = {}
 
