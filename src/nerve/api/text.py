@@ -32,7 +32,7 @@ def score_text(
     pattern: str = "*.bio",
     documents: str = "docstart",
 ) -> TextScores:
-    """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.text_metrics`.
+    """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.metrics.text`.
 
     Args:
         label: a directory of ``*.bio`` files (one document each; ``prediction`` is then the

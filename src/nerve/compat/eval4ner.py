@@ -8,12 +8,12 @@ keeps eval4ner's spelling). What differs is that the answers are right:
   of each surface string and matches substrings inside words. Here each entity gets a
   character span by the rule of `locate` (the k-th entity with a repeated surface takes the
   k-th occurrence, left to right, whole words first), and the spans are scored by
-  `nerve.muc.muc_score`: one optimal one-to-one matching per sentence, so POS is the number of
+  `nerve.metrics.muc.muc_score`: one optimal one-to-one matching per sentence, so POS is the number of
   gold entities, ACT the number of predictions, and the result does not depend on the order of
   the lists (except the order among entities with the same surface, which says which occurrence
   each one is). A surface alone cannot say which occurrence is meant: one predicted "York" in
   "York is not New York" is the first York. Where that matters, score character spans with
-  `nerve.muc.muc_score` (or ``nerve score --metrics muc``) instead.
+  `nerve.metrics.muc.muc_score` (or ``nerve score --metrics muc``) instead.
 - **Nothing is printed and nothing is mutated.** eval4ner's `evaluate_all` always prints;
   here ``verbose=True`` adds each sentence's scores to the result instead (``"per_sentence"``).
 - **A sentence with no gold and no predicted entity** has all counts 0 (eval4ner sets them to

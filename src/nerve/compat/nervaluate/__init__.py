@@ -11,7 +11,7 @@ result of `Evaluator.evaluate` are nervaluate's::
 
 `summary_report` and `results_to_csv` print the same tables. What differs by default:
 
-- **Matching is one optimal one-to-one assignment** per document (`nerve.muc`), the same for all
+- **Matching is one optimal one-to-one assignment** per document (`nerve.matching`), the same for all
   four strategies, so the counts do not depend on the order of the lists. nervaluate takes the
   predictions in list order, and each takes the first gold entity it overlaps, so an exact
   prediction listed after a worse one can be counted spurious.
