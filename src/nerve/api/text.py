@@ -75,5 +75,5 @@ def score_text(
     else:
         raise NerveError("score_text reads a label directory or a CoNLL file; use score_texts for lists")
     scores = score_texts(corpus.gold, corpus.pred, metrics=metrics, threshold=threshold)
-    scores = replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=sum(corpus.repairs))
-    return replace(scores, notes=corpus.notes)
+    repairs = sum(corpus.repairs)
+    return replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=repairs, notes=corpus.notes)

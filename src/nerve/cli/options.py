@@ -12,9 +12,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, BinaryIO
 
+from ..io.spans import SPAN_FORMATS
 from ..model.schemes import SUPPORTED_SCHEMES
 
-__all__ = ["add_files", "add_output", "add_reading", "add_repair", "reading", "source"]
+__all__ = ["add_files", "add_format", "add_output", "add_reading", "add_repair", "reading", "source"]
 
 
 def add_files(p: argparse.ArgumentParser) -> None:
@@ -57,6 +58,17 @@ def add_reading(p: argparse.ArgumentParser) -> None:
         "--ignore-tokens",
         action="store_true",
         help="do not require the token columns of the gold and prediction files to agree",
+    )
+
+
+def add_format(p: argparse.ArgumentParser) -> None:
+    """``--format``: CoNLL or a span format, sniffed from the file when not given."""
+    p.add_argument(
+        "--format",
+        dest="input_format",
+        default=None,
+        choices=["conll", *SPAN_FORMATS],
+        help="input format (default: sniffed from the file)",
     )
 
 

@@ -9,9 +9,8 @@ import argparse
 
 from .. import options
 from ..api import score
-from ..io.spans import SPAN_FORMATS
 from ..report.renderers import RENDERERS, render
-from .options import add_files, add_output, add_reading, reading, source
+from .options import add_files, add_format, add_output, add_reading, reading, source
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -39,13 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default="exact",
         help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
     )
-    s.add_argument(
-        "--format",
-        dest="input_format",
-        default=None,
-        choices=["conll", *SPAN_FORMATS],
-        help="input format (default: sniffed from the file)",
-    )
+    add_format(s)
     s.add_argument(
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )

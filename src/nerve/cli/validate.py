@@ -11,8 +11,7 @@ import argparse
 from ..api import validate, validate_spans
 from ..api.sources import input_kind
 from ..errors import plural
-from ..io.spans import SPAN_FORMATS
-from .options import add_files, add_reading, reading, source
+from .options import add_files, add_format, add_reading, reading, source
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -30,13 +29,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     v.add_argument(
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
-    v.add_argument(
-        "--format",
-        dest="input_format",
-        default=None,
-        choices=["conll", *SPAN_FORMATS],
-        help="input format (default: sniffed from the file)",
-    )
+    add_format(v)
     v.set_defaults(run=run)
 
 
