@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import numpy as np
 
 from ..errors import InputError
-from ..model.blocks import TagBlock
+from ..model.blocks import TagBlock, Words
 from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from .bytes import BLOCK_BYTES, DOCSTART, FieldTable, column_delimiter, intern, split_fields
@@ -89,6 +89,7 @@ class ConllReader:
         delimiter: what separates columns (`io.bytes.column_delimiter`): ``None`` for runs of
             spaces and tabs, or ``"tab"``, ``"space"`` or one character, each occurrence of which
             separates two columns; an empty tag is then the outside tag.
+        words: keep each block's tokens (its first column) as `Words`, for error analysis.
     """
 
     def __init__(
@@ -103,8 +104,10 @@ class ConllReader:
         single: bool = False,
         block_bytes: int = BLOCK_BYTES,
         delimiter: str | None = None,
+        words: bool = False,
     ):
         self.delimiter = column_delimiter(delimiter)
+        self.words = words
         self.vocab = vocab
         self.comments = comments
         self.check_tokens = check_tokens
@@ -233,7 +236,15 @@ class ConllReader:
             document_start=document_start,
             line=line,
             pred_line=pred_line if p is not None else line,
+            words=self._words(g, tokens) if self.words else None,
         )
+
+    @staticmethod
+    def _words(g: Lines, tokens: Int) -> Words:
+        """The first field of the gold rows ``tokens``, interned."""
+        first = g.fields.first[tokens]
+        ids, values = intern(g.buf, g.fields.start[first], g.fields.end[first])
+        return Words(ids, values)
 
     def _starts(self, gk: npt.NDArray[np.int8]) -> tuple[Bool, Bool]:
         """Sentence and document starts of the token lines among lines of kinds ``gk``.

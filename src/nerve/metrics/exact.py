@@ -148,8 +148,8 @@ class ExactAccumulator:
         self.perl = PerlChunker() if policy == "conlleval" else None
         self._rules_cache: DecodeRules | None = None
 
-    def update(self, block: TagBlock) -> None:
-        """Add the counts of one block."""
+    def update(self, block: TagBlock) -> tuple[Chunks, Chunks] | None:
+        """Add the counts of one block; return its gold and predicted chunks (``None`` for conlleval)."""
         assert block.pred is not None
         gold = self._decode(block.gold, block.sentence_start, 0, block.line)
         pred = self._decode(block.pred, block.sentence_start, 1, block.pred_line)
@@ -159,10 +159,11 @@ class ExactAccumulator:
         self.documents += int(np.count_nonzero(block.document_start))
         if self.perl is not None:
             self._update_perl(block)
-            return
+            return None
         self._count_chunks(gold.chunks, pred.chunks, len(block))
         if self.overlap is not None:
             self._count_muc(gold.chunks, pred.chunks, block.document_start, doc_base)
+        return gold.chunks, pred.chunks
 
     def _decode(self, ids: npt.NDArray[np.int32], sentence_start: Bool, side: int, lines: Int) -> Decoded:
         """Decode one side (0 gold, 1 pred) of a block; count its transitions, keep its problems."""

@@ -13,7 +13,15 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
 
-__all__ = ["TagBlock"]
+__all__ = ["TagBlock", "Words"]
+
+
+@dataclass(frozen=True, eq=False)
+class Words:
+    """The token strings of a block, columnar: token ``i`` is ``values[ids[i]]`` (UTF-8 bytes)."""
+
+    ids: npt.NDArray[np.intp]
+    values: list[bytes]
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class TagBlock:
         document_start: whether each token is the first after a ``-DOCSTART-`` line.
         line: the 1-based line of each token in the gold (or merged) file.
         pred_line: the line of each token in the prediction file (equal to ``line`` for one file).
+        words: the tokens themselves, when the reader was asked to keep them (for error analysis).
     """
 
     gold: npt.NDArray[np.int32]
@@ -35,6 +44,7 @@ class TagBlock:
     document_start: Bool
     line: Int
     pred_line: Int
+    words: Words | None = None
 
     def __len__(self) -> int:
         return int(self.gold.shape[0])
