@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("nerve.tagging",),
     ("nerve.matching",),
     ("nerve.metrics",),
+    ("nerve.analysis",),
     ("nerve.results",),
     ("nerve.report",),
     ("nerve.api", "nerve.streaming"),

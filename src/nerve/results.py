@@ -18,6 +18,7 @@ from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_di
 from .model.signature import repair_field, signature
 
 if TYPE_CHECKING:
+    from .analysis.summary import Analysis
     from .metrics.exact import ExactTotals
     from .metrics.muc import MucOptions, MucResult
     from .model.vocab import TagVocab
@@ -191,6 +192,8 @@ class Result:
         repairs: invalid transitions found (and repaired by the policy).
         sentences: how many sentences were scored.
         documents: how many documents were scored (1 when the input has no ``-DOCSTART-``).
+        muc: MUC's modes, when asked for.
+        analysis: the error analysis (`nerve.analysis.summary.Analysis`), when asked for.
     """
 
     settings: Settings
@@ -200,6 +203,7 @@ class Result:
     sentences: int = 0
     documents: int = 0
     muc: MucResult | None = None
+    analysis: Analysis | None = None
 
     @classmethod
     def build(
@@ -280,6 +284,7 @@ class Result:
             sentences=self.sentences + other.sentences,
             documents=self.documents + other.documents,
             muc=self.muc + other.muc if self.muc is not None and other.muc is not None else None,
+            analysis=_merge_analysis(self.analysis, other.analysis),
         )
 
     __add__ = merge
@@ -294,4 +299,15 @@ class Result:
         }
         if self.muc is not None:
             d["muc"] = self.muc.to_dict()
+        if self.analysis is not None:
+            d.update(self.analysis.to_dict())
         return d
+
+
+def _merge_analysis(a: Analysis | None, b: Analysis | None) -> Analysis | None:
+    """The analyses of two shards added up; both or neither must have one."""
+    if a is None and b is None:
+        return None
+    if a is None or b is None:
+        raise NerveError("cannot merge a result with an analysis and one without: analyse both or neither")
+    return a.merge(b)

@@ -9,134 +9,45 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import options
-from ..errors import InputError, InvalidSequenceError, NerveError, Problem, SchemeError, SchemeOptionError
+from ..analysis.summary import analyse
+from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
-from ..io.sources import FileRange
-from ..io.spans import check_columns, read_span_columns, span_lists, validate_spans
-from ..matching.exact import exact_match_types
-from ..metrics.exact import ExactAccumulator
-from ..metrics.muc import MucOptions, muc_columns
+from ..io.spans import validate_spans
 from ..model.schemes import Scheme, TagFormat, encode_sequence
-from ..model.spans import Span, SpanArray
+from ..model.spans import Span
 from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
-from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
+from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
+from .pipeline import score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
-from .shards import score_shards, shards
-from .sources import Input, Source, Tags, infer_scheme, input_kind, is_path, path_of
+from .sources import Input, Source, Tags, infer_scheme, is_path
 from .sources import PathLike as PathLike
 from .text import score_text
 
-__all__ = ["decode", "encode", "score", "score_spans", "score_text", "validate", "validate_spans"]
+__all__ = [
+    "decode",
+    "encode",
+    "score",
+    "score_aligned",
+    "score_spans",
+    "score_text",
+    "validate",
+    "validate_spans",
+]
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
-
-
-def score_spans(
-    gold: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
-    pred: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
-    *,
-    beta: float = 1.0,
-    overlap: MucOptions | None = None,
-    source: str = "lists",
-) -> Result:
-    """Score documents of spans ``(start, end, label)`` (half-open): exact match, and MUC.
-
-    Duplicated spans are matched at most once each.
-    """
-    g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
-    p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
-    if g.n_docs != p.n_docs:
-        raise NerveError(
-            f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
-        )
-    p = p.relabel(g.labels)  # one vocabulary: the gold types, then the others
-    names, gt, pt = list(p.labels), g.label, p.label
-    width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
-    n = len(names)
-    hits = _exact_hits(g, p, width, n, source)
-    g_count = np.bincount(gt, minlength=n)
-    p_count = np.bincount(pt, minlength=n)
-    counts = {
-        name: Counts(int(hits[i]), int(p_count[i] - hits[i]), int(g_count[i] - hits[i]))
-        for i, name in enumerate(names)
-    }
-    muc = None
-    if overlap is not None:
-        muc = muc_columns((g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap)
-    settings = Settings(
-        scheme="-",
-        scheme_inferred=False,
-        tag_format=None,
-        outside="-",
-        repair="none",
-        beta=beta,
-        match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
-        source=source,
-    )
-    return Result(
-        settings=settings,
-        tokens=TokenStats(),
-        exact=ExactScores(counts, beta),
-        repairs=RepairStats("none"),
-        sentences=0,
-        documents=g.n_docs,
-        muc=muc,
-    )
-
-
-def _muc(
-    metrics: str | Sequence[str],
-    policy: str,
-    min_iou: float | None,
-    min_gold_share: float | None,
-    document_average: bool,
-    matching: str,
-) -> MucOptions | None:
-    """The MUC options, or ``None`` when the metric families lack muc (and none of them is given)."""
-    families = options.metric_families(metrics)
-    given = {"matching": matching, "min_iou": min_iou, "min_gold_share": min_gold_share}
-    options.muc_only(families, {**given, "document_average": document_average})
-    if "muc" not in families:
-        return None
-    options.entity_repair(policy, "feed the muc metrics: its rules only count chunks")
-    iou = options.fraction(min_iou, "min_iou", zero=False)
-    share = options.fraction(min_gold_share, "min_gold_share", zero=False)
-    return MucOptions(iou, share, document_average, options.matching(matching))
-
-
-def _count(
-    source: Input,
-    parts: list[tuple[FileRange, FileRange | None]] | None,
-    policy: str,
-    scheme: Scheme | None,
-    fmt: TagFormat | None,
-    outside: str,
-    overlap: MucOptions | None,
-) -> ExactAccumulator:
-    """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go."""
-    if scheme is None and policy in ("discard", "error"):
-        scheme = infer_scheme(source, fmt, outside)  # these policies need the scheme while decoding
-    if parts:
-        return score_shards(parts, policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
-    acc = ExactAccumulator(TagVocab(fmt, scheme, outside), policy, scheme, source.sources, overlap)
-    for block in source.blocks(acc.vocab):
-        if block.pred is None:
-            need = "scoring needs predicted tags: give a merged file or a prediction file"
-            raise InputError(source.sources[0], None, need)
-        acc.update(block)
-    return acc
 
 
 def score(
@@ -160,6 +71,8 @@ def score(
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
+    errors: bool = False,
+    confusion: bool = False,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -173,6 +86,11 @@ def score(
     two for 8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes, tuned by
     ``min_iou``, ``min_gold_share``, ``document_average`` and ``matching``.
 
+    Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and
+    counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
+    exact and overlap views. Both use the one optimal matching (with ``min_iou`` and
+    ``min_gold_share`` when given).
+
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
 
@@ -182,23 +100,15 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    policy = options.repair(repair)
-    overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
-    beta = options.beta(beta)
-    kind = input_kind(gold, input_format, offsets)
-    if kind != "conll":
-        g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets)  # type: ignore[arg-type]
-        return score_spans(g, p, beta=beta, overlap=overlap, source=kind)
-    fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
-    source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
-    threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences
-    parts = shards(gold, pred, workers, comments, encoding) if threads else None
-    acc = _count(source, parts, policy, fixed, fmt, outside, overlap)
-    totals = acc.finish()
-    if policy == "error" and acc.problems:
-        raise InvalidSequenceError(sorted(acc.problems, key=lambda p: (p.line, p.side)), totals.scheme.name)
-    settings = Settings.of_tags(totals.scheme.name, fixed is None, acc.vocab, policy, beta, overlap)
-    return Result.of_totals(settings, totals)
+    args = dict(locals())
+    want = args.pop("errors"), args.pop("confusion")
+    if not any(want):
+        return score_input(**args)[0]
+    result, aligned = score_aligned(**args)
+    found = analyse(
+        aligned, errors=want[0], confusion_matrix=want[1], min_iou=min_iou, min_gold_share=min_gold_share
+    )
+    return replace(result, analysis=found)
 
 
 def validate(
@@ -347,18 +257,3 @@ def encode(
         for s, n in zip(per_seq, lengths, strict=True)
     ]
     return out[0] if isinstance(length, int) else out
-
-
-def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:
-    """Exact matches per type, keying a position by document * width + offset."""
-    too_far = f"{g.n_docs} documents with offsets up to {width - 1}: too many to match in 64-bit keys"
-    if g.n_docs * width >= 2**62:
-        raise InputError(source, None, too_far)
-    try:
-        return exact_match_types(
-            (g.doc * width + g.start, g.doc * width + g.end, g.label),
-            (p.doc * width + p.start, p.doc * width + p.end, p.label),
-            n,
-        )
-    except OverflowError:  # the key of (position, length, type)
-        raise InputError(source, None, f"{too_far} with spans this long") from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import os
 
+from ..analysis.aligned import Collector
 from ..io.conll import ConllReader, FileRange, first_token_columns, split_files
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions
@@ -50,11 +51,21 @@ def score_shards(
     check_tokens: bool,
     sources: tuple[str, str],
     overlap: MucOptions | None,
+    keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
 ) -> ExactAccumulator:
-    """Count each range in its own thread and add the counts up, in file order."""
+    """Count each range in its own thread and add the counts up, in file order.
+
+    With ``keep``, each range's entities and tokens are collected too, and appended to ``keep``
+    in file order with the range's type names.
+    """
     from concurrent.futures import ThreadPoolExecutor  # imported when needed: the command starts faster
 
-    readers = [ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens) for g, p in parts]
+    words = keep is not None
+    readers = [
+        ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens, words=words)
+        for g, p in parts
+    ]
+    collectors = [Collector() for _ in parts]
     accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap) for r in readers]
     # Every range checks column counts against the first token line of the file.
     gold_first, pred_first = parts[0]
@@ -65,12 +76,16 @@ def score_shards(
 
     def count(i: int) -> None:
         for block in readers[i]:
-            accs[i].update(block)
+            chunks = accs[i].update(block)
+            if words and chunks is not None:
+                collectors[i].add(block, chunks)
 
     with ThreadPoolExecutor(len(parts)) as pool:
         futures = [pool.submit(count, i) for i in range(len(parts))]
     for future in futures:
         future.result()  # the first range's error first
+    if keep is not None:
+        keep.extend((c, tuple(a.vocab.type_names)) for c, a in zip(collectors, accs, strict=True))
     total = accs[0]
     for other in accs[1:]:
         total.absorb(other)

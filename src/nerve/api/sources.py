@@ -103,6 +103,7 @@ class Input:
             single,
         )
         self.delimiter = delimiter
+        self.words = False  # keep the tokens of files (for error analysis)
         if isinstance(gold, TaggedCorpus):
             self.sources = (gold.source, gold.source)
         elif _is_file(self.gold):
@@ -128,6 +129,7 @@ class Input:
                 check_tokens=self.check_tokens,
                 single=self.single,
                 delimiter=self.delimiter,
+                words=self.words,
             )
         else:
             if pred is not None and (_is_file(pred) or isinstance(pred, TaggedCorpus)):

@@ -1,0 +1,112 @@
+"""`Analysis`: the typed results of the analysis that a `nerve.Result` carries.
+
+In: the `Aligned` corpus and what was asked for. Out: an `Analysis` with the error categories
+(`ErrorAnalysis`) and the confusion matrix in its two views, each with ``to_dict()``; its keys
+join the top level of ``nerve score --output json`` (``"errors"``, ``"confusion"``...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import NerveError
+from .aligned import Aligned
+from .confusion import Confusion, confusion
+from .errors import Categories, ErrorCounts, categorise, error_counts
+
+__all__ = ["Analysis", "ErrorAnalysis", "analyse"]
+
+
+@dataclass(frozen=True)
+class ErrorAnalysis:
+    """Error category counts in total and by entity type."""
+
+    total: ErrorCounts
+    by_type: dict[str, ErrorCounts]
+
+    def __add__(self, other: ErrorAnalysis) -> ErrorAnalysis:
+        by_type = dict(self.by_type)
+        for name, counts in other.by_type.items():
+            by_type[name] = by_type[name] + counts if name in by_type else counts
+        return ErrorAnalysis(self.total + other.total, dict(sorted(by_type.items())))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The total counts, and ``"by_type"``."""
+        return {**self.total.to_dict(), "by_type": {k: v.to_dict() for k, v in self.by_type.items()}}
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    """What the analysis found; each part is ``None`` when it was not asked for.
+
+    Attributes:
+        errors: the error categories.
+        confusion: the confusion matrix by view, ``"exact"`` and ``"overlap"``.
+        categories: the category of every entity (not in ``to_dict``): the instances are these.
+    """
+
+    errors: ErrorAnalysis | None = None
+    confusion: dict[str, Confusion] | None = None
+    categories: Categories | None = field(default=None, repr=False)
+
+    def merge(self, other: Analysis) -> Analysis:
+        """Add the counts of an analysis of other documents (the same parts asked for)."""
+        if (self.errors is None) != (other.errors is None) or (self.confusion is None) != (
+            other.confusion is None
+        ):
+            raise NerveError("cannot merge analyses of different parts: ask both for the same ones")
+        errors = self.errors + other.errors if self.errors and other.errors else None
+        views = None
+        if self.confusion is not None and other.confusion is not None:
+            views = {v: _add(self.confusion[v], other.confusion[v]) for v in self.confusion}
+        return Analysis(errors, views)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The top-level JSON keys of what was asked for.
+
+        ``"errors"``; ``"confusion"`` (the exact view's cells), ``"confusion_overlap"`` (the
+        overlap view's) and ``"confusion_placement"`` (how each view places boundary errors).
+        """
+        out: dict[str, Any] = {}
+        if self.errors is not None:
+            out["errors"] = self.errors.to_dict()
+        if self.confusion is not None:
+            out["confusion"] = self.confusion["exact"].to_dict()
+            out["confusion_overlap"] = self.confusion["overlap"].to_dict()
+            out["confusion_placement"] = {v: c.placement for v, c in self.confusion.items()}
+        return out
+
+
+def _add(a: Confusion, b: Confusion) -> Confusion:
+    """The sum of two confusion matrices of one view, over the union of their types."""
+    types = sorted(set(a.types) | set(b.types))
+    size = len(types) + 1
+    total = np.zeros((size, size), dtype=np.int64)
+    for c in (a, b):
+        at = np.asarray([types.index(t) for t in c.types] + [size - 1], dtype=np.int64)
+        total[np.ix_(at, at)] += c.matrix
+    return Confusion(a.view, tuple(types), total)
+
+
+def analyse(
+    aligned: Aligned,
+    *,
+    errors: bool = False,
+    confusion_matrix: bool = False,
+    min_iou: float | None = None,
+    min_gold_share: float | None = None,
+) -> Analysis:
+    """Categorise every entity of ``aligned`` once, and count what was asked for."""
+    if not errors and not confusion_matrix:
+        return Analysis()
+    gold, pred = aligned.gold, aligned.pred
+    cats = categorise(gold, pred, min_iou, min_gold_share)
+    found = None
+    if errors:
+        total, by_type = error_counts(gold, pred, cats)
+        found = ErrorAnalysis(total, dict(sorted(by_type.items())))
+    views = {v: confusion(gold, pred, cats, v) for v in ("exact", "overlap")} if confusion_matrix else None
+    return Analysis(found, views, cats)
