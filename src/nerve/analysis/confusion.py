@@ -42,7 +42,7 @@ class Confusion:
 
     Attributes:
         view: ``"exact"`` or ``"overlap"``.
-        types: the entity types, in the order of rows and columns.
+        types: the entity types by name, in the order of rows and columns.
         matrix: ``(len(types) + 1) x (len(types) + 1)`` counts; the last row is SPURIOUS and the
             last column MISSED (their shared corner is always 0).
     """
@@ -94,4 +94,5 @@ def confusion(gold: SpanArray, pred: SpanArray, cats: Categories, view: str = "e
     size = n + 1
     keys = np.concatenate([rows * size + cols, missed * size + n, n * size + spurious])
     matrix = np.bincount(keys, minlength=size * size).reshape(size, size).astype(np.int64)
-    return Confusion(view, tuple(names), matrix)
+    order = [*sorted(range(n), key=lambda i: names[i]), n]  # types by name, SPURIOUS / MISSED last
+    return Confusion(view, tuple(names[i] for i in order[:n]), matrix[np.ix_(order, order)])

@@ -43,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
     _add_muc(s)
+    _add_analysis(s)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
 
@@ -65,6 +66,19 @@ def _add_muc(s: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_analysis(s: argparse.ArgumentParser) -> None:
+    """The opt-in analysis (`nerve.analysis`): plain scoring stays as fast without it."""
+    g = s.add_argument_group("analysis")
+    g.add_argument(
+        "--errors",
+        action="store_true",
+        help="count every entity's error category: correct, type, boundary, boundary_type, missed, spurious",
+    )
+    g.add_argument(
+        "--confusion", action="store_true", help="the confusion matrix of types (exact and overlap views)"
+    )
+
+
 def run(ns: argparse.Namespace) -> Output:
     """Score, and hand back the rendering with status 0."""
     result = score(
@@ -79,6 +93,8 @@ def run(ns: argparse.Namespace) -> Output:
         document_average=ns.document_average,
         matching=ns.matching,
         offsets=ns.offsets,
+        errors=ns.errors,
+        confusion=ns.confusion,
         **reading(ns),
     )
     return Output(render(result, ns.output))

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ..metrics.muc import MODES
 from ..results import Result, Score
+from .analysis import analysis_tables
 from .tables import aligned, latex_tabular, markdown_table
 from .text import TEXT_COMMANDS, render_text
 
@@ -119,7 +120,18 @@ def render_table(result: Result) -> str:
     out = [result.signature, "", *lines[: n_types + 1], "", *lines[n_types + 1 :], ""]
     for (head, body), labels, _ in _muc_tables(result):
         out += [*aligned(head, body, labels), ""]
+    for t in analysis_tables(result):
+        out += [
+            f"{t.title}: {t.note}" if t.note else f"{t.title}:",
+            *aligned(t.head, _cells(t.rows), t.labels),
+            "",
+        ]
     return "\n".join([*out, *_footer(result)]) + "\n"
+
+
+def _cells(rows: list[list[object]]) -> list[list[str]]:
+    """Analysis cells as text: fractions in percent with two decimals, the rest as they are."""
+    return [[_pc(v) if isinstance(v, float) else str(v) for v in row] for row in rows]
 
 
 def render_markdown(result: Result) -> str:
@@ -130,6 +142,13 @@ def render_markdown(result: Result) -> str:
     out = [f"`{result.signature}`", "", *markdown_table(head, body)]
     for (head, body), labels, _ in _muc_tables(result):
         out += ["", *markdown_table(head, body, labels)]
+    for t in analysis_tables(result):
+        out += [
+            "",
+            f"**{t.title}**" + (f": {t.note}" if t.note else ""),
+            "",
+            *markdown_table(t.head, _cells(t.rows), t.labels),
+        ]
     return "\n".join([*out, "", *_footer(result)]) + "\n"
 
 
@@ -143,6 +162,7 @@ def render_csv(result: Result) -> str:
     The first line is the signature as a ``#`` comment. Further tables follow, each after a
     blank line and a ``#`` comment naming it: with the muc metrics ``# muc`` (one row per mode
     and type, with counts) and, with the document average, ``# muc document average``; last
+    then one section per analysis table (``# errors: NOTE``, ``# confusion (exact): NOTE``...); last
     ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and repairs (the
     keys are the JSON paths, e.g. ``tokens.accuracy``).
     """
@@ -170,6 +190,9 @@ def render_csv(result: Result) -> str:
         if macros:
             buf.write("\n# muc document average\n")
             writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
+    for t in analysis_tables(result):
+        buf.write(f"\n# {t.title}" + (f": {t.note}" if t.note else "") + "\n")
+        writer.writerows([t.head, *([_csv_value(v) for v in row] for row in t.rows)])
     buf.write("\n# totals\n")
     writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
     return buf.getvalue()
@@ -187,6 +210,12 @@ def render_latex(result: Result) -> str:
     out = [f"% {result.signature}", *latex_tabular(head, body, rules=(len(result.per_type),))]
     for (head, body), labels, rules in _muc_tables(result):
         out += ["", *latex_tabular(head, body, labels, rules)]
+    for t in analysis_tables(result):
+        out += [
+            "",
+            f"% {t.title}" + (f": {t.note}" if t.note else ""),
+            *latex_tabular(t.head, _cells(t.rows), t.labels),
+        ]
     return "\n".join([*out, *(f"% {line}" for line in _footer(result))]) + "\n"
 
 
