@@ -8,6 +8,7 @@
 
 from . import _deprecated
 from ._version import __version__
+from .analysis.instances import InstanceQuery
 from .api import decode, encode, score, score_text, validate, validate_spans
 from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
@@ -26,6 +27,7 @@ __all__ = [
     "Counts",
     "ExactScores",
     "InputError",
+    "InstanceQuery",
     "InvalidSequenceError",
     "NerveError",
     "OptionError",

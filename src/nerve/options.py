@@ -53,7 +53,7 @@ MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token")
 SPAN_OFFSET_FORMATS = ("json", "jsonl")
 # Flags whose name is not the API's with dashes.
-FLAGS = {"input_format": "--format"}
+FLAGS = {"input_format": "--format", "categories": "--category", "types": "--type"}
 
 _COMMAND_LINE: ContextVar[bool] = ContextVar("nerve_command_line_names", default=False)
 

@@ -16,6 +16,7 @@ from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
+from .instances import InstanceQuery, Instances, instances
 
 __all__ = ["Analysis", "ErrorAnalysis", "analyse"]
 
@@ -45,11 +46,13 @@ class Analysis:
     Attributes:
         errors: the error categories.
         confusion: the confusion matrix by view, ``"exact"`` and ``"overlap"``.
-        categories: the category of every entity (not in ``to_dict``): the instances are these.
+        instances: the error rows asked for (not in ``to_dict``: they are written on their own).
+        categories: the category of every entity (not in ``to_dict``).
     """
 
     errors: ErrorAnalysis | None = None
     confusion: dict[str, Confusion] | None = None
+    instances: Instances | None = field(default=None, repr=False)
     categories: Categories | None = field(default=None, repr=False)
 
     def merge(self, other: Analysis) -> Analysis:
@@ -58,6 +61,8 @@ class Analysis:
             other.confusion is None
         ):
             raise NerveError("cannot merge analyses of different parts: ask both for the same ones")
+        if self.instances is not None or other.instances is not None:
+            raise NerveError("cannot merge instance lists: their document and sentence numbers would clash")
         errors = self.errors + other.errors if self.errors and other.errors else None
         views = None
         if self.confusion is not None and other.confusion is not None:
@@ -98,9 +103,10 @@ def analyse(
     confusion_matrix: bool = False,
     min_iou: float | None = None,
     min_gold_share: float | None = None,
+    query: InstanceQuery | None = None,
 ) -> Analysis:
-    """Categorise every entity of ``aligned`` once, and count what was asked for."""
-    if not errors and not confusion_matrix:
+    """Categorise every entity of ``aligned`` once, and count (and list) what was asked for."""
+    if not errors and not confusion_matrix and query is None:
         return Analysis()
     gold, pred = aligned.gold, aligned.pred
     cats = categorise(gold, pred, min_iou, min_gold_share)
@@ -109,4 +115,15 @@ def analyse(
         total, by_type = error_counts(gold, pred, cats)
         found = ErrorAnalysis(total, dict(sorted(by_type.items())))
     views = {v: confusion(gold, pred, cats, v) for v in ("exact", "overlap")} if confusion_matrix else None
-    return Analysis(found, views, cats)
+    rows = None
+    if query is not None:
+        rows = instances(
+            aligned,
+            cats,
+            categories=query.categories,
+            types=query.types,
+            per_category=query.per_category,
+            sort=query.sort,
+            context=query.context,
+        )
+    return Analysis(found, views, rows, cats)

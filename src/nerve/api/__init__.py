@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import options
+from ..analysis.instances import InstanceQuery
 from ..analysis.summary import analyse
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
@@ -73,6 +74,7 @@ def score(
     delimiter: str | None = None,
     errors: bool = False,
     confusion: bool = False,
+    instances: InstanceQuery | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -89,7 +91,8 @@ def score(
     Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and
     counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
     exact and overlap views. Both use the one optimal matching (with ``min_iou`` and
-    ``min_gold_share`` when given).
+    ``min_gold_share`` when given). ``instances`` (an `InstanceQuery`) lists the errors
+    themselves (``result.analysis.instances``).
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -100,13 +103,22 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    args = dict(locals())
-    want = args.pop("errors"), args.pop("confusion")
-    if not any(want):
+    return _scored(dict(locals()))
+
+
+def _scored(args: dict[str, Any]) -> Result:
+    """`score` with its arguments: plain, or with the analysis asked for."""
+    want = args.pop("errors"), args.pop("confusion"), args.pop("instances")
+    if not any(w not in (False, None) for w in want):
         return score_input(**args)[0]
     result, aligned = score_aligned(**args)
     found = analyse(
-        aligned, errors=want[0], confusion_matrix=want[1], min_iou=min_iou, min_gold_share=min_gold_share
+        aligned,
+        errors=bool(want[0]),
+        confusion_matrix=bool(want[1]),
+        min_iou=args["min_iou"],
+        min_gold_share=args["min_gold_share"],
+        query=want[2],
     )
     return replace(result, analysis=found)
 
