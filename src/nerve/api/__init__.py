@@ -111,7 +111,7 @@ def _scored(args: dict[str, Any]) -> Result:
     want = args.pop("errors"), args.pop("confusion"), args.pop("instances")
     if not any(w not in (False, None) for w in want):
         return score_input(**args)[0]
-    result, aligned = score_aligned(**args)
+    result, aligned = score_aligned(**args, words=want[2] is not None)  # texts only for instances
     found = analyse(
         aligned,
         errors=bool(want[0]),
