@@ -195,3 +195,24 @@ def test_instance_lists_do_not_merge() -> None:
     a = nerve.score(EXAMPLE, instances=nerve.InstanceQuery())
     with pytest.raises(nerve.NerveError, match="instance"):
         a.merge(a)
+
+
+def test_span_file_rows_carry_texts_and_context(tmp_path: Path) -> None:
+    docs = [
+        {
+            "text": "Ada Lovelace met Charles Babbage in London.",
+            "gold": [{"start": 0, "end": 12, "label": "PER"}, {"start": 36, "end": 42, "label": "LOC"}],
+            "pred": [{"start": 0, "end": 3, "label": "PER"}],
+        },
+        {"tokens": ["Paris", "is", "<script>"], "gold": [], "pred": [{"start": 2, "end": 3, "label": "X"}]},
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    found = nerve.score(path, instances=nerve.InstanceQuery(context=1)).analysis.instances  # type: ignore[union-attr]
+    assert found is not None
+    rows = [(r.category, r.gold_text, r.pred_text, r.context, r.line, r.document) for r in found.rows]
+    assert rows == [
+        ("boundary", "Ada Lovelace", "Ada", "[[Ada Lovelace]] met", None, 0),
+        ("missed", "London", None, "in [[London]] .", None, 0),
+        ("spurious", None, "<script>", "is [[<script>]]", None, 1),
+    ]

@@ -116,26 +116,49 @@ def _check(
 
 
 class _Text:
-    """Entity texts and context windows of one corpus."""
+    """Entity texts and context windows: of tokens for tagged input, of document texts for spans."""
 
     def __init__(self, aligned: Aligned, context: int):
         self.aligned, self.context = aligned, context
         tokens = aligned.tokens
-        self.words = None
+        self.words: list[str] | None = None
+        none: Int = np.zeros(0, dtype=np.int64)
+        self.bounds: tuple[Int, Int] = (none, none)
         if tokens is not None and tokens.words is not None:
             self.words = [tokens.vocabulary[i] for i in tokens.words.tolist()]
             self.bounds = tokens.sentence_bounds()
 
-    def text(self, start: int, end: int) -> str | None:
-        return " ".join(self.words[start:end]) if self.words is not None else None
+    def _document(self, doc: int) -> str | tuple[str, ...] | None:
+        texts = self.aligned.texts
+        return texts[doc] if texts is not None and doc < len(texts) else None
 
-    def window(self, sentence: int, start: int, end: int) -> str | None:
-        if self.words is None:
+    def text(self, doc: int, start: int, end: int) -> str | None:
+        """What offsets ``start``..``end`` cover (tokens joined by spaces), if known."""
+        if self.words is not None:
+            return " ".join(self.words[start:end])
+        text = self._document(doc)
+        if isinstance(text, str):
+            return text[start:end]
+        return " ".join(text[start:end]) if text is not None else None
+
+    def window(self, doc: int, sentence: int, start: int, end: int) -> str | None:
+        """The entity in ``[[...]]`` with ``context`` words (tokens) on each side, if known."""
+        k = self.context
+        if self.words is not None:
+            lo = max(int(self.bounds[0][sentence]), start - k)
+            hi = min(int(self.bounds[1][sentence]), end + k)
+            w = self.words
+            return " ".join([*w[lo:start], "[[" + " ".join(w[start:end]) + "]]", *w[end:hi]])
+        text = self._document(doc)
+        if text is None:
             return None
-        lo = max(int(self.bounds[0][sentence]), start - self.context)
-        hi = min(int(self.bounds[1][sentence]), end + self.context)
-        w = self.words
-        return " ".join([*w[lo:start], "[[" + " ".join(w[start:end]) + "]]", *w[end:hi]])
+        if isinstance(text, str):
+            before = text[:start].split()[-k:] if k else []
+            after = text[end:].split()[:k] if k else []
+            return " ".join([*before, f"[[{text[start:end]}]]", *after])
+        return " ".join(
+            [*text[max(0, start - k) : start], "[[" + " ".join(text[start:end]) + "]]", *text[end : end + k]]
+        )
 
 
 class _Rows:
@@ -151,7 +174,8 @@ class _Rows:
         if j < 0:
             return None, None, None, None
         a, b = int(spans.start[j]), int(spans.end[j])
-        return self.aligned.labels[int(spans.label[j])], a - shift, b - shift, self.text.text(a, b)
+        text = self.text.text(int(spans.doc[j]), a, b)
+        return self.aligned.labels[int(spans.label[j])], a - shift, b - shift, text
 
     def detail(self, gi: int, pi: int, code: int) -> str:
         """The boundary subtype of a pair, or ``overlapping`` for an unpaired entity that overlaps."""
@@ -189,7 +213,7 @@ class _Rows:
             pred_end=pe,
             gold_text=gx,
             pred_text=px,
-            context=self.text.window(sentence, s, e),
+            context=self.text.window(int(first.doc[k]), sentence, s, e),
         )
 
 

@@ -18,7 +18,7 @@ from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError
 from ..io.sources import FileRange
-from ..io.spans import check_columns, read_span_columns, span_lists
+from ..io.spans import check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
@@ -200,7 +200,9 @@ def score_input(
             return result, None
         p = p.relabel(g.labels)
         g = replace(g, labels=p.labels)
-        return result, Aligned(g, p, None, (os.fspath(gold), path_of(pred) or os.fspath(gold)))  # type: ignore[arg-type]
+        names = (os.fspath(gold), path_of(pred) or os.fspath(gold))  # type: ignore[arg-type]
+        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+        return result, Aligned(g, p, None, names, texts or None)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
     threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences
