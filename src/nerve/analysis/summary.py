@@ -1,8 +1,9 @@
 """`Analysis`: the typed results of the analysis that a `nerve.Result` carries.
 
 In: the `Aligned` corpus and what was asked for. Out: an `Analysis` with the error categories
-(`ErrorAnalysis`) and the confusion matrix in its two views, each with ``to_dict()``; its keys
-join the top level of ``nerve score --output json`` (``"errors"``, ``"confusion"``...).
+(`ErrorAnalysis`), the confusion matrix in its two views and the slices (`slices.Slices`), each with
+``to_dict()``; its keys join the top level of ``nerve score --output json`` (``"errors"``,
+``"confusion"``, ``"slices"``...).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
+from .slices import Slices
 
 __all__ = ["Analysis", "ErrorAnalysis", "analyse"]
 
@@ -46,14 +48,22 @@ class Analysis:
         errors: the error categories.
         confusion: the confusion matrix by view, ``"exact"`` and ``"overlap"``.
         categories: the category of every entity (not in ``to_dict``): the instances are these.
+        slices: P/R/F1 by slice (length, type, document...).
     """
 
     errors: ErrorAnalysis | None = None
     confusion: dict[str, Confusion] | None = None
     categories: Categories | None = field(default=None, repr=False)
+    slices: Slices | None = None
 
     def merge(self, other: Analysis) -> Analysis:
-        """Add the counts of an analysis of other documents (the same parts asked for)."""
+        """Add the counts of an analysis of other documents (the same parts asked for).
+
+        Slices do not merge (documents are numbered per corpus, bands of frequency are counted
+        over it): slice the whole corpus instead.
+        """
+        if self.slices is not None or other.slices is not None:
+            raise NerveError("cannot merge analyses with slices: score the documents together to slice them")
         if (self.errors is None) != (other.errors is None) or (self.confusion is None) != (
             other.confusion is None
         ):
@@ -77,6 +87,8 @@ class Analysis:
             out["confusion"] = self.confusion["exact"].to_dict()
             out["confusion_overlap"] = self.confusion["overlap"].to_dict()
             out["confusion_placement"] = {v: c.placement for v, c in self.confusion.items()}
+        if self.slices is not None:
+            out.update(self.slices.to_dict())
         return out
 
 
@@ -98,10 +110,11 @@ def analyse(
     confusion_matrix: bool = False,
     min_iou: float | None = None,
     min_gold_share: float | None = None,
+    slices: Slices | None = None,
 ) -> Analysis:
-    """Categorise every entity of ``aligned`` once, and count what was asked for."""
+    """Categorise every entity of ``aligned`` once, and count what was asked for (``slices``: kept)."""
     if not errors and not confusion_matrix:
-        return Analysis()
+        return Analysis(slices=slices)
     gold, pred = aligned.gold, aligned.pred
     cats = categorise(gold, pred, min_iou, min_gold_share)
     found = None
@@ -109,4 +122,4 @@ def analyse(
         total, by_type = error_counts(gold, pred, cats)
         found = ErrorAnalysis(total, dict(sorted(by_type.items())))
     views = {v: confusion(gold, pred, cats, v) for v in ("exact", "overlap")} if confusion_matrix else None
-    return Analysis(found, views, cats)
+    return Analysis(found, views, cats, slices)

@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import options
+from ..analysis.slices import slice_files
 from ..analysis.summary import analyse
+from ..analysis.surfaces import TrainReading
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
@@ -73,6 +75,9 @@ def score(
     delimiter: str | None = None,
     errors: bool = False,
     confusion: bool = False,
+    slices: str | Sequence[str] | None = None,
+    train: PathLike | None = None,
+    meta: PathLike | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -89,7 +94,9 @@ def score(
     Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and
     counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
     exact and overlap views. Both use the one optimal matching (with ``min_iou`` and
-    ``min_gold_share`` when given).
+    ``min_gold_share`` when given). ``slices="length,type,seen,meta"``: P/R/F1 by slice
+    (`nerve.analysis.slices`), ``seen`` against the CoNLL file ``train``, ``meta`` by the
+    attributes of the JSON/CSV sidecar ``meta``.
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -101,12 +108,33 @@ def score(
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
     args = dict(locals())
-    want = args.pop("errors"), args.pop("confusion")
-    if not any(want):
+    wanted = {k: args.pop(k) for k in ("errors", "confusion", "slices", "train", "meta")}
+    return _analysed(args, **wanted)
+
+
+def _analysed(
+    args: dict[str, Any], errors: bool, confusion: bool, slices: Any, train: Any, meta: Any
+) -> Result:
+    """`score` with ``args``, and the analysis asked for (none: only the score)."""
+    names = options.slices(slices, train, meta)
+    if not errors and not confusion and not names:
         return score_input(**args)[0]
     result, aligned = score_aligned(**args)
+    table = None
+    if names:
+        s = result.settings  # the training file is read as the corpus was, with its scheme
+        fixed = s.scheme if not s.scheme_inferred or s.repair != "begin" else None
+        keys = ("tag_format", "outside", "comments", "encoding", "delimiter")
+        reading = TrainReading(fixed, s.repair, **{k: args[k] for k in keys})
+        table = slice_files(aligned, names, train, meta, reading)
+    min_iou, min_gold_share = args["min_iou"], args["min_gold_share"]
     found = analyse(
-        aligned, errors=want[0], confusion_matrix=want[1], min_iou=min_iou, min_gold_share=min_gold_share
+        aligned,
+        errors=errors,
+        confusion_matrix=confusion,
+        min_iou=min_iou,
+        min_gold_share=min_gold_share,
+        slices=table,
     )
     return replace(result, analysis=found)
 
