@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ..metrics.muc import MODES
 from ..results import Result, Score
+from .slices import slices_csv, slices_latex, slices_markdown, slices_text
 from .tables import aligned, latex_tabular, markdown_table
 from .text import TEXT_COMMANDS, render_text
 
@@ -119,6 +120,7 @@ def render_table(result: Result) -> str:
     out = [result.signature, "", *lines[: n_types + 1], "", *lines[n_types + 1 :], ""]
     for (head, body), labels, _ in _muc_tables(result):
         out += [*aligned(head, body, labels), ""]
+    out += slices_text(result)
     return "\n".join([*out, *_footer(result)]) + "\n"
 
 
@@ -130,6 +132,7 @@ def render_markdown(result: Result) -> str:
     out = [f"`{result.signature}`", "", *markdown_table(head, body)]
     for (head, body), labels, _ in _muc_tables(result):
         out += ["", *markdown_table(head, body, labels)]
+    out += slices_markdown(result)
     return "\n".join([*out, "", *_footer(result)]) + "\n"
 
 
@@ -142,9 +145,9 @@ def render_csv(result: Result) -> str:
 
     The first line is the signature as a ``#`` comment. Further tables follow, each after a
     blank line and a ``#`` comment naming it: with the muc metrics ``# muc`` (one row per mode
-    and type, with counts) and, with the document average, ``# muc document average``; last
-    ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and repairs (the
-    keys are the JSON paths, e.g. ``tokens.accuracy``).
+    and type, with counts) and, with the document average, ``# muc document average``; with
+    slices ``# slices``; last ``# totals``, ``key,value`` rows of token accuracy, sentences,
+    documents and repairs (the keys are the JSON paths, e.g. ``tokens.accuracy``).
     """
     buf = io.StringIO()
     buf.write(f"# {result.signature}\n")
@@ -170,6 +173,7 @@ def render_csv(result: Result) -> str:
         if macros:
             buf.write("\n# muc document average\n")
             writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
+    slices_csv(result, buf)
     buf.write("\n# totals\n")
     writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
     return buf.getvalue()
@@ -187,6 +191,7 @@ def render_latex(result: Result) -> str:
     out = [f"% {result.signature}", *latex_tabular(head, body, rules=(len(result.per_type),))]
     for (head, body), labels, rules in _muc_tables(result):
         out += ["", *latex_tabular(head, body, labels, rules)]
+    out += slices_latex(result)
     return "\n".join([*out, *(f"% {line}" for line in _footer(result))]) + "\n"
 
 
