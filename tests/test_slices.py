@@ -32,6 +32,7 @@ from nerve.cli import main
 from nerve.errors import NerveError, OptionError
 from nerve.model.spans import SpanArray
 
+NEWS = str(Path(__file__).resolve().parents[1] / "examples" / "news.conll")
 ALL = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta")
 WORDS = ("a", "b", "Ab", "é")
 TYPES = ("PER", "LOC", "X")
@@ -375,7 +376,7 @@ def test_span_files_slice_by_offsets_and_refuse_token_slices(tmp_path: Path) -> 
 
 
 def test_to_dict_is_the_json_contract(tmp_path: Path) -> None:
-    result = nerve.score("examples/news.conll", slices="length,type")
+    result = nerve.score(NEWS, slices="length,type")
     d = result.to_dict()
     assert set(d["slices"]) == {"length", "type"}
     assert list(d["slices"]["length"]) == ["1", "2", "3", "4", "5+"]
@@ -384,7 +385,7 @@ def test_to_dict_is_the_json_contract(tmp_path: Path) -> None:
 
 
 def test_analyses_with_slices_do_not_merge() -> None:
-    result = nerve.score("examples/news.conll", slices="document")
+    result = nerve.score(NEWS, slices="document")
     assert result.analysis is not None
     with pytest.raises(NerveError, match="slices"):
         result.analysis.merge(result.analysis)
@@ -394,7 +395,7 @@ def test_analyses_with_slices_do_not_merge() -> None:
 
 @pytest.mark.parametrize("output", ["table", "markdown", "latex", "csv", "json"])
 def test_every_output_format_shows_the_slices(capsys: pytest.CaptureFixture[str], output: str) -> None:
-    assert main(["score", "examples/news.conll", "--slices", "length,document", "-o", output]) == 0
+    assert main(["score", NEWS, "--slices", "length,document", "-o", output]) == 0
     out = capsys.readouterr().out
     if output == "json":
         assert json.loads(out)["slices"]["document"]["1"]["gold"] == 8
@@ -412,7 +413,7 @@ def test_every_output_format_shows_the_slices(capsys: pytest.CaptureFixture[str]
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(["score", "examples/news.conll", *args])
+    code = main(["score", NEWS, *args])
     err = capsys.readouterr().err
     assert "Traceback" not in err
     return code, err
@@ -425,7 +426,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
         (["--slices", "seen"], "--slices: seen needs a training file: give --train FILE"),
         (["--slices", "meta"], "--slices: meta needs a sidecar of document attributes: give --meta FILE"),
         (["--slices", "meta:genre"], "--slices: meta:genre needs a sidecar"),
-        (["--train", "examples/news.conll"], "--train: applies to the seen slice: add --slices seen"),
+        (["--train", NEWS], "--train: applies to the seen slice: add --slices seen"),
         (["--slices", "length", "--meta", "m.csv"], "--meta: applies to the meta slices: add --slices meta"),
     ],
 )
@@ -439,9 +440,9 @@ def test_options_are_refused_without_what_they_need(
 
 def test_python_spells_the_options_as_arguments() -> None:
     with pytest.raises(OptionError, match=r"^train: applies to the seen slice: add slices='seen'"):
-        nerve.score("examples/news.conll", train="examples/news.conll")
+        nerve.score(NEWS, train=NEWS)
     with pytest.raises(OptionError, match=r"^slices: seen needs a training file: give train='FILE'"):
-        nerve.score("examples/news.conll", slices=["seen"])
+        nerve.score(NEWS, slices=["seen"])
 
 
 def test_a_meta_attribute_that_is_not_there_is_refused(
@@ -525,7 +526,7 @@ def test_good_meta_files_in_every_format(tmp_path: Path) -> None:
     }
     for name, text in variants.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-        result = nerve.score("examples/news.conll", slices="meta", meta=tmp_path / name)
+        result = nerve.score(NEWS, slices="meta", meta=tmp_path / name)
         assert nonzero(slices_of(result).rows) == {"meta:g": {"2": (8, 8, 6), "true": (5, 5, 3)}}, name
 
 
@@ -574,7 +575,7 @@ def test_seen_is_read_with_the_corpus_reading_options(tmp_path: Path) -> None:
 
 
 def test_aligned_type_is_what_slices_take() -> None:
-    _, aligned = score_aligned("examples/news.conll")
+    _, aligned = score_aligned(NEWS)
     assert isinstance(aligned, Aligned)
     labels, matrix = slice_unit_counts(aligned, "type", "document")
     assert labels == ("LOC", "MISC", "ORG", "PER")
