@@ -1,8 +1,9 @@
 """`Analysis`: the typed results of the analysis that a `nerve.Result` carries.
 
 In: the `Aligned` corpus and what was asked for. Out: an `Analysis` with the error categories
-(`ErrorAnalysis`) and the confusion matrix in its two views, each with ``to_dict()``; its keys
-join the top level of ``nerve score --output json`` (``"errors"``, ``"confusion"``...).
+(`ErrorAnalysis`), the confusion matrix in its two views and the slices (`slices.Slices`), each with
+``to_dict()``; its keys join the top level of ``nerve score --output json`` (``"errors"``,
+``"confusion"``, ``"slices"``...).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .aligned import Aligned
 from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
 from .instances import InstanceQuery, Instances, instances
+from .slices import Slices
 
 __all__ = ["Analysis", "ErrorAnalysis", "analyse"]
 
@@ -48,15 +50,23 @@ class Analysis:
         confusion: the confusion matrix by view, ``"exact"`` and ``"overlap"``.
         instances: the error rows asked for (not in ``to_dict``: they are written on their own).
         categories: the category of every entity (not in ``to_dict``).
+        slices: P/R/F1 by slice (length, type, document...).
     """
 
     errors: ErrorAnalysis | None = None
     confusion: dict[str, Confusion] | None = None
     instances: Instances | None = field(default=None, repr=False)
     categories: Categories | None = field(default=None, repr=False)
+    slices: Slices | None = None
 
     def merge(self, other: Analysis) -> Analysis:
-        """Add the counts of an analysis of other documents (the same parts asked for)."""
+        """Add the counts of an analysis of other documents (the same parts asked for).
+
+        Slices do not merge (documents are numbered per corpus, bands of frequency are counted
+        over it): slice the whole corpus instead.
+        """
+        if self.slices is not None or other.slices is not None:
+            raise NerveError("cannot merge analyses with slices: score the documents together to slice them")
         if (self.errors is None) != (other.errors is None) or (self.confusion is None) != (
             other.confusion is None
         ):
@@ -82,6 +92,8 @@ class Analysis:
             out["confusion"] = self.confusion["exact"].to_dict()
             out["confusion_overlap"] = self.confusion["overlap"].to_dict()
             out["confusion_placement"] = {v: c.placement for v, c in self.confusion.items()}
+        if self.slices is not None:
+            out.update(self.slices.to_dict())
         return out
 
 
@@ -104,10 +116,14 @@ def analyse(
     min_iou: float | None = None,
     min_gold_share: float | None = None,
     query: InstanceQuery | None = None,
+    slices: Slices | None = None,
 ) -> Analysis:
-    """Categorise every entity of ``aligned`` once, and count (and list) what was asked for."""
+    """Categorise every entity of ``aligned`` once, and count (and list) what was asked for.
+
+    ``slices`` is computed apart (`nerve.analysis.slices`) and kept as it is.
+    """
     if not errors and not confusion_matrix and query is None:
-        return Analysis()
+        return Analysis(slices=slices)
     gold, pred = aligned.gold, aligned.pred
     cats = categorise(gold, pred, min_iou, min_gold_share)
     found = None
@@ -126,4 +142,4 @@ def analyse(
             sort=query.sort,
             context=query.context,
         )
-    return Analysis(found, views, rows, cats)
+    return Analysis(found, views, rows, cats, slices)

@@ -16,7 +16,9 @@ import numpy as np
 
 from .. import options
 from ..analysis.instances import InstanceQuery
+from ..analysis.slices import slice_files
 from ..analysis.summary import analyse
+from ..analysis.surfaces import TrainReading
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
@@ -75,6 +77,9 @@ def score(
     errors: bool = False,
     confusion: bool = False,
     instances: InstanceQuery | None = None,
+    slices: str | Sequence[str] | None = None,
+    train: PathLike | None = None,
+    meta: PathLike | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -92,7 +97,9 @@ def score(
     counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
     exact and overlap views. Both use the one optimal matching (with ``min_iou`` and
     ``min_gold_share`` when given). ``instances`` (an `InstanceQuery`) lists the errors
-    themselves (``result.analysis.instances``).
+    themselves (``result.analysis.instances``). ``slices="length,type,seen,meta"``: P/R/F1 by
+    slice (`nerve.analysis.slices`), ``seen`` against the CoNLL file ``train``, ``meta`` by the
+    attributes of the JSON/CSV sidecar ``meta``.
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -103,22 +110,42 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    return _scored(dict(locals()))
+    args = dict(locals())
+    wanted = {k: args.pop(k) for k in ("errors", "confusion", "instances", "slices", "train", "meta")}
+    return _analysed(args, **wanted)
 
 
-def _scored(args: dict[str, Any]) -> Result:
-    """`score` with its arguments: plain, or with the analysis asked for."""
-    want = args.pop("errors"), args.pop("confusion"), args.pop("instances")
-    if not any(w not in (False, None) for w in want):
+def _analysed(
+    args: dict[str, Any],
+    errors: bool,
+    confusion: bool,
+    instances: InstanceQuery | None,
+    slices: Any,
+    train: Any,
+    meta: Any,
+) -> Result:
+    """`score` with ``args``, and the analysis asked for (none: only the score)."""
+    names = options.slices(slices, train, meta)
+    if not errors and not confusion and instances is None and not names:
         return score_input(**args)[0]
-    result, aligned = score_aligned(**args, words=want[2] is not None)  # texts only for instances
+    words = instances is not None or bool({"frequency", "seen"} & set(names))  # texts only when used
+    result, aligned = score_aligned(**args, words=words)
+    table = None
+    if names:
+        s = result.settings  # the training file is read as the corpus was, with its scheme
+        fixed = s.scheme if not s.scheme_inferred or s.repair != "begin" else None
+        keys = ("tag_format", "outside", "comments", "encoding", "delimiter")
+        reading = TrainReading(fixed, s.repair, **{k: args[k] for k in keys})
+        table = slice_files(aligned, names, train, meta, reading)
+    min_iou, min_gold_share = args["min_iou"], args["min_gold_share"]
     found = analyse(
         aligned,
-        errors=bool(want[0]),
-        confusion_matrix=bool(want[1]),
-        min_iou=args["min_iou"],
-        min_gold_share=args["min_gold_share"],
-        query=want[2],
+        errors=errors,
+        confusion_matrix=confusion,
+        min_iou=min_iou,
+        min_gold_share=min_gold_share,
+        query=instances,
+        slices=table,
     )
     return replace(result, analysis=found)
 

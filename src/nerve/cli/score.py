@@ -47,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     _add_muc(s)
     _add_analysis(s)
+    _add_slices(s)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
 
@@ -131,6 +132,24 @@ def _instance_format(ns: argparse.Namespace) -> str:
     return {"jsonl": "jsonl", "json": "jsonl", "csv": "csv"}.get(suffix, "table")
 
 
+def _add_slices(s: argparse.ArgumentParser) -> None:
+    """The slices (P/R/F1 by length, type, document...) and the files two of them need."""
+    s.add_argument(
+        "--slices",
+        default=None,
+        metavar="S",
+        help=f"P/R/F1 by slice, comma-separated: {', '.join(options.SLICES)} (every --meta attribute) "
+        "or meta:NAME (one)",
+    )
+    s.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
+    s.add_argument(
+        "--meta",
+        default=None,
+        metavar="FILE",
+        help="meta: document attributes, JSON or CSV, by document number (0, 1, ... in file order)",
+    )
+
+
 def run(ns: argparse.Namespace) -> Output:
     """Score, and hand back the rendering with status 0."""
     result = score(
@@ -148,6 +167,9 @@ def run(ns: argparse.Namespace) -> Output:
         errors=ns.errors,
         confusion=ns.confusion,
         instances=_query(ns),
+        slices=ns.slices,
+        train=ns.train,
+        meta=ns.meta,
         **reading(ns),
     )
     text = render(result, ns.output)
