@@ -51,6 +51,7 @@ COLOURS = {
 }
 ERROR_CATEGORIES = ("type", "boundary", "boundary_type", "missed", "spurious")
 _METRIC_COLOURS = {"precision": "#56B4E9", "recall": "#E69F00", "f1": "#009E73"}
+LABEL_CHARS = 32  # of a name on an axis; the tables give names whole
 _ANNOTATE_UP_TO = 30  # types; beyond that the heatmap's cells are too small for their counts
 _PROLOG = re.compile(r"\A.*?(?=<svg)", re.S)
 _IDS = re.compile(r' id="[A-Za-z_.]+_\d+"')
@@ -65,6 +66,13 @@ _RC: dict[Any, Any] = {  # typed loosely: matplotlib types the keys as literals
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
+
+
+def _label(name: str) -> str:
+    """A type or bucket name for an axis: ``""`` for the empty one, cut to `LABEL_CHARS`."""
+    if not name:
+        return '""'
+    return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "\u2026"
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -107,8 +115,8 @@ def heatmap(matrix: Confusion, title: str) -> str:
         fig = _figure(side + 0.8, side)
         ax = fig.add_subplot()
         image = ax.imshow(share, cmap="Blues", norm=PowerNorm(0.5, 0, 1), interpolation="nearest")
-        ax.set_xticks(range(n), cols, rotation=45, ha="right", rotation_mode="anchor")
-        ax.set_yticks(range(n), rows)
+        ax.set_xticks(range(n), [_label(c) for c in cols], rotation=45, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(n), [_label(r) for r in rows])
         ax.set_xlabel("predicted")
         ax.set_ylabel("gold")
         ax.set_title(title)
@@ -137,7 +145,7 @@ def error_bars(by_type: Mapping[str, ErrorCounts], title: str) -> str:
         for k, name in enumerate(ERROR_CATEGORIES):
             ax.barh(positions, values[:, k], left=left, color=COLOURS[name], label=name, height=0.7)
             left += values[:, k]
-        ax.set_yticks(positions, types)
+        ax.set_yticks(positions, [_label(t) for t in types])
         ax.invert_yaxis()
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("entities")
@@ -166,7 +174,7 @@ def slice_bars(buckets: Sequence[tuple[str, Mapping[str, float]]], title: str) -
             )
         ax.set_xticks(
             positions,
-            [name for name, _ in buckets],
+            [_label(name) for name, _ in buckets],
             rotation=30 if n > 6 else 0,
             ha="right" if n > 6 else "center",
         )

@@ -4,6 +4,7 @@
 // pass the category and type filters. Text from the corpus is only ever set with textContent.
 "use strict";
 (function () {
+  const LONG = 120; // characters of a token shown whole
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -15,6 +16,15 @@
     if (t < 0) return "-";
     const name = data.types[t];
     return name === "" ? '""' : name;
+  }
+
+  // A token as text; a very long one is cut in the middle, whole in its tooltip.
+  function token(word) {
+    const chars = Array.from(word);
+    if (chars.length <= LONG) return el("span", "tok", word);
+    const node = el("span", "tok long", chars.slice(0, LONG - 20).join("") + "\u2026" + chars.slice(-19).join(""));
+    node.title = word;
+    return node;
   }
 
   function option(value, text) {
@@ -52,7 +62,7 @@
       const holder = k >= 0 ? el("span", "ent cat-" + data.categories[ents[k][3]] + (ents[k][4] ? " own" : "")) : line;
       for (let m = j; m < end; m++) {
         if (m > j) holder.append(" ");
-        holder.append(el("span", "tok", data.vocab[data.words[first + m]]));
+        holder.append(token(data.vocab[data.words[first + m]]));
       }
       if (k >= 0) {
         holder.title = data.categories[ents[k][3]].replace("_", " ");
