@@ -39,6 +39,7 @@ __all__ = [
     "one_of",
     "outside",
     "percentage",
+    "positive_int",
     "repair",
     "scheme",
     "setting",
@@ -179,6 +180,13 @@ def beta(value: float, option: str = "beta") -> float:
     if not _is_real(value) or not value > 0:
         raise OptionError(flag(option), f"expected a number > 0 (inf for recall alone), but got {value}")
     return value
+
+
+def positive_int(value: object, option: str) -> int:
+    """A whole number >= 1 (a count or a cap); booleans and floats are refused."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise OptionError(flag(option), f"expected a whole number >= 1, but got {value}")
+    return int(value)
 
 
 def fraction(value: float | None, option: str, *, zero: bool = True) -> float | None:
