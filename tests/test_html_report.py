@@ -165,7 +165,9 @@ def test_page_renders_without_console_errors_and_is_not_blank(browser: Any, tmp_
     nerve.write_report(NEWS, None, out)
     page = Page(browser, out)
     assert page.errors == []
-    assert page.page.locator("svg.chart").count() == 3  # two confusion views, the error bars
+    # two confusion views, the error bars, and the default slices: length, type, sentence length
+    assert page.page.locator("svg.chart").count() == 6
+    assert page.page.locator("div.slice").count() == 3
     shot = Image.open(io.BytesIO(page.page.screenshot(full_page=True))).convert("RGB")
     colours = shot.getcolors(maxcolors=1 << 20)
     assert colours is not None
@@ -459,3 +461,15 @@ def test_a_missing_extra_is_one_line_naming_it(
     assert main(["report", str(NEWS), "-o", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err
     assert err == "nerve: error: the HTML report needs matplotlib: pip install 'nerve[report]'\n"
+
+
+def test_report_slices_are_chosen_and_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nerve.cli import main
+
+    out = tmp_path / "r.html"
+    assert main(["report", str(NEWS), "-o", str(out), "--slices", "type"]) == 0
+    assert out.read_text(encoding="utf-8").count('<div class="slice">') == 1
+    assert main(["report", str(NEWS), "-o", str(out), "--train", str(NEWS)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "--train" in err

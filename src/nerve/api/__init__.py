@@ -16,9 +16,7 @@ import numpy as np
 
 from .. import options
 from ..analysis.instances import InstanceQuery
-from ..analysis.slices import slice_files
 from ..analysis.summary import analyse
-from ..analysis.surfaces import TrainReading
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
@@ -30,6 +28,7 @@ from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
 from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
+from .analysed import slice_table
 from .pipeline import score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .sources import Input, Source, Tags, infer_scheme, is_path
@@ -130,13 +129,7 @@ def _analysed(
         return score_input(**args)[0]
     words = instances is not None or bool({"frequency", "seen"} & set(names))  # texts only when used
     result, aligned = score_aligned(**args, words=words)
-    table = None
-    if names:
-        s = result.settings  # the training file is read as the corpus was, with its scheme
-        fixed = s.scheme if not s.scheme_inferred or s.repair != "begin" else None
-        keys = ("tag_format", "outside", "comments", "encoding", "delimiter")
-        reading = TrainReading(fixed, s.repair, **{k: args[k] for k in keys})
-        table = slice_files(aligned, names, train, meta, reading)
+    table = slice_table(result, aligned, names, train, meta, args)
     min_iou, min_gold_share = args["min_iou"], args["min_gold_share"]
     found = analyse(
         aligned,

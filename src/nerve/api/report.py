@@ -17,6 +17,7 @@ from .. import options
 from ..analysis.summary import analyse
 from ..errors import OptionError
 from ..results import Result
+from .analysed import slice_table
 from .pipeline import score_aligned
 from .sources import Source, is_path
 
@@ -33,6 +34,9 @@ def write_report(
     names: Sequence[str] | None = None,
     title: str | None = None,
     max_instances: int = DEFAULT_CAP,
+    slices: str | Sequence[str] | None = None,
+    train: str | os.PathLike[str] | None = None,
+    meta: str | os.PathLike[str] | None = None,
     **score_kwargs: Any,
 ) -> list[Result]:
     """Score each prediction against ``gold`` with error analysis, and write the HTML report.
@@ -40,8 +44,10 @@ def write_report(
     ``preds`` is one prediction source or a sequence of them, each aligned with ``gold`` line by
     line; ``None`` (or an empty sequence) reads ``gold`` as a merged file, one system. ``names``
     labels the systems (default: the prediction file names). ``max_instances`` caps the instances
-    of each error category in the page's instance browser. ``score_kwargs`` are `nerve.score`'s
-    (``scheme``, ``repair``, ``min_iou``...), but the analysis ones, which the report sets.
+    of each error category in the page's instance browser. ``slices``, ``train`` and ``meta`` are
+    `nerve.score`'s; by default the page slices by length, type and (for tagged input) sentence
+    length. ``score_kwargs`` are `nerve.score`'s other keyword arguments (``scheme``, ``repair``,
+    ``min_iou``...), but ``errors`` and ``confusion``, which the report always sets.
 
     Returns:
         Each system's `Result`, with ``analysis`` (errors, confusion and categories).
@@ -60,19 +66,23 @@ def write_report(
         if analysis_option in score_kwargs:
             detail = "the report always analyses errors and confusion; leave it out"
             raise OptionError(options.flag(analysis_option), detail)
+    names_given = options.slices(slices, train, meta)
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
     systems = []
     for pred, label in zip(sources, labels, strict=True):
         result, aligned = score_aligned(gold, pred, **score_kwargs)
-        # HOOK (bootstrap, slices): pass their options to analyse() once it takes them; the page
-        # shows whatever Analysis.to_dict() holds under "bootstrap" and "slices".
+        default = ("length", "type") + (("sentence_length",) if aligned.tokens is not None else ())
+        table = slice_table(result, aligned, names_given or default, train, meta, score_kwargs)
+        # HOOK (bootstrap): pass its options to analyse() once it takes them; the page shows
+        # whatever Analysis.to_dict() holds under "bootstrap".
         found = analyse(
             aligned,
             errors=True,
             confusion_matrix=True,
             min_iou=score_kwargs.get("min_iou"),
             min_gold_share=score_kwargs.get("min_gold_share"),
+            slices=table,
         )
         systems.append(SystemReport(label, replace(result, analysis=found), aligned))
     page = render_html(systems, title=title, cap=cap)

@@ -43,6 +43,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="N",
         help=f"instances of each error category kept in the page (default: {DEFAULT_CAP})",
     )
+    r.add_argument(
+        "--slices",
+        default=None,
+        metavar="S",
+        help=f"P/R/F1 charts by slice, comma-separated: {', '.join(options.SLICES)} or meta:NAME "
+        "(default: length,type,sentence_length)",
+    )
+    r.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
+    r.add_argument("--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV")
     add_reading(r)
     r.add_argument(
         "--repair",
@@ -68,6 +77,9 @@ def run(ns: argparse.Namespace) -> Output:
         preds or None,  # type: ignore[arg-type]
         ns.output,
         title=ns.title,
+        slices=ns.slices,
+        train=ns.train,
+        meta=ns.meta,
         max_instances=ns.max_instances,
         repair=ns.repair,
         input_format=ns.input_format,
