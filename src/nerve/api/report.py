@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import options
 from ..analysis.summary import analyse
@@ -20,6 +20,9 @@ from ..results import Result
 from .analysed import slice_table
 from .pipeline import score_aligned
 from .sources import Source, is_path
+
+if TYPE_CHECKING:
+    from ..report.html_data import SystemReport
 
 __all__ = ["DEFAULT_CAP", "write_report"]
 
@@ -58,7 +61,6 @@ def write_report(
         InputError: unreadable or malformed input, as `nerve.score` raises it.
     """
     from ..report.html import render_html, require
-    from ..report.html_data import SystemReport
 
     require()  # before the scoring, which can take a while
     cap = options.positive_int(max_instances, "max_instances")
@@ -69,25 +71,37 @@ def write_report(
     names_given = options.slices(slices, train, meta)
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
-    systems = []
-    for pred, label in zip(sources, labels, strict=True):
-        result, aligned = score_aligned(gold, pred, **score_kwargs)
-        default = ("length", "type") + (("sentence_length",) if aligned.tokens is not None else ())
-        table = slice_table(result, aligned, names_given or default, train, meta, score_kwargs)
-        # HOOK (bootstrap): pass its options to analyse() once it takes them; the page shows
-        # whatever Analysis.to_dict() holds under "bootstrap".
-        found = analyse(
-            aligned,
-            errors=True,
-            confusion_matrix=True,
-            min_iou=score_kwargs.get("min_iou"),
-            min_gold_share=score_kwargs.get("min_gold_share"),
-            slices=table,
-        )
-        systems.append(SystemReport(label, replace(result, analysis=found), aligned))
+    slicing = (names_given, train, meta)
+    systems = [
+        _analysed(gold, pred, label, slicing, score_kwargs)
+        for pred, label in zip(sources, labels, strict=True)
+    ]
     page = render_html(systems, title=title, cap=cap)
     _write(output, page)
     return [s.result for s in systems]
+
+
+def _analysed(
+    gold: Source, pred: Source | None, label: str, slicing: tuple[Any, Any, Any], kwargs: dict[str, Any]
+) -> SystemReport:
+    """One system scored, with errors, confusion and slices (``slicing``: names, train, meta)."""
+    from ..report.html_data import SystemReport
+
+    result, aligned = score_aligned(gold, pred, **kwargs)
+    names, train, meta = slicing
+    default = ("length", "type") + (("sentence_length",) if aligned.tokens is not None else ())
+    table = slice_table(result, aligned, names or default, train, meta, kwargs)
+    # HOOK (bootstrap): pass its options to analyse() once it takes them; the page shows
+    # whatever Analysis.to_dict() holds under "bootstrap".
+    found = analyse(
+        aligned,
+        errors=True,
+        confusion_matrix=True,
+        min_iou=kwargs.get("min_iou"),
+        min_gold_share=kwargs.get("min_gold_share"),
+        slices=table,
+    )
+    return SystemReport(label, replace(result, analysis=found), aligned)
 
 
 def _predictions(preds: Source | Sequence[Source] | None) -> list[Source | None]:
