@@ -8,7 +8,7 @@
 
 from . import _deprecated
 from ._version import __version__
-from .api import decode, encode, score, score_text, validate, validate_spans
+from .api import compare, decode, encode, score, score_text, validate, validate_spans
 from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 from .io.conll import TaggedCorpus, read_conll
@@ -42,6 +42,7 @@ __all__ = [
     "TaggedCorpus",
     "TokenStats",
     "__version__",
+    "compare",
     "decode",
     "encode",
     "read_conll",

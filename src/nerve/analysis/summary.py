@@ -1,14 +1,15 @@
 """`Analysis`: the typed results of the analysis that a `nerve.Result` carries.
 
 In: the `Aligned` corpus and what was asked for. Out: an `Analysis` with the error categories
-(`ErrorAnalysis`) and the confusion matrix in its two views, each with ``to_dict()``; its keys
-join the top level of ``nerve score --output json`` (``"errors"``, ``"confusion"``...).
+(`ErrorAnalysis`), the confusion matrix in its two views and the bootstrap intervals, each with
+``to_dict()``; its keys join the top level of ``nerve score --output json`` (``"errors"``,
+``"confusion"``, ``"bootstrap"``...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +17,9 @@ from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
+
+if TYPE_CHECKING:
+    from .bootstrap import Bootstrap
 
 __all__ = ["Analysis", "ErrorAnalysis", "analyse"]
 
@@ -46,14 +50,23 @@ class Analysis:
         errors: the error categories.
         confusion: the confusion matrix by view, ``"exact"`` and ``"overlap"``.
         categories: the category of every entity (not in ``to_dict``): the instances are these.
+        bootstrap: the bootstrap intervals (`nerve.analysis.bootstrap.Bootstrap`).
     """
 
     errors: ErrorAnalysis | None = None
     confusion: dict[str, Confusion] | None = None
     categories: Categories | None = field(default=None, repr=False)
+    bootstrap: Bootstrap | None = None
 
     def merge(self, other: Analysis) -> Analysis:
-        """Add the counts of an analysis of other documents (the same parts asked for)."""
+        """Add the counts of an analysis of other documents (the same parts asked for).
+
+        Bootstrap intervals do not add up: results that have them cannot be merged.
+        """
+        if self.bootstrap is not None or other.bootstrap is not None:
+            raise NerveError(
+                "cannot merge bootstrap intervals: they do not add up; score the documents together instead"
+            )
         if (self.errors is None) != (other.errors is None) or (self.confusion is None) != (
             other.confusion is None
         ):
@@ -68,7 +81,8 @@ class Analysis:
         """The top-level JSON keys of what was asked for.
 
         ``"errors"``; ``"confusion"`` (the exact view's cells), ``"confusion_overlap"`` (the
-        overlap view's) and ``"confusion_placement"`` (how each view places boundary errors).
+        overlap view's) and ``"confusion_placement"`` (how each view places boundary errors);
+        ``"bootstrap"`` (`Bootstrap.to_dict`).
         """
         out: dict[str, Any] = {}
         if self.errors is not None:
@@ -77,6 +91,8 @@ class Analysis:
             out["confusion"] = self.confusion["exact"].to_dict()
             out["confusion_overlap"] = self.confusion["overlap"].to_dict()
             out["confusion_placement"] = {v: c.placement for v, c in self.confusion.items()}
+        if self.bootstrap is not None:
+            out["bootstrap"] = self.bootstrap.to_dict()
         return out
 
 

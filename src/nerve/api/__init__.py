@@ -1,4 +1,4 @@
-"""The public entry points: `score`, `validate`, `decode`, `encode`, `score_spans` and `score_text`.
+"""The public entry points: `score`, `compare`, `validate`, `decode`, `encode`, `score_spans`, `score_text`.
 
 They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these. Every
 option is checked by `nerve.options`; where tags come from is `api.sources`, and a big file is
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
 from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
+from .compare import compare, with_bootstrap
 from .pipeline import score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .sources import Input, Source, Tags, infer_scheme, is_path
@@ -34,6 +35,7 @@ from .sources import PathLike as PathLike
 from .text import score_text
 
 __all__ = [
+    "compare",
     "decode",
     "encode",
     "score",
@@ -73,6 +75,10 @@ def score(
     delimiter: str | None = None,
     errors: bool = False,
     confusion: bool = False,
+    bootstrap: int | str | None = None,
+    seed: int | str | None = None,
+    confidence: float | str | None = None,
+    unit: str | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -88,8 +94,8 @@ def score(
 
     Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and
     counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
-    exact and overlap views. Both use the one optimal matching (with ``min_iou`` and
-    ``min_gold_share`` when given).
+    exact and overlap views, both from the one optimal matching (with ``min_iou``, ``min_gold_share``);
+    ``bootstrap=N``: percentile intervals at ``confidence`` from N resamples (``unit``, ``seed``).
 
     Returns:
         A `Result`; ``result.micro.f1`` is the headline.
@@ -102,12 +108,26 @@ def score(
     """
     args = dict(locals())
     want = args.pop("errors"), args.pop("confusion")
-    if not any(want):
+    plan = options.bootstrap(*(args.pop(k) for k in ("bootstrap", "seed", "confidence", "unit")))
+    if not any(want) and plan is None:
         return score_input(**args)[0]
-    result, aligned = score_aligned(**args)
+    return _analysed(args, want, plan)
+
+
+def _analysed(
+    args: dict[str, Any], want: tuple[bool, bool], plan: tuple[int, int, float, str] | None
+) -> Result:
+    """`score` with the analysis: error categories and confusion (``want``), the bootstrap (``plan``)."""
+    result, aligned = score_aligned(**args, words=any(want))  # the bootstrap needs no words
     found = analyse(
-        aligned, errors=want[0], confusion_matrix=want[1], min_iou=min_iou, min_gold_share=min_gold_share
+        aligned,
+        errors=want[0],
+        confusion_matrix=want[1],
+        min_iou=args["min_iou"],
+        min_gold_share=args["min_gold_share"],
     )
+    if plan is not None:
+        return with_bootstrap(result, aligned, plan, found)
     return replace(result, analysis=found)
 
 

@@ -119,19 +119,21 @@ def _count(
     outside: str,
     overlap: MucOptions | None,
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
+    words: bool = True,
 ) -> ExactAccumulator:
     """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go.
 
-    With ``keep``, the entities and tokens are collected too (`nerve.analysis.aligned.Collector`).
+    With ``keep``, the entities and tokens are collected too (`nerve.analysis.aligned.Collector`),
+    with their words unless ``words`` is false.
     """
     if scheme is None and policy in ("discard", "error"):
         scheme = infer_scheme(source, fmt, outside)  # these policies need the scheme while decoding
     if parts:
         args = (policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
-        return score_shards(parts, *args, keep=keep)
+        return score_shards(parts, *args, keep=keep, words=words)
     acc = ExactAccumulator(TagVocab(fmt, scheme, outside), policy, scheme, source.sources, overlap)
     collector = Collector()
-    source.words = keep is not None
+    source.words = keep is not None and words
     for block in source.blocks(acc.vocab):
         if block.pred is None:
             need = "scoring needs predicted tags: give a merged file or a prediction file"
@@ -148,7 +150,8 @@ def score_aligned(gold: Source, pred: Source | None = None, **kwargs: Any) -> tu
     """`score` (with its keyword arguments but the analysis ones), and both sides as `Aligned`.
 
     The `Aligned` is what `nerve.analysis` works on: every gold and predicted entity, with the
-    sentence, document, line and word of each token for tagged input.
+    sentence, document, line and word of each token for tagged input (``words=False``: without
+    the words, which cost most of the keeping).
     """
     result, aligned = score_input(gold, pred, **kwargs, keep=True)
     assert aligned is not None
@@ -177,8 +180,12 @@ def score_input(
     matching: str = "optimal",
     delimiter: str | None = None,
     keep: bool = False,
+    words: bool = True,
 ) -> tuple[Result, Aligned | None]:
-    """`score`; with ``keep``, the `Aligned` corpus too (else ``None``)."""
+    """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with words unless ``words=False``.
+
+    Interning every token's word is most of what keeping costs; the bootstrap needs none.
+    """
     policy = options.repair(repair)
     overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
     beta = options.beta(beta)
@@ -198,7 +205,7 @@ def score_input(
     threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
-    acc = _count(source, parts, policy, fixed, fmt, outside, overlap, kept)
+    acc = _count(source, parts, policy, fixed, fmt, outside, overlap, kept, words)
     totals = acc.finish()
     if policy == "error" and acc.problems:
         raise InvalidSequenceError(sorted(acc.problems, key=lambda p: (p.line, p.side)), totals.scheme.name)

@@ -10,7 +10,16 @@ import argparse
 from .. import options
 from ..api import score
 from ..report.renderers import RENDERERS, render
-from .options import add_files, add_format, add_output, add_reading, reading, source
+from .options import (
+    add_files,
+    add_format,
+    add_output,
+    add_reading,
+    add_statistics,
+    reading,
+    source,
+    statistics,
+)
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -44,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     _add_muc(s)
     _add_analysis(s)
+    add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
 
@@ -95,6 +105,7 @@ def run(ns: argparse.Namespace) -> Output:
         offsets=ns.offsets,
         errors=ns.errors,
         confusion=ns.confusion,
+        **statistics(ns),
         **reading(ns),
     )
     return Output(render(result, ns.output))
