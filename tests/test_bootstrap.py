@@ -388,6 +388,11 @@ def _cli_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
             ["--bootstrap", "10", "--unit", "word"],
             "--unit: expected one of document, sentence, but got 'word'",
         ),
+        (
+            ["--bootstrap", "10", "--repair", "conlleval"],
+            "--repair: conlleval cannot feed the analysis or the bootstrap: its rules only count chunks; "
+            "use begin, discard or error",
+        ),
         (["--seed", "3"], "--seed: applies to bootstrap intervals: add --bootstrap 1000"),
         (["--unit", "sentence"], "--unit: applies to bootstrap intervals: add --bootstrap 1000"),
         (["--confidence", "0.9"], "--confidence: applies to bootstrap intervals: add --bootstrap 1000"),

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import NerveError, OptionError
 from ..model.signature import bootstrap_field
-from ..options import flag
+from ..options import flag, setting
 from .aligned import Aligned
 
 if TYPE_CHECKING:
@@ -122,7 +122,9 @@ def unit_counts(aligned: Aligned, unit: str = "document") -> UnitCounts:
         OptionError: sentences of span files, which have documents only.
     """
     if unit == "sentence" and aligned.tokens is None:
-        detail = "span files have documents but no sentences: resample documents (--unit document)"
+        detail = (
+            f"span files have documents but no sentences: resample documents ({setting('unit', 'document')})"
+        )
         raise OptionError(flag("unit"), detail)
     gold, pred = aligned.gold, aligned.pred
     if pred.labels != gold.labels:
@@ -293,6 +295,7 @@ class Bootstrap:
         units: how many units there are.
         flags: the degenerate cases found.
         method: ``"percentile"``.
+        replicates: every resample's scores (not in ``to_dict``), for plots and checks.
     """
 
     micro: Interval
