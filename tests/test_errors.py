@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -395,3 +396,19 @@ def test_merged_results_add_their_analyses() -> None:
     assert (both.analysis.confusion["overlap"].matrix == 2 * a.analysis.confusion["overlap"].matrix).all()  # type: ignore[index]
     with pytest.raises(nerve.NerveError, match="analysis"):
         a.merge(nerve.score("examples/news.conll"))
+
+
+def test_readme_analysis_commands_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shlex
+
+    from nerve.cli import main
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Error analysis", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    commands = [ln.split("#", 1)[0].strip() for ln in block.strip().splitlines()]
+    assert len(commands) == 2
+    for command in commands:
+        argv = [a.replace("errors.jsonl", str(tmp_path / "errors.jsonl")) for a in shlex.split(command)[1:]]
+        assert main(argv) == 0, command
+    assert "confusion (overlap)" in capsys.readouterr().out
+    assert (tmp_path / "errors.jsonl").read_text(encoding="utf-8").startswith('{"totals"')

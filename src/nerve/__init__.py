@@ -8,7 +8,9 @@
 
 from . import _deprecated
 from ._version import __version__
+from .analysis.instances import InstanceQuery
 from .api import compare, decode, encode, score, score_text, validate, validate_spans
+from .api.report import write_report
 from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 from .io.conll import TaggedCorpus, read_conll
@@ -26,6 +28,7 @@ __all__ = [
     "Counts",
     "ExactScores",
     "InputError",
+    "InstanceQuery",
     "InvalidSequenceError",
     "NerveError",
     "OptionError",
@@ -51,4 +54,5 @@ __all__ = [
     "score_text",
     "validate",
     "validate_spans",
+    "write_report",
 ]

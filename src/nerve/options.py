@@ -24,6 +24,7 @@ __all__ = [
     "METRIC_FAMILIES",
     "OFFSET_UNITS",
     "REPAIR_POLICIES",
+    "SLICES",
     "TEXT_METRICS",
     "beta",
     "bootstrap",
@@ -40,11 +41,13 @@ __all__ = [
     "one_of",
     "outside",
     "percentage",
+    "positive_int",
     "repair",
     "resamples",
     "scheme",
     "seed",
     "setting",
+    "slices",
     "stream_repair",
     "systems",
     "tag_format",
@@ -57,13 +60,14 @@ METRIC_FAMILIES = ("exact", "muc")
 TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token")
+SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta")
 SPAN_OFFSET_FORMATS = ("json", "jsonl")
 UNITS = ("document", "sentence")  # what the bootstrap resamples
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)
 DEFAULT_CONFIDENCE = 0.95
 # Flags whose name is not the API's with dashes.
-FLAGS = {"input_format": "--format", "systems": "SYSTEM"}
+FLAGS = {"input_format": "--format", "categories": "--category", "types": "--type", "systems": "SYSTEM"}
 
 _COMMAND_LINE: ContextVar[bool] = ContextVar("nerve_command_line_names", default=False)
 
@@ -188,6 +192,13 @@ def beta(value: float, option: str = "beta") -> float:
     return value
 
 
+def positive_int(value: object, option: str) -> int:
+    """A whole number >= 1 (a count or a cap); booleans and floats are refused."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise OptionError(flag(option), f"expected a whole number >= 1, but got {value}")
+    return int(value)
+
+
 def fraction(value: float | None, option: str, *, zero: bool = True) -> float | None:
     """A share in [0, 1] (``zero=False``: in (0, 1]), or ``None`` when not given. NaN is refused."""
     if value is None:
@@ -216,6 +227,34 @@ def metric_families(metrics: str | Sequence[str], option: str = "metrics") -> tu
 def text_metrics(metrics: str | Sequence[str], option: str = "metrics") -> tuple[str, ...]:
     """The text-level metrics named (``ecer-ewer``, ``nerval``, ``bow``, ``botw``, ``boe``)."""
     return tuple(dict.fromkeys(_names(metrics, TEXT_METRICS, option)))
+
+
+def slices(
+    value: str | Sequence[str] | None, train: object = None, meta: object = None, option: str = "slices"
+) -> tuple[str, ...]:
+    """The slices named (`SLICES`, or ``meta:NAME`` for one attribute); ``()`` when none is.
+
+    They are checked against ``train`` and ``meta``: ``seen`` needs a training file and the meta
+    slices a sidecar, and each file needs a slice that uses it.
+    """
+    items = value.split(",") if isinstance(value, str) else value or ()
+    names = list(dict.fromkeys(m.strip() for m in items if m.strip()))
+    unknown = [m for m in names if m not in SLICES and not (m.startswith("meta:") and m[5:])]
+    if unknown:
+        detail = f"expected slices among {', '.join(SLICES)} (or meta:NAME), but got {', '.join(unknown)}"
+        raise OptionError(flag(option), detail)
+    metas = [m for m in names if m.startswith("meta")]
+    if "seen" in names and train is None:
+        raise OptionError(flag(option), f"seen needs a training file: give {setting('train', 'FILE')}")
+    if metas and meta is None:
+        raise OptionError(
+            flag(option), f"{metas[0]} needs a sidecar of document attributes: give {setting('meta', 'FILE')}"
+        )
+    if train is not None and "seen" not in names:
+        raise OptionError(flag("train"), f"applies to the seen slice: add {setting(option, 'seen')}")
+    if meta is not None and not metas:
+        raise OptionError(flag("meta"), f"applies to the meta slices: add {setting(option, 'meta')}")
+    return tuple(names)
 
 
 def matching(name: str, option: str = "matching") -> str:

@@ -73,12 +73,16 @@ class Aligned:
         tokens: the token columns for tagged input (offsets are corpus positions), else ``None``
             (offsets are the span file's, within each document).
         sources: the gold and prediction file names.
+        texts: for span files, each document's text (a string, for character offsets) or tokens
+            (a tuple, for token offsets), or ``None`` where the file has neither; ``None`` when
+            not kept.
     """
 
     gold: SpanArray
     pred: SpanArray
     tokens: Tokens | None
     sources: tuple[str, str]
+    texts: tuple[str | tuple[str, ...] | None, ...] | None = None
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -1,9 +1,9 @@
 """`Analysis`: the typed results of the analysis that a `nerve.Result` carries.
 
 In: the `Aligned` corpus and what was asked for. Out: an `Analysis` with the error categories
-(`ErrorAnalysis`), the confusion matrix in its two views and the bootstrap intervals, each with
-``to_dict()``; its keys join the top level of ``nerve score --output json`` (``"errors"``,
-``"confusion"``, ``"bootstrap"``...).
+(`ErrorAnalysis`), the confusion matrix in its two views, the slices (`slices.Slices`) and the
+bootstrap intervals, each with ``to_dict()``; its keys join the top level of ``nerve score
+--output json`` (``"errors"``, ``"confusion"``, ``"slices"``, ``"bootstrap"``...).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
+from .instances import InstanceQuery, Instances, instances
+from .slices import Slices
 
 if TYPE_CHECKING:
     from .bootstrap import Bootstrap
@@ -49,20 +51,27 @@ class Analysis:
     Attributes:
         errors: the error categories.
         confusion: the confusion matrix by view, ``"exact"`` and ``"overlap"``.
-        categories: the category of every entity (not in ``to_dict``): the instances are these.
+        instances: the error rows asked for (not in ``to_dict``: they are written on their own).
+        categories: the category of every entity (not in ``to_dict``).
+        slices: P/R/F1 by slice (length, type, document...).
         bootstrap: the bootstrap intervals (`nerve.analysis.bootstrap.Bootstrap`).
     """
 
     errors: ErrorAnalysis | None = None
     confusion: dict[str, Confusion] | None = None
+    instances: Instances | None = field(default=None, repr=False)
     categories: Categories | None = field(default=None, repr=False)
+    slices: Slices | None = None
     bootstrap: Bootstrap | None = None
 
     def merge(self, other: Analysis) -> Analysis:
         """Add the counts of an analysis of other documents (the same parts asked for).
 
-        Bootstrap intervals do not add up: results that have them cannot be merged.
+        Slices do not merge (documents are numbered per corpus, bands of frequency are counted
+        over it): slice the whole corpus instead. Bootstrap intervals do not add up either.
         """
+        if self.slices is not None or other.slices is not None:
+            raise NerveError("cannot merge analyses with slices: score the documents together to slice them")
         if self.bootstrap is not None or other.bootstrap is not None:
             raise NerveError(
                 "cannot merge bootstrap intervals: they do not add up; score the documents together instead"
@@ -71,6 +80,8 @@ class Analysis:
             other.confusion is None
         ):
             raise NerveError("cannot merge analyses of different parts: ask both for the same ones")
+        if self.instances is not None or other.instances is not None:
+            raise NerveError("cannot merge instance lists: their document and sentence numbers would clash")
         errors = self.errors + other.errors if self.errors and other.errors else None
         views = None
         if self.confusion is not None and other.confusion is not None:
@@ -91,6 +102,8 @@ class Analysis:
             out["confusion"] = self.confusion["exact"].to_dict()
             out["confusion_overlap"] = self.confusion["overlap"].to_dict()
             out["confusion_placement"] = {v: c.placement for v, c in self.confusion.items()}
+        if self.slices is not None:
+            out.update(self.slices.to_dict())
         if self.bootstrap is not None:
             out["bootstrap"] = self.bootstrap.to_dict()
         return out
@@ -114,10 +127,15 @@ def analyse(
     confusion_matrix: bool = False,
     min_iou: float | None = None,
     min_gold_share: float | None = None,
+    query: InstanceQuery | None = None,
+    slices: Slices | None = None,
 ) -> Analysis:
-    """Categorise every entity of ``aligned`` once, and count what was asked for."""
-    if not errors and not confusion_matrix:
-        return Analysis()
+    """Categorise every entity of ``aligned`` once, and count (and list) what was asked for.
+
+    ``slices`` is computed apart (`nerve.analysis.slices`) and kept as it is.
+    """
+    if not errors and not confusion_matrix and query is None:
+        return Analysis(slices=slices)
     gold, pred = aligned.gold, aligned.pred
     cats = categorise(gold, pred, min_iou, min_gold_share)
     found = None
@@ -125,4 +143,15 @@ def analyse(
         total, by_type = error_counts(gold, pred, cats)
         found = ErrorAnalysis(total, dict(sorted(by_type.items())))
     views = {v: confusion(gold, pred, cats, v) for v in ("exact", "overlap")} if confusion_matrix else None
-    return Analysis(found, views, cats)
+    rows = None
+    if query is not None:
+        rows = instances(
+            aligned,
+            cats,
+            categories=query.categories,
+            types=query.types,
+            per_category=query.per_category,
+            sort=query.sort,
+            context=query.context,
+        )
+    return Analysis(found, views, rows, cats, slices)

@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import options
+from ..analysis.instances import InstanceQuery
+from ..analysis.slices import slice_files
 from ..analysis.summary import analyse
+from ..analysis.surfaces import TrainReading
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
@@ -75,6 +78,10 @@ def score(
     delimiter: str | None = None,
     errors: bool = False,
     confusion: bool = False,
+    instances: InstanceQuery | None = None,
+    slices: str | Sequence[str] | None = None,
+    train: PathLike | None = None,
+    meta: PathLike | None = None,
     bootstrap: int | str | None = None,
     seed: int | str | None = None,
     confidence: float | str | None = None,
@@ -82,23 +89,24 @@ def score(
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file
-    (``pred`` the prediction file), an open binary file, tag lists (one per sentence; ``pred``
-    likewise), a `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``;
-    ``offsets`` for json/jsonl). `nerve.options` checks every option: ``scheme`` (``auto`` infers
-    it), ``repair``, ``tag_format``, ``outside``, ``beta`` (an F-beta besides F1), ``encoding``,
-    ``delimiter`` (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines;
-    ``check_tokens`` requires the token columns to agree. ``workers`` threads read a file (``None``:
-    two for 8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes, tuned by
-    ``min_iou``, ``min_gold_share``, ``document_average`` and ``matching``.
+    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred``
+    the prediction file), an open binary file, tag lists (one per sentence; ``pred`` likewise), a
+    `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``; ``offsets`` for json/jsonl).
+    `nerve.options` checks every option: ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``,
+    ``outside``, ``beta`` (an F-beta besides F1), ``encoding``, ``delimiter``
+    (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines; ``check_tokens`` requires the token
+    columns to agree. ``workers`` threads read a file (``None``: two for 8 MiB or more on two cores).
+    ``metrics="exact,muc"`` adds MUC's modes, tuned by ``min_iou``, ``min_gold_share``, ``document_average``
+    and ``matching``. ``result.micro.f1`` of the `Result` is the headline.
 
-    Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and
-    counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
-    exact and overlap views, both from the one optimal matching (with ``min_iou``, ``min_gold_share``);
-    ``bootstrap=N``: percentile intervals at ``confidence`` from N resamples (``unit``, ``seed``).
-
-    Returns:
-        A `Result`; ``result.micro.f1`` is the headline.
+    Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and counts them
+    (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its exact and overlap
+    views. Both use the one optimal matching (with ``min_iou`` and ``min_gold_share`` when given).
+    ``instances`` (an `InstanceQuery`) lists the errors themselves (``result.analysis.instances``).
+    ``slices="length,type,seen,meta"``: P/R/F1 by slice (`nerve.analysis.slices`), ``seen`` against the
+    CoNLL file ``train``, ``meta`` by the attributes of the JSON/CSV sidecar ``meta``. ``bootstrap=N``:
+    percentile intervals (``confidence``) of every score from N resamples of each ``unit`` (document,
+    sentence) drawn with ``seed``.
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.
@@ -106,25 +114,35 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    args = dict(locals())
-    want = args.pop("errors"), args.pop("confusion")
+    return _analysed(dict(locals()))
+
+
+def _analysed(args: dict[str, Any]) -> Result:
+    """`score` with ``args`` (its keyword arguments), and the analysis asked for (none: only the score)."""
+    errors, confusion, instances = args.pop("errors"), args.pop("confusion"), args.pop("instances")
+    slices, train, meta = args.pop("slices"), args.pop("train"), args.pop("meta")
     plan = options.bootstrap(*(args.pop(k) for k in ("bootstrap", "seed", "confidence", "unit")))
-    if not any(want) and plan is None:
+    names = options.slices(slices, train, meta)
+    if not errors and not confusion and instances is None and not names and plan is None:
         return score_input(**args)[0]
-    return _analysed(args, want, plan)
-
-
-def _analysed(
-    args: dict[str, Any], want: tuple[bool, bool], plan: tuple[int, int, float, str] | None
-) -> Result:
-    """`score` with the analysis: error categories and confusion (``want``), the bootstrap (``plan``)."""
-    result, aligned = score_aligned(**args, words=any(want))  # the bootstrap needs no words
+    words = instances is not None or bool({"frequency", "seen"} & set(names))  # texts only when used
+    result, aligned = score_aligned(**args, words=words)
+    table = None
+    if names:
+        s = result.settings  # the training file is read as the corpus was, with its scheme
+        fixed = s.scheme if not s.scheme_inferred or s.repair != "begin" else None
+        keys = ("tag_format", "outside", "comments", "encoding", "delimiter")
+        reading = TrainReading(fixed, s.repair, **{k: args[k] for k in keys})
+        table = slice_files(aligned, names, train, meta, reading)
+    min_iou, min_gold_share = args["min_iou"], args["min_gold_share"]
     found = analyse(
         aligned,
-        errors=want[0],
-        confusion_matrix=want[1],
-        min_iou=args["min_iou"],
-        min_gold_share=args["min_gold_share"],
+        errors=errors,
+        confusion_matrix=confusion,
+        min_iou=min_iou,
+        min_gold_share=min_gold_share,
+        query=instances,
+        slices=table,
     )
     if plan is not None:
         return with_bootstrap(result, aligned, plan, found)

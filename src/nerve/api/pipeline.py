@@ -18,7 +18,7 @@ from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError
 from ..io.sources import FileRange
-from ..io.spans import check_columns, read_span_columns, span_lists
+from ..io.spans import check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
@@ -119,12 +119,12 @@ def _count(
     outside: str,
     overlap: MucOptions | None,
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
-    words: bool = True,
+    words: bool = False,
 ) -> ExactAccumulator:
     """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go.
 
-    With ``keep``, the entities and tokens are collected too (`nerve.analysis.aligned.Collector`),
-    with their words unless ``words`` is false.
+    With ``keep``, the entities and token columns are collected too (`nerve.analysis.aligned.Collector`),
+    and with ``words`` the tokens themselves.
     """
     if scheme is None and policy in ("discard", "error"):
         scheme = infer_scheme(source, fmt, outside)  # these policies need the scheme while decoding
@@ -146,14 +146,18 @@ def _count(
     return acc
 
 
-def score_aligned(gold: Source, pred: Source | None = None, **kwargs: Any) -> tuple[Result, Aligned]:
+def score_aligned(
+    gold: Source, pred: Source | None = None, *, words: bool = True, **kwargs: Any
+) -> tuple[Result, Aligned]:
     """`score` (with its keyword arguments but the analysis ones), and both sides as `Aligned`.
 
+    ``words=False`` leaves the tokens themselves out (``aligned.tokens.words`` is ``None``),
+    which is faster when no text is needed (error counts, the confusion matrix).
+
     The `Aligned` is what `nerve.analysis` works on: every gold and predicted entity, with the
-    sentence, document, line and word of each token for tagged input (``words=False``: without
-    the words, which cost most of the keeping).
+    sentence, document, line and word of each token for tagged input.
     """
-    result, aligned = score_input(gold, pred, **kwargs, keep=True)
+    result, aligned = score_input(gold, pred, **kwargs, keep=True, words=words)
     assert aligned is not None
     return result, aligned
 
@@ -180,12 +184,9 @@ def score_input(
     matching: str = "optimal",
     delimiter: str | None = None,
     keep: bool = False,
-    words: bool = True,
+    words: bool = False,
 ) -> tuple[Result, Aligned | None]:
-    """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with words unless ``words=False``.
-
-    Interning every token's word is most of what keeping costs; the bootstrap needs none.
-    """
+    """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     policy = options.repair(repair)
     overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
     beta = options.beta(beta)
@@ -199,7 +200,9 @@ def score_input(
             return result, None
         p = p.relabel(g.labels)
         g = replace(g, labels=p.labels)
-        return result, Aligned(g, p, None, (os.fspath(gold), path_of(pred) or os.fspath(gold)))  # type: ignore[arg-type]
+        names = (os.fspath(gold), path_of(pred) or os.fspath(gold))  # type: ignore[arg-type]
+        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+        return result, Aligned(g, p, None, names, texts or None)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
     threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences

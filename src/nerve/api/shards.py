@@ -52,18 +52,18 @@ def score_shards(
     sources: tuple[str, str],
     overlap: MucOptions | None,
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
-    words: bool = True,
+    words: bool = False,
 ) -> ExactAccumulator:
     """Count each range in its own thread and add the counts up, in file order.
 
     With ``keep``, each range's entities and tokens are collected too, and appended to ``keep``
-    in file order with the range's type names; ``words=False`` leaves the words out.
+    in file order with the range's type names; with ``words``, the tokens themselves too.
     """
     from concurrent.futures import ThreadPoolExecutor  # imported when needed: the command starts faster
 
-    collect = keep is not None
+    words = words and keep is not None
     readers = [
-        ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens, words=collect and words)
+        ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens, words=words)
         for g, p in parts
     ]
     collectors = [Collector() for _ in parts]
@@ -78,7 +78,7 @@ def score_shards(
     def count(i: int) -> None:
         for block in readers[i]:
             chunks = accs[i].update(block)
-            if collect and chunks is not None:
+            if keep is not None and chunks is not None:
                 collectors[i].add(block, chunks)
 
     with ThreadPoolExecutor(len(parts)) as pool:

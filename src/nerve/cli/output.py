@@ -12,7 +12,9 @@ import os
 import sys
 from typing import NamedTuple
 
-__all__ = ["Output", "StdoutError", "check_stdout", "discard_stdout", "emit"]
+from ..errors import OptionError
+
+__all__ = ["Output", "StdoutError", "check_stdout", "discard_stdout", "emit", "write_text"]
 
 
 class Output(NamedTuple):
@@ -66,3 +68,12 @@ def discard_stdout() -> None:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, fd)
     os.close(null)
+
+
+def write_text(path: str, text: str, option: str) -> None:
+    """Write ``text`` to the file ``path`` (UTF-8) that ``option`` named; a failure is the user's."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        raise OptionError(option, f"cannot write {path}: {err.strerror}") from None

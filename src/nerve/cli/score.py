@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 
 from .. import options
+from ..analysis.instances import SORTS, InstanceQuery
 from ..api import score
+from ..errors import OptionError
+from ..report.instances import INSTANCE_FORMATS, render_instances
 from ..report.renderers import RENDERERS, render
 from .options import (
     add_files,
@@ -20,7 +23,7 @@ from .options import (
     source,
     statistics,
 )
-from .output import Output
+from .output import Output, write_text
 
 __all__ = ["add_parser", "run"]
 
@@ -53,6 +56,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     _add_muc(s)
     _add_analysis(s)
+    _add_slices(s)
     add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
@@ -87,6 +91,73 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--confusion", action="store_true", help="the confusion matrix of types (exact and overlap views)"
     )
+    g.add_argument("--instances", metavar="FILE", help="write every error as a row to FILE (- for stdout)")
+    g.add_argument(
+        "--instances-format",
+        choices=INSTANCE_FORMATS,
+        help="jsonl, csv or table (default: by FILE's extension, .jsonl, .csv, else table)",
+    )
+    g.add_argument(
+        "--category", help="instances: only these categories, comma-separated (default: all errors)"
+    )
+    g.add_argument(
+        "--type", help="instances: only errors with these gold or predicted types, comma-separated"
+    )
+    g.add_argument("--per-category", type=int, metavar="N", help="instances: at most N rows per category")
+    g.add_argument(
+        "--sort", choices=SORTS, help="instances: by position (default), or most frequent surface forms first"
+    )
+    g.add_argument(
+        "--context", type=int, metavar="K", help="instances: K tokens of context each side (default 5)"
+    )
+
+
+_INSTANCE_FLAGS = ("instances_format", "category", "type", "per_category", "sort", "context")
+
+
+def _query(ns: argparse.Namespace) -> InstanceQuery | None:
+    """The instances asked for by ``--instances`` and its options (refused without it)."""
+    if ns.instances is None:
+        given = [f"--{n.replace('_', '-')}" for n in _INSTANCE_FLAGS if getattr(ns, n) is not None]
+        if given:
+            raise OptionError(given[0], "applies to the instance list: add --instances FILE")
+        return None
+
+    def names(value: str | None) -> tuple[str, ...] | None:
+        return tuple(v.strip() for v in value.split(",") if v.strip()) if value else None
+
+    return InstanceQuery(
+        categories=names(ns.category),
+        types=names(ns.type),
+        per_category=ns.per_category,
+        sort=ns.sort or "position",
+        context=5 if ns.context is None else ns.context,
+    )
+
+
+def _instance_format(ns: argparse.Namespace) -> str:
+    if ns.instances_format is not None:
+        return str(ns.instances_format)
+    suffix = ns.instances.rsplit(".", 1)[-1].lower() if "." in ns.instances else ""
+    return {"jsonl": "jsonl", "json": "jsonl", "csv": "csv"}.get(suffix, "table")
+
+
+def _add_slices(s: argparse.ArgumentParser) -> None:
+    """The slices (P/R/F1 by length, type, document...) and the files two of them need."""
+    s.add_argument(
+        "--slices",
+        default=None,
+        metavar="S",
+        help=f"P/R/F1 by slice, comma-separated: {', '.join(options.SLICES)} (every --meta attribute) "
+        "or meta:NAME (one)",
+    )
+    s.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
+    s.add_argument(
+        "--meta",
+        default=None,
+        metavar="FILE",
+        help="meta: document attributes, JSON or CSV, by document number (0, 1, ... in file order)",
+    )
 
 
 def run(ns: argparse.Namespace) -> Output:
@@ -105,7 +176,17 @@ def run(ns: argparse.Namespace) -> Output:
         offsets=ns.offsets,
         errors=ns.errors,
         confusion=ns.confusion,
+        instances=_query(ns),
+        slices=ns.slices,
+        train=ns.train,
+        meta=ns.meta,
         **statistics(ns),
         **reading(ns),
     )
-    return Output(render(result, ns.output))
+    text = render(result, ns.output)
+    if result.analysis is not None and result.analysis.instances is not None:
+        rows = render_instances(result.analysis.instances, _instance_format(ns))
+        if ns.instances == "-":
+            return Output(text + "\n" + rows)
+        write_text(ns.instances, rows, "--instances")
+    return Output(text)

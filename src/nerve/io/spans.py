@@ -31,7 +31,18 @@ from ..errors import InputError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .eval4ner import read_eval4ner
-from .jsonl import MAX_OFFSET, Documents, Problems, collect, is_offset, no_gc, read_documents, span_array
+from .jsonl import (
+    MAX_OFFSET,
+    Documents,
+    Problems,
+    collect,
+    is_offset,
+    json_objects,
+    no_gc,
+    read_documents,
+    read_span_file,
+    span_array,
+)
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .sources import read_head
@@ -39,8 +50,10 @@ from .sources import read_head
 __all__ = [
     "SPAN_FORMATS",
     "SPAN_READERS",
+    "DocumentText",
     "Documents",
     "check_columns",
+    "document_texts",
     "read_span_columns",
     "read_spans",
     "sniff_format",
@@ -225,3 +238,28 @@ def check_columns(spans: SpanArray, side: str) -> SpanArray:
     if not 0 <= int(spans.label[k]) < len(spans.labels):
         raise InputError(where, None, f"expected a label id in 0..{len(spans.labels) - 1}")
     raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")
+
+
+DocumentText = str | tuple[str, ...] | None
+
+
+def document_texts(path: str, fmt: str | None = None, units: str | None = None) -> list[DocumentText]:
+    """Each document's ``"text"`` (character offsets) or ``"tokens"`` (token offsets), else ``None``.
+
+    Only json and jsonl documents carry them; other formats give ``None`` for every document. For
+    the entity texts of the error analysis, once the file has been read and checked.
+    """
+    fmt = fmt or sniff_format(path)
+    if fmt not in ("json", "jsonl"):
+        return []
+    out: list[DocumentText] = []
+    for _, o in json_objects(path, read_span_file(path), fmt):
+        unit = units or ("token" if "tokens" in o and "text" not in o else "char")
+        bound = o.get("text") if unit == "char" else o.get("tokens")
+        if isinstance(bound, str):
+            out.append(bound)
+        elif isinstance(bound, list) and all(isinstance(t, str) for t in bound):
+            out.append(tuple(bound))
+        else:
+            out.append(None)
+    return out

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..metrics.muc import MODES
 from ..results import Result, Score
 from .analysis import analysis_tables
+from .slices import slices_csv, slices_latex, slices_markdown, slices_text
 from .tables import aligned, latex_tabular, markdown_table
 from .text import TEXT_COMMANDS, render_text
 
@@ -126,6 +127,7 @@ def render_table(result: Result) -> str:
             *aligned(t.head, _cells(t.rows), t.labels),
             "",
         ]
+    out += slices_text(result)
     return "\n".join([*out, *_footer(result)]) + "\n"
 
 
@@ -149,6 +151,7 @@ def render_markdown(result: Result) -> str:
             "",
             *markdown_table(t.head, _cells(t.rows), t.labels),
         ]
+    out += slices_markdown(result)
     return "\n".join([*out, "", *_footer(result)]) + "\n"
 
 
@@ -161,10 +164,10 @@ def render_csv(result: Result) -> str:
 
     The first line is the signature as a ``#`` comment. Further tables follow, each after a
     blank line and a ``#`` comment naming it: with the muc metrics ``# muc`` (one row per mode
-    and type, with counts) and, with the document average, ``# muc document average``; last
-    then one section per analysis table (``# errors: NOTE``, ``# confusion (exact): NOTE``...); last
-    ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and repairs (the
-    keys are the JSON paths, e.g. ``tokens.accuracy``).
+    and type, with counts) and, with the document average, ``# muc document average``; then one
+    section per analysis table (``# errors: NOTE``, ``# confusion (exact): NOTE``...); with slices
+    ``# slices``; last ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and
+    repairs (the keys are the JSON paths, e.g. ``tokens.accuracy``).
     """
     buf = io.StringIO()
     buf.write(f"# {result.signature}\n")
@@ -193,6 +196,7 @@ def render_csv(result: Result) -> str:
     for t in analysis_tables(result):
         buf.write(f"\n# {t.title}" + (f": {t.note}" if t.note else "") + "\n")
         writer.writerows([t.head, *([_csv_value(v) for v in row] for row in t.rows)])
+    slices_csv(result, buf)
     buf.write("\n# totals\n")
     writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
     return buf.getvalue()
@@ -216,6 +220,7 @@ def render_latex(result: Result) -> str:
             f"% {t.title}" + (f": {t.note}" if t.note else ""),
             *latex_tabular(t.head, _cells(t.rows), t.labels),
         ]
+    out += slices_latex(result)
     return "\n".join([*out, *(f"% {line}" for line in _footer(result))]) + "\n"
 
 

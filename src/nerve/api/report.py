@@ -1,0 +1,120 @@
+"""`write_report`: score one or more systems against a gold file and write the HTML report.
+
+In: the gold source, the prediction sources (aligned with the gold file line by line, as for
+`nerve.score`; none for one merged file), where to write, and `score`'s keyword arguments. Out: the
+report file (`nerve.report.html`) and each system's `Result`, with its analysis.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .. import options
+from ..analysis.summary import analyse
+from ..errors import OptionError
+from ..results import Result
+from .pipeline import score_aligned
+from .sources import Source, is_path
+
+__all__ = ["DEFAULT_CAP", "write_report"]
+
+DEFAULT_CAP = 1000  # instances of each error category in the page
+
+
+def write_report(
+    gold: Source,
+    preds: Source | Sequence[Source] | None,
+    output: str | os.PathLike[str],
+    *,
+    names: Sequence[str] | None = None,
+    title: str | None = None,
+    max_instances: int = DEFAULT_CAP,
+    **score_kwargs: Any,
+) -> list[Result]:
+    """Score each prediction against ``gold`` with error analysis, and write the HTML report.
+
+    ``preds`` is one prediction source or a sequence of them, each aligned with ``gold`` line by
+    line; ``None`` (or an empty sequence) reads ``gold`` as a merged file, one system. ``names``
+    labels the systems (default: the prediction file names). ``max_instances`` caps the instances
+    of each error category in the page's instance browser. ``score_kwargs`` are `nerve.score`'s
+    (``scheme``, ``repair``, ``min_iou``...), but the analysis ones, which the report sets.
+
+    Returns:
+        Each system's `Result`, with ``analysis`` (errors, confusion and categories).
+
+    Raises:
+        OptionError: a bad option, or an ``output`` that cannot be written.
+        NerveError: jinja2 or matplotlib is not installed (the ``report`` extra).
+        InputError: unreadable or malformed input, as `nerve.score` raises it.
+    """
+    from ..report.html import render_html, require
+    from ..report.html_data import SystemReport
+
+    require()  # before the scoring, which can take a while
+    cap = options.positive_int(max_instances, "max_instances")
+    for analysis_option in ("errors", "confusion"):
+        if analysis_option in score_kwargs:
+            detail = "the report always analyses errors and confusion; leave it out"
+            raise OptionError(options.flag(analysis_option), detail)
+    sources = _predictions(preds)
+    labels = _names(gold, sources, names)
+    systems = []
+    for pred, label in zip(sources, labels, strict=True):
+        result, aligned = score_aligned(gold, pred, **score_kwargs)
+        # HOOK (bootstrap, slices): pass their options to analyse() once it takes them; the page
+        # shows whatever Analysis.to_dict() holds under "bootstrap" and "slices".
+        found = analyse(
+            aligned,
+            errors=True,
+            confusion_matrix=True,
+            min_iou=score_kwargs.get("min_iou"),
+            min_gold_share=score_kwargs.get("min_gold_share"),
+        )
+        systems.append(SystemReport(label, replace(result, analysis=found), aligned))
+    page = render_html(systems, title=title, cap=cap)
+    _write(output, page)
+    return [s.result for s in systems]
+
+
+def _predictions(preds: Source | Sequence[Source] | None) -> list[Source | None]:
+    """The prediction sources as a list; ``[None]`` for a merged gold file.
+
+    A sequence whose first item is a sentence (a sequence of tags) is one source of tag lists.
+    """
+    if preds is None:
+        return [None]
+    if is_path(preds) or not isinstance(preds, Sequence):
+        return [preds]  # type: ignore[list-item]
+    first = preds[0] if preds else None
+    if isinstance(first, Sequence) and not is_path(first) and first and isinstance(first[0], str):
+        return [preds]  # type: ignore[list-item]
+    return list(preds) or [None]
+
+
+def _names(gold: Source, preds: list[Source | None], names: Sequence[str] | None) -> list[str]:
+    """Each system's label: ``names``, or its file's name (its path where names repeat)."""
+    if names is not None:
+        if len(names) != len(preds):
+            detail = f"expected one name for each of the {len(preds)} systems, but got {len(names)}"
+            raise OptionError(options.flag("names"), detail)
+        return [str(n) for n in names]
+    files = [gold if p is None else p for p in preds]
+    paths = [os.fspath(f) if is_path(f) else None for f in files]  # type: ignore[arg-type]
+    labels = [Path(p).name if p is not None else f"system {k + 1}" for k, p in enumerate(paths)]
+    if len(set(labels)) < len(labels):
+        labels = [p if p is not None else f"system {k + 1}" for k, p in enumerate(paths)]
+    return labels
+
+
+def _write(output: str | os.PathLike[str], page: str) -> None:
+    """Write ``page`` to ``output``; a path that cannot be written is the caller's mistake."""
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as err:
+        detail = f"cannot write {os.fspath(output)!r}: {err.strerror or err}"
+        raise OptionError(options.flag("output"), detail) from None

@@ -1,0 +1,77 @@
+"""``nerve report``: the HTML report of one or more systems, written to one self-contained file.
+
+In: the parsed command line: a gold file and prediction files aligned with it line by line (or
+one merged file), and ``--output FILE``. Out: the file (`nerve.api.report.write_report`), nothing
+on stdout, exit status 0; a missing or unwritable ``--output`` is a user's mistake (status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import options
+from ..api.report import DEFAULT_CAP, write_report
+from ..errors import OptionError
+from .options import add_format, add_reading, reading, source
+from .output import Output
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``report`` and its options."""
+    r = sub.add_parser(
+        "report",
+        help="write an HTML report: scores, confusion matrix, error categories and instances",
+        description="Score each prediction file against the gold file, analyse the errors, and write "
+        "one self-contained HTML file that works offline.",
+    )
+    r.add_argument(
+        "file",
+        metavar="GOLD",
+        help="the gold file, or a merged file (..., gold tag, predicted tag); - for stdin",
+    )
+    r.add_argument(
+        "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
+    )
+    r.add_argument("--output", "-o", metavar="FILE", default=None, help="the HTML file to write (required)")
+    r.add_argument("--title", default=None, help="the page's title (default: nerve report)")
+    r.add_argument(
+        "--max-instances",
+        type=int,
+        default=DEFAULT_CAP,
+        metavar="N",
+        help=f"instances of each error category kept in the page (default: {DEFAULT_CAP})",
+    )
+    add_reading(r)
+    r.add_argument(
+        "--repair",
+        default="begin",
+        metavar="P",
+        help="what to do with transitions the scheme does not allow: begin, discard or error "
+        "(default: begin)",
+    )
+    add_format(r)
+    r.add_argument(
+        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
+    )
+    r.set_defaults(run=run)
+
+
+def run(ns: argparse.Namespace) -> Output:
+    """Write the report; nothing goes to stdout."""
+    if ns.output is None:
+        raise OptionError("--output", "expected the HTML file to write, as in --output report.html")
+    preds = [source(p) for p in ns.pred_files]
+    write_report(
+        source(ns.file),  # type: ignore[arg-type]
+        preds or None,  # type: ignore[arg-type]
+        ns.output,
+        title=ns.title,
+        max_instances=ns.max_instances,
+        repair=ns.repair,
+        input_format=ns.input_format,
+        offsets=ns.offsets,
+        **reading(ns),
+    )
+    return Output("")

@@ -1,0 +1,92 @@
+"""The slices of a `Result` (`nerve.analysis.slices`) in each output format but JSON.
+
+In: a `Result` whose analysis holds slices (nothing is rendered otherwise). Out: lines to append
+to the table, Markdown and LaTeX renderings (one table per slice: the band, P/R/F1 in percent, the
+gold, predicted and correct counts) and a ``# slices`` section of CSV rows at full precision.
+JSON carries them through `Result.to_dict` (``"slices"``).
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import TextIO
+
+from ..analysis.slices import Slices
+from ..results import Result
+from .tables import aligned, latex_tabular, markdown_table
+
+__all__ = ["slices_csv", "slices_latex", "slices_markdown", "slices_text"]
+
+Table = tuple[list[str], list[list[str]]]
+
+
+def _slices(result: Result) -> Slices | None:
+    return result.analysis.slices if result.analysis is not None else None
+
+
+def _title(name: str, found: Slices) -> str:
+    """The slice's name, with what its bands count where that is not plain."""
+    if name == "length":
+        return f"length ({found.length_unit})"
+    if name == "sentence_length":
+        return "sentence length (tokens)"
+    if name == "frequency":
+        return "gold surface frequency"
+    return name
+
+
+def _tables(found: Slices) -> list[Table]:
+    tables = []
+    for name, bands in found.rows.items():
+        head = [_title(name, found), "precision", "recall", "f1", "gold", "predicted", "correct"]
+        body = [
+            [
+                band or '""',
+                *(f"{100 * x:.2f}" for x in (r.precision, r.recall, r.f1)),
+                str(r.gold),
+                str(r.pred),
+                str(r.tp),
+            ]
+            for band, r in bands.items()
+        ]
+        tables.append((head, body))
+    return tables
+
+
+def slices_text(result: Result) -> list[str]:
+    """Plain-text tables, each followed by a blank line (none without slices)."""
+    found = _slices(result)
+    return [line for head, body in _tables(found) for line in [*aligned(head, body), ""]] if found else []
+
+
+def slices_markdown(result: Result) -> list[str]:
+    """Markdown tables, each after a blank line."""
+    found = _slices(result)
+    return (
+        [line for head, body in _tables(found) for line in ["", *markdown_table(head, body)]] if found else []
+    )
+
+
+def slices_latex(result: Result) -> list[str]:
+    """LaTeX ``tabular``s, each after a blank line."""
+    found = _slices(result)
+    if not found:
+        return []
+    return [
+        line
+        for head, body in _tables(found)
+        for line in ["", *latex_tabular([h.capitalize() for h in head], body)]
+    ]
+
+
+def slices_csv(result: Result, buf: TextIO) -> None:
+    """A ``# slices`` section: ``slice,band,gold,pred,tp,precision,recall,f1`` rows, after a blank line."""
+    found = _slices(result)
+    if not found:
+        return
+    buf.write("\n# slices\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["slice", "band", "gold", "pred", "tp", "precision", "recall", "f1"])
+    for name, bands in found.rows.items():
+        for band, r in bands.items():
+            writer.writerow([name, band, r.gold, r.pred, r.tp, repr(r.precision), repr(r.recall), repr(r.f1)])

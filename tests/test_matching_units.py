@@ -1,0 +1,124 @@
+"""The matching layer's building blocks against brute force: exact keys, overlap candidates, thresholds."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerve.matching.exact import exact_match_types
+from nerve.matching.overlap import candidates, in_order, overlap_edges
+from nerve.model.spans import SpanArray
+
+Span = tuple[int, int, int]  # start, end, type id
+
+spans = st.lists(
+    st.tuples(st.integers(0, 30), st.integers(1, 6), st.integers(0, 3)).map(
+        lambda t: (t[0], t[0] + t[1], t[2])
+    ),
+    max_size=12,
+)
+
+
+def _cols(side: list[Span]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = np.asarray(side, dtype=np.int64).reshape(-1, 3)
+    return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy()
+
+
+@settings(max_examples=300, deadline=None)
+@given(spans, spans, st.integers(0, 3))
+def test_exact_match_types_is_the_multiset_intersection(gold: list[Span], pred: list[Span], dup: int) -> None:
+    gold = gold + gold[:dup]  # duplicates on both sides, in different numbers
+    pred = pred + pred[: dup // 2] + gold[:1] * dup
+    got = exact_match_types(_cols(gold), _cols(pred), 4)  # type: ignore[arg-type]
+    common = Counter(gold) & Counter(pred)
+    want = [sum(n for (_, _, t), n in common.items() if t == k) for k in range(4)]
+    assert got.dtype == np.int64
+    assert got.tolist() == want
+
+
+def test_exact_match_types_with_one_empty_side() -> None:
+    one = _cols([(0, 2, 1)])
+    none = _cols([])
+    for g, p in ((one, none), (none, one), (none, none)):
+        got = exact_match_types(g, p, 3)  # type: ignore[arg-type]
+        assert got.tolist() == [0, 0, 0]
+        assert got.dtype == np.int64
+
+
+def _array(docs: list[list[Span]]) -> SpanArray:
+    return SpanArray.from_documents(
+        [[(s, e, "ABCD"[t]) for s, e, t in d] for d in docs], labels=("A", "B", "C", "D")
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(spans, min_size=1, max_size=3), st.lists(spans, min_size=1, max_size=3))
+def test_candidates_are_every_overlapping_pair(
+    gold_docs: list[list[Span]], pred_docs: list[list[Span]]
+) -> None:
+    n = max(len(gold_docs), len(pred_docs))
+    gold_docs += [[]] * (n - len(gold_docs))
+    pred_docs += [[]] * (n - len(pred_docs))
+    g, _ = in_order(_array(gold_docs))
+    p, _ = in_order(_array(pred_docs))
+    got = sorted(zip(*(x.tolist() for x in candidates(g, p)), strict=True))
+    want = sorted(
+        (i, j)
+        for i in range(len(g))
+        for j in range(len(p))
+        if g.doc[i] == p.doc[j] and p.start[j] < g.end[i] and p.end[j] > g.start[i]
+    )
+    assert got == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(spans, spans, st.sampled_from([None, 0.2, 0.5, 1.0]), st.sampled_from([None, 0.25, 0.5, 1.0]))
+def test_thresholds_are_applied_as_fractions(
+    gold: list[Span], pred: list[Span], iou: float | None, share: float | None
+) -> None:
+    from fractions import Fraction
+
+    g, _ = in_order(_array([gold]))
+    p, _ = in_order(_array([pred]))
+    gi, pi, overlap = overlap_edges(g, p, iou, share)
+    got = sorted(zip(gi.tolist(), pi.tolist(), overlap.tolist(), strict=True))
+    want = []
+    for i in range(len(g)):
+        for j in range(len(p)):
+            ov = min(g.end[i], p.end[j]) - max(g.start[i], p.start[j])
+            if ov <= 0:
+                continue
+            union = max(g.end[i], p.end[j]) - min(g.start[i], p.start[j])
+            if iou is not None and Fraction(int(ov), int(union)) < Fraction(str(iou)):
+                continue
+            if share is not None and Fraction(int(ov), int(g.end[i] - g.start[i])) < Fraction(str(share)):
+                continue
+            want.append((i, j, int(ov)))
+    assert got == sorted(want)
+
+
+def test_word_symbols_skip_the_surrogates_and_keep_word_distances() -> None:
+    from rapidfuzz.distance import Levenshtein
+
+    from nerve.matching.text import as_symbols
+
+    words = [f"w{i}" for i in range(0xD800 - 0x100 + 10)]  # past the surrogate block
+    a, b = as_symbols([" ".join(words[-6:])], [" ".join([*words[-6:-3], "w0", "zz", *words[-2:]])])
+    assert all(not 0xD800 <= ord(c) < 0xE000 for c in a[0] + b[0])
+    assert len(set(a[0] + b[0])) == 8  # one symbol per distinct word
+    want = Levenshtein.distance(words[-6:], [*words[-6:-3], "w0", "zz", *words[-2:]])
+    assert Levenshtein.distance(a[0], b[0]) == want == 2
+    nl = as_symbols(["a b\nc"], ["a b"])  # a text with its own newline takes the other path
+    assert len(nl[0][0]) == 2
+    assert nl[0][0][0] == nl[1][0][0]
+
+
+def test_pair_costs_are_capped_at_one() -> None:
+    from nerve.matching.text import _costs as costs
+
+    got = costs(["ab", ""], ["abcdefgh", "x"], np.asarray([0, 1]), np.asarray([0, 1]))
+    assert got.tolist() == [1.0, 1.0]
+    assert costs(["abcd"], ["abce"], np.asarray([0]), np.asarray([0])).tolist() == [0.25]
