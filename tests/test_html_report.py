@@ -473,3 +473,20 @@ def test_report_slices_are_chosen_and_checked(tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "--train" in err
+
+
+def test_report_carries_bootstrap_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nerve.cli import main
+
+    out = tmp_path / "r.html"
+    assert main(["report", str(NEWS), "-o", str(out), "--bootstrap", "50", "--unit", "sentence"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "bootstrap percentile n=50 unit=sentence seed=" in page  # in the signature
+    result = nerve.score(NEWS, bootstrap=50, unit="sentence")
+    assert result.analysis is not None
+    assert result.analysis.bootstrap is not None
+    low, high = result.analysis.bootstrap.to_dict()["micro"]["f1"]
+    assert f"{100 * low:.2f}" in page
+    assert f"{100 * high:.2f}" in page
+    assert main(["report", str(NEWS), "-o", str(out), "--seed", "3"]) == 2
+    assert "--seed" in capsys.readouterr().err

@@ -9,7 +9,7 @@
 from . import _deprecated
 from ._version import __version__
 from .analysis.instances import InstanceQuery
-from .api import decode, encode, score, score_text, validate, validate_spans
+from .api import compare, decode, encode, score, score_text, validate, validate_spans
 from .api.report import write_report
 from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
@@ -45,6 +45,7 @@ __all__ = [
     "TaggedCorpus",
     "TokenStats",
     "__version__",
+    "compare",
     "decode",
     "encode",
     "read_conll",

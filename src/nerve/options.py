@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import numbers
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 
 from .errors import OptionError, SchemeOptionError
@@ -27,7 +27,9 @@ __all__ = [
     "SLICES",
     "TEXT_METRICS",
     "beta",
+    "bootstrap",
     "command_line_names",
+    "confidence",
     "encoding",
     "entity_repair",
     "flag",
@@ -41,12 +43,16 @@ __all__ = [
     "percentage",
     "positive_int",
     "repair",
+    "resamples",
     "scheme",
+    "seed",
     "setting",
     "slices",
     "stream_repair",
+    "systems",
     "tag_format",
     "text_metrics",
+    "unit",
 ]
 
 REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
@@ -56,8 +62,12 @@ MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token")
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta")
 SPAN_OFFSET_FORMATS = ("json", "jsonl")
+UNITS = ("document", "sentence")  # what the bootstrap resamples
+DEFAULT_RESAMPLES = 1000
+DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)
+DEFAULT_CONFIDENCE = 0.95
 # Flags whose name is not the API's with dashes.
-FLAGS = {"input_format": "--format", "categories": "--category", "types": "--type"}
+FLAGS = {"input_format": "--format", "categories": "--category", "types": "--type", "systems": "SYSTEM"}
 
 _COMMAND_LINE: ContextVar[bool] = ContextVar("nerve_command_line_names", default=False)
 
@@ -288,3 +298,85 @@ def offsets(units: str | None, input_format: str, option: str = "offsets") -> st
         detail = f"applies to json and jsonl span files, but the input reads as {input_format} {hint}"
         raise OptionError(flag(option), detail)
     return units
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _whole(value: object) -> int | None:
+    """``value`` as an int when it is a whole number (a string of digits from the command line)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("+").isdecimal():
+        return int(value)
+    return None
+
+
+def resamples(value: int | str, option: str = "bootstrap") -> int:
+    """How many bootstrap resamples (or randomisation trials): a whole number >= 1."""
+    n = _whole(value)
+    if n is None or n < 1:
+        detail = f"expected a whole number of resamples >= 1, such as 1000, but got {value!r}"
+        raise OptionError(flag(option), detail)
+    return n
+
+
+def seed(value: int | str, option: str = "seed") -> int:
+    """The seed of the resampling: a whole number >= 0."""
+    n = _whole(value)
+    if n is None or n < 0:
+        raise OptionError(flag(option), f"expected a whole number >= 0, but got {value!r}")
+    return n
+
+
+def confidence(value: float | str, option: str = "confidence") -> float:
+    """The confidence level of an interval, in (0, 1): 0.95 for 95 %."""
+    number = float("nan")
+    if isinstance(value, str):
+        with suppress(ValueError):
+            number = float(value)
+    elif _is_real(value):
+        number = float(value)
+    if not 0 < number < 1:
+        hint = " (0.95 for 95%)" if 1 < number <= 100 else ""
+        raise OptionError(flag(option), f"expected a fraction in (0, 1){hint}, but got {value!r}")
+    return number
+
+
+def unit(name: str, option: str = "unit") -> str:
+    """What the bootstrap resamples: ``document`` or ``sentence``."""
+    return one_of(name, UNITS, option)
+
+
+def bootstrap(
+    n: int | str | None,
+    seed_value: int | str | None = None,
+    level: float | str | None = None,
+    unit_name: str | None = None,
+) -> tuple[int, int, float, str] | None:
+    """The bootstrap's (resamples, seed, confidence, unit), or ``None`` when ``n`` is ``None``.
+
+    Without ``n``, a seed, confidence or unit is refused: they apply to the bootstrap alone.
+    """
+    if n is None:
+        given = {"seed": seed_value, "confidence": level, "unit": unit_name}
+        for option, value in given.items():
+            if value is not None:
+                add = f"{flag('bootstrap')} 1000" if _COMMAND_LINE.get() else "bootstrap=1000"
+                raise OptionError(flag(option), f"applies to bootstrap intervals: add {add}")
+        return None
+    return (
+        resamples(n),
+        seed(DEFAULT_SEED if seed_value is None else seed_value),
+        confidence(DEFAULT_CONFIDENCE if level is None else level),
+        unit(UNITS[0] if unit_name is None else unit_name),
+    )
+
+
+def systems(names: Sequence[object], option: str = "systems") -> None:
+    """At least two systems to compare: the baseline first."""
+    if len(names) < 2:
+        detail = f"expected at least two systems, the baseline first, but got {len(names)}"
+        raise OptionError(flag(option), detail)

@@ -128,6 +128,7 @@ class Settings:
     average: str = "micro"
     version: str = __version__
     source: str = "tags"
+    statistics: tuple[str, ...] = ()  # the bootstrap's signature fields, when asked for
 
     def __post_init__(self) -> None:
         options.beta(self.beta)
@@ -166,6 +167,7 @@ class Settings:
             f"match {self.match}",
             f"beta {self.beta:g}" if self.beta != 1 else None,
             f"avg {self.average}",
+            *self.statistics,
             version=self.version,
         )
 

@@ -1,15 +1,15 @@
 """`Analysis`: the typed results of the analysis that a `nerve.Result` carries.
 
 In: the `Aligned` corpus and what was asked for. Out: an `Analysis` with the error categories
-(`ErrorAnalysis`), the confusion matrix in its two views and the slices (`slices.Slices`), each with
-``to_dict()``; its keys join the top level of ``nerve score --output json`` (``"errors"``,
-``"confusion"``, ``"slices"``...).
+(`ErrorAnalysis`), the confusion matrix in its two views, the slices (`slices.Slices`) and the
+bootstrap intervals, each with ``to_dict()``; its keys join the top level of ``nerve score
+--output json`` (``"errors"``, ``"confusion"``, ``"slices"``, ``"bootstrap"``...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
 from .instances import InstanceQuery, Instances, instances
 from .slices import Slices
+
+if TYPE_CHECKING:
+    from .bootstrap import Bootstrap
 
 __all__ = ["Analysis", "ErrorAnalysis", "analyse"]
 
@@ -51,6 +54,7 @@ class Analysis:
         instances: the error rows asked for (not in ``to_dict``: they are written on their own).
         categories: the category of every entity (not in ``to_dict``).
         slices: P/R/F1 by slice (length, type, document...).
+        bootstrap: the bootstrap intervals (`nerve.analysis.bootstrap.Bootstrap`).
     """
 
     errors: ErrorAnalysis | None = None
@@ -58,15 +62,20 @@ class Analysis:
     instances: Instances | None = field(default=None, repr=False)
     categories: Categories | None = field(default=None, repr=False)
     slices: Slices | None = None
+    bootstrap: Bootstrap | None = None
 
     def merge(self, other: Analysis) -> Analysis:
         """Add the counts of an analysis of other documents (the same parts asked for).
 
         Slices do not merge (documents are numbered per corpus, bands of frequency are counted
-        over it): slice the whole corpus instead.
+        over it): slice the whole corpus instead. Bootstrap intervals do not add up either.
         """
         if self.slices is not None or other.slices is not None:
             raise NerveError("cannot merge analyses with slices: score the documents together to slice them")
+        if self.bootstrap is not None or other.bootstrap is not None:
+            raise NerveError(
+                "cannot merge bootstrap intervals: they do not add up; score the documents together instead"
+            )
         if (self.errors is None) != (other.errors is None) or (self.confusion is None) != (
             other.confusion is None
         ):
@@ -83,7 +92,8 @@ class Analysis:
         """The top-level JSON keys of what was asked for.
 
         ``"errors"``; ``"confusion"`` (the exact view's cells), ``"confusion_overlap"`` (the
-        overlap view's) and ``"confusion_placement"`` (how each view places boundary errors).
+        overlap view's) and ``"confusion_placement"`` (how each view places boundary errors);
+        ``"bootstrap"`` (`Bootstrap.to_dict`).
         """
         out: dict[str, Any] = {}
         if self.errors is not None:
@@ -94,6 +104,8 @@ class Analysis:
             out["confusion_placement"] = {v: c.placement for v, c in self.confusion.items()}
         if self.slices is not None:
             out.update(self.slices.to_dict())
+        if self.bootstrap is not None:
+            out["bootstrap"] = self.bootstrap.to_dict()
         return out
 
 

@@ -1,4 +1,4 @@
-"""The public entry points: `score`, `validate`, `decode`, `encode`, `score_spans` and `score_text`.
+"""The public entry points: `score`, `compare`, `validate`, `decode`, `encode`, `score_spans`, `score_text`.
 
 They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these. Every
 option is checked by `nerve.options`; where tags come from is `api.sources`, and a big file is
@@ -29,6 +29,7 @@ from ..options import METRIC_FAMILIES as METRIC_FAMILIES
 from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
 from .analysed import slice_table
+from .compare import compare, with_bootstrap
 from .pipeline import score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .sources import Input, Source, Tags, infer_scheme, is_path
@@ -36,6 +37,7 @@ from .sources import PathLike as PathLike
 from .text import score_text
 
 __all__ = [
+    "compare",
     "decode",
     "encode",
     "score",
@@ -79,29 +81,31 @@ def score(
     slices: str | Sequence[str] | None = None,
     train: PathLike | None = None,
     meta: PathLike | None = None,
+    bootstrap: int | str | None = None,
+    seed: int | str | None = None,
+    confidence: float | str | None = None,
+    unit: str | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file
-    (``pred`` the prediction file), an open binary file, tag lists (one per sentence; ``pred``
-    likewise), a `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``;
-    ``offsets`` for json/jsonl). `nerve.options` checks every option: ``scheme`` (``auto`` infers
-    it), ``repair``, ``tag_format``, ``outside``, ``beta`` (an F-beta besides F1), ``encoding``,
-    ``delimiter`` (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines;
-    ``check_tokens`` requires the token columns to agree. ``workers`` threads read a file (``None``:
-    two for 8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes, tuned by
-    ``min_iou``, ``min_gold_share``, ``document_average`` and ``matching``.
+    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred``
+    the prediction file), an open binary file, tag lists (one per sentence; ``pred`` likewise), a
+    `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``; ``offsets`` for json/jsonl).
+    `nerve.options` checks every option: ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``,
+    ``outside``, ``beta`` (an F-beta besides F1), ``encoding``, ``delimiter``
+    (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines; ``check_tokens`` requires the token
+    columns to agree. ``workers`` threads read a file (``None``: two for 8 MiB or more on two cores).
+    ``metrics="exact,muc"`` adds MUC's modes, tuned by ``min_iou``, ``min_gold_share``, ``document_average``
+    and ``matching``. ``result.micro.f1`` of the `Result` is the headline.
 
-    Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and
-    counts them (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its
-    exact and overlap views. Both use the one optimal matching (with ``min_iou`` and
-    ``min_gold_share`` when given). ``instances`` (an `InstanceQuery`) lists the errors
-    themselves (``result.analysis.instances``). ``slices="length,type,seen,meta"``: P/R/F1 by
-    slice (`nerve.analysis.slices`), ``seen`` against the CoNLL file ``train``, ``meta`` by the
-    attributes of the JSON/CSV sidecar ``meta``.
-
-    Returns:
-        A `Result`; ``result.micro.f1`` is the headline.
+    Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and counts them
+    (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its exact and overlap
+    views. Both use the one optimal matching (with ``min_iou`` and ``min_gold_share`` when given).
+    ``instances`` (an `InstanceQuery`) lists the errors themselves (``result.analysis.instances``).
+    ``slices="length,type,seen,meta"``: P/R/F1 by slice (`nerve.analysis.slices`), ``seen`` against the
+    CoNLL file ``train``, ``meta`` by the attributes of the JSON/CSV sidecar ``meta``. ``bootstrap=N``:
+    percentile intervals (``confidence``) of every score from N resamples of each ``unit`` (document,
+    sentence) drawn with ``seed``.
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.
@@ -109,23 +113,16 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    args = dict(locals())
-    wanted = {k: args.pop(k) for k in ("errors", "confusion", "instances", "slices", "train", "meta")}
-    return _analysed(args, **wanted)
+    return _analysed(dict(locals()))
 
 
-def _analysed(
-    args: dict[str, Any],
-    errors: bool,
-    confusion: bool,
-    instances: InstanceQuery | None,
-    slices: Any,
-    train: Any,
-    meta: Any,
-) -> Result:
-    """`score` with ``args``, and the analysis asked for (none: only the score)."""
+def _analysed(args: dict[str, Any]) -> Result:
+    """`score` with ``args`` (its keyword arguments), and the analysis asked for (none: only the score)."""
+    errors, confusion, instances = args.pop("errors"), args.pop("confusion"), args.pop("instances")
+    slices, train, meta = args.pop("slices"), args.pop("train"), args.pop("meta")
+    plan = options.bootstrap(*(args.pop(k) for k in ("bootstrap", "seed", "confidence", "unit")))
     names = options.slices(slices, train, meta)
-    if not errors and not confusion and instances is None and not names:
+    if not errors and not confusion and instances is None and not names and plan is None:
         return score_input(**args)[0]
     words = instances is not None or bool({"frequency", "seen"} & set(names))  # texts only when used
     result, aligned = score_aligned(**args, words=words)
@@ -140,6 +137,8 @@ def _analysed(
         query=instances,
         slices=table,
     )
+    if plan is not None:
+        return with_bootstrap(result, aligned, plan, found)
     return replace(result, analysis=found)
 
 

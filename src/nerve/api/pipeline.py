@@ -191,7 +191,7 @@ def score_input(
     overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
     beta = options.beta(beta)
     if keep:
-        options.entity_repair(policy, "feed the error analysis: its rules only count chunks")
+        options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
     kind = input_kind(gold, input_format, offsets)
     if kind != "conll":
         g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets)  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from ..analysis.summary import analyse
 from ..errors import OptionError
 from ..results import Result
 from .analysed import slice_table
+from .compare import with_bootstrap
 from .pipeline import score_aligned
 from .sources import Source, is_path
 
@@ -40,6 +41,10 @@ def write_report(
     slices: str | Sequence[str] | None = None,
     train: str | os.PathLike[str] | None = None,
     meta: str | os.PathLike[str] | None = None,
+    bootstrap: int | None = None,
+    seed: int | None = None,
+    confidence: float | None = None,
+    unit: str | None = None,
     **score_kwargs: Any,
 ) -> list[Result]:
     """Score each prediction against ``gold`` with error analysis, and write the HTML report.
@@ -49,8 +54,10 @@ def write_report(
     labels the systems (default: the prediction file names). ``max_instances`` caps the instances
     of each error category in the page's instance browser. ``slices``, ``train`` and ``meta`` are
     `nerve.score`'s; by default the page slices by length, type and (for tagged input) sentence
-    length. ``score_kwargs`` are `nerve.score`'s other keyword arguments (``scheme``, ``repair``,
-    ``min_iou``...), but ``errors`` and ``confusion``, which the report always sets.
+    length. ``bootstrap`` (resamples), ``seed``, ``confidence`` and ``unit`` put percentile
+    intervals beside the headline scores, as for `nerve.score`. ``score_kwargs`` are
+    `nerve.score`'s other keyword arguments (``scheme``, ``repair``, ``min_iou``...), but
+    ``errors`` and ``confusion``, which the report always sets.
 
     Returns:
         Each system's `Result`, with ``analysis`` (errors, confusion and categories).
@@ -69,9 +76,10 @@ def write_report(
             detail = "the report always analyses errors and confusion; leave it out"
             raise OptionError(options.flag(analysis_option), detail)
     names_given = options.slices(slices, train, meta)
+    plan = options.bootstrap(bootstrap, seed, confidence, unit)
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
-    slicing = (names_given, train, meta)
+    slicing = (names_given, train, meta, plan)
     systems = [
         _analysed(gold, pred, label, slicing, score_kwargs)
         for pred, label in zip(sources, labels, strict=True)
@@ -82,17 +90,18 @@ def write_report(
 
 
 def _analysed(
-    gold: Source, pred: Source | None, label: str, slicing: tuple[Any, Any, Any], kwargs: dict[str, Any]
+    gold: Source, pred: Source | None, label: str, slicing: tuple[Any, Any, Any, Any], kwargs: dict[str, Any]
 ) -> SystemReport:
-    """One system scored, with errors, confusion and slices (``slicing``: names, train, meta)."""
+    """One system scored, with errors, confusion, slices and the bootstrap if asked for.
+
+    ``slicing`` holds the slice names, the train and meta files, and the bootstrap's plan.
+    """
     from ..report.html_data import SystemReport
 
     result, aligned = score_aligned(gold, pred, **kwargs)
-    names, train, meta = slicing
+    names, train, meta, plan = slicing
     default = ("length", "type") + (("sentence_length",) if aligned.tokens is not None else ())
     table = slice_table(result, aligned, names or default, train, meta, kwargs)
-    # HOOK (bootstrap): pass its options to analyse() once it takes them; the page shows
-    # whatever Analysis.to_dict() holds under "bootstrap".
     found = analyse(
         aligned,
         errors=True,
@@ -101,7 +110,10 @@ def _analysed(
         min_gold_share=kwargs.get("min_gold_share"),
         slices=table,
     )
-    return SystemReport(label, replace(result, analysis=found), aligned)
+    scored = (
+        with_bootstrap(result, aligned, plan, found) if plan is not None else replace(result, analysis=found)
+    )
+    return SystemReport(label, scored, aligned)
 
 
 def _predictions(preds: Source | Sequence[Source] | None) -> list[Source | None]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..errors import InvalidSequenceError, NerveError, plural
 from ..options import command_line_names
-from . import conlleval, report, score, text, validate
+from . import compare, conlleval, report, score, text, validate
 from .output import Output, StdoutError, check_stdout, emit
 
 __all__ = ["main"]
@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     score.add_parser(sub)
+    compare.add_parser(sub)
     validate.add_parser(sub)
     text.add_parsers(sub)
     conlleval.add_parser(sub)

@@ -14,8 +14,19 @@ from typing import Any, BinaryIO
 
 from ..io.spans import SPAN_FORMATS
 from ..model.schemes import SUPPORTED_SCHEMES
+from ..options import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, UNITS
 
-__all__ = ["add_files", "add_format", "add_output", "add_reading", "add_repair", "reading", "source"]
+__all__ = [
+    "add_files",
+    "add_format",
+    "add_output",
+    "add_reading",
+    "add_repair",
+    "add_statistics",
+    "reading",
+    "source",
+    "statistics",
+]
 
 
 def add_files(p: argparse.ArgumentParser) -> None:
@@ -100,3 +111,39 @@ def reading(ns: argparse.Namespace) -> dict[str, Any]:
         "check_tokens": not ns.ignore_tokens,
         "delimiter": ns.delimiter,
     }
+
+
+def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
+    """``--bootstrap``, ``--seed``, ``--confidence`` and ``--unit``: how units are resampled.
+
+    ``optional``: the bootstrap is asked for by ``--bootstrap [N]`` (``nerve score``), and the
+    other three are refused without it; otherwise it always runs (``nerve compare``). The values
+    are checked by `nerve.options`, with one wording.
+    """
+    g = p.add_argument_group("statistics")
+    n = DEFAULT_RESAMPLES
+    if optional:
+        help = f"percentile bootstrap intervals of every score from N resamples (default N: {n})"
+        g.add_argument("--bootstrap", nargs="?", const=str(n), default=None, metavar="N", help=help)
+    else:
+        g.add_argument(
+            "--bootstrap", default=str(n), metavar="N", help=f"resamples and trials (default: {n})"
+        )
+    g.add_argument("--seed", default=None, help=f"the seed of the resamples (default: {DEFAULT_SEED})")
+    g.add_argument(
+        "--confidence",
+        default=None,
+        metavar="C",
+        help=f"the intervals' confidence level in (0, 1) (default: {DEFAULT_CONFIDENCE})",
+    )
+    g.add_argument(
+        "--unit",
+        default=None,
+        metavar="U",
+        help=f"what is resampled: {', '.join(UNITS)} (default: {UNITS[0]})",
+    )
+
+
+def statistics(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `add_statistics`' options, for `nerve.score` and `nerve.compare`."""
+    return {"bootstrap": ns.bootstrap, "seed": ns.seed, "confidence": ns.confidence, "unit": ns.unit}

@@ -12,7 +12,7 @@ import argparse
 from .. import options
 from ..api.report import DEFAULT_CAP, write_report
 from ..errors import OptionError
-from .options import add_format, add_reading, reading, source
+from .options import add_format, add_reading, add_statistics, reading, source, statistics
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -52,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     r.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
     r.add_argument("--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV")
+    add_statistics(r, optional=True)
     add_reading(r)
     r.add_argument(
         "--repair",
@@ -84,6 +85,7 @@ def run(ns: argparse.Namespace) -> Output:
         repair=ns.repair,
         input_format=ns.input_format,
         offsets=ns.offsets,
+        **statistics(ns),
         **reading(ns),
     )
     return Output("")

@@ -13,7 +13,16 @@ from ..api import score
 from ..errors import OptionError
 from ..report.instances import INSTANCE_FORMATS, render_instances
 from ..report.renderers import RENDERERS, render
-from .options import add_files, add_format, add_output, add_reading, reading, source
+from .options import (
+    add_files,
+    add_format,
+    add_output,
+    add_reading,
+    add_statistics,
+    reading,
+    source,
+    statistics,
+)
 from .output import Output, write_text
 
 __all__ = ["add_parser", "run"]
@@ -48,6 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
+    add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
 
@@ -170,6 +180,7 @@ def run(ns: argparse.Namespace) -> Output:
         slices=ns.slices,
         train=ns.train,
         meta=ns.meta,
+        **statistics(ns),
         **reading(ns),
     )
     text = render(result, ns.output)

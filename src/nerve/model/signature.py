@@ -8,7 +8,7 @@ from __future__ import annotations
 from .._version import __version__
 from ..errors import plural
 
-__all__ = ["repair_field", "signature"]
+__all__ = ["bootstrap_field", "repair_field", "signature"]
 
 
 def signature(*fields: str | None, version: str = __version__) -> str:
@@ -19,3 +19,8 @@ def signature(*fields: str | None, version: str = __version__) -> str:
 def repair_field(policy: str, repairs: int | None = None) -> str:
     """``repair POLICY``, with the number of repairs when it is known: ``repair begin (2 repairs)``."""
     return f"repair {policy}" if repairs is None else f"repair {policy} ({plural(repairs, 'repair')})"
+
+
+def bootstrap_field(method: str, n: int, unit: str, seed: int, confidence: float) -> str:
+    """How intervals were resampled: ``bootstrap percentile n=1000 unit=document seed=1 confidence=0.95``."""
+    return f"bootstrap {method} n={n} unit={unit} seed={seed} confidence={confidence:g}"

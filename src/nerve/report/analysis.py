@@ -1,6 +1,7 @@
 """The analysis parts of a `Result` as titled tables, for every renderer.
 
-In: a `Result` whose ``analysis`` holds error categories and confusion matrices. Out:
+In: a `Result` whose ``analysis`` holds error categories, confusion matrices and bootstrap
+intervals (`nerve.report.stats`). Out:
 `AnalysisTable`s: a title, a header and rows of cells (counts as integers), how many leading
 columns are labels, and a note. The text, Markdown and LaTeX renderers print them after the
 scores; CSV writes each as a ``# title`` section with full-precision values; JSON has them in
@@ -89,4 +90,8 @@ def analysis_tables(result: Result) -> list[AnalysisTable]:
         tables += _errors(a.errors)
     if a.confusion is not None:
         tables += [_confusion(a.confusion[v]) for v in ("exact", "overlap")]
+    if a.bootstrap is not None:
+        from .stats import bootstrap_tables
+
+        tables += [AnalysisTable(*t) for t in bootstrap_tables(result)]
     return tables

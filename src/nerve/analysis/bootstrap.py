@@ -1,0 +1,361 @@
+"""Bootstrap confidence intervals: exact-match counts per unit, resampled with replacement.
+
+In: an `Aligned` corpus and the resampling unit (``"document"`` or ``"sentence"``). Out:
+`UnitCounts`, the ``(units x types x 3)`` matrix of exact-match tp, fp and fn of every unit and
+type (its column sums are the exact counts of `nerve.score`); and `Bootstrap`, the percentile
+intervals of micro, macro and weighted precision, recall and F1 and of every type's.
+
+The resamples (the protocol the tests replay one resample at a time): numpy's PCG64 generator
+is seeded with the seed (`numpy.random.default_rng`), and resample ``i = 0 .. N-1`` is
+``rng.integers(0, U, size=U, dtype=np.int64)``: ``U`` units drawn with replacement. The draws
+are made a few resamples at a time (``size=(c, U)``), which gives the same numbers, turned
+into how often each unit was drawn (``np.bincount``), and multiplied by the count matrix: one
+matrix product gives the totals of every resample. Scores are computed from the totals as
+`nerve.Counts.score` does (0 for a zero denominator): micro from the summed counts, macro the
+mean of the type scores, weighted their mean with each type's resampled gold count as weight.
+The interval at confidence ``c`` is numpy's ``quantile`` (linear interpolation, Hyndman and
+Fan's type 7) of the resampled scores at ``(1 - c) / 2`` and ``(1 + c) / 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import NerveError, OptionError
+from ..model.signature import bootstrap_field
+from ..options import flag, setting
+from .aligned import Aligned
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Float = npt.NDArray[np.float64]
+
+__all__ = [
+    "CHUNK",
+    "Bootstrap",
+    "Flag",
+    "Interval",
+    "Replicates",
+    "UnitCounts",
+    "bootstrap",
+    "exact_hits",
+    "flags_of",
+    "percentiles",
+    "replicates",
+    "resample_totals",
+    "scores",
+    "unit_counts",
+]
+
+CHUNK = 8  # resamples drawn at a time: their weights stay in the CPU's caches
+TP, FP, FN = 0, 1, 2
+RESERVED = ("micro", "macro", "weighted", "n", "unit", "seed", "confidence", "method", "flags")
+
+
+@dataclass(frozen=True, eq=False)
+class UnitCounts:
+    """Exact-match counts per resampling unit and type.
+
+    Attributes:
+        counts: ``(units, types, 3)`` integers: tp, fp and fn of each unit and type.
+        types: the type names, sorted, in the order of the second axis.
+        unit: ``"document"`` or ``"sentence"``.
+    """
+
+    counts: Int
+    types: tuple[str, ...]
+    unit: str
+
+    @property
+    def n_units(self) -> int:
+        """How many units there are."""
+        return int(self.counts.shape[0])
+
+    def totals(self) -> Int:
+        """The ``(types, 3)`` sums over units: the exact counts of the corpus."""
+        return self.counts.sum(axis=0)
+
+    def micro(self) -> Int:
+        """The ``(units, 3)`` counts summed over types."""
+        return self.counts.sum(axis=1)
+
+
+def exact_hits(
+    gold: tuple[Int, ...], pred: tuple[Int, ...], gold_unit: Int, pred_unit: Int
+) -> tuple[Int, Int]:
+    """The exactly matched entities: one ``(unit, type)`` pair per match, as two columns.
+
+    Each side is ``(doc, start, end, type)`` columns. An entity matches one of the other side
+    with the same four values; duplicates are matched at most once each (a multiset
+    intersection). Both sides are sorted together and cut into runs of equal spans.
+    """
+    n_gold = gold[0].shape[0]
+    cols = [np.concatenate([g, p]) for g, p in zip(gold, pred, strict=True)]
+    if cols[0].shape[0] == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = np.lexsort(cols[::-1])
+    doc, start, end, typ = (c[order] for c in cols)
+    new = np.ones(order.shape[0], dtype=np.bool_)
+    new[1:] = (
+        (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (typ[1:] != typ[:-1])
+    )
+    run = np.cumsum(new) - 1
+    is_gold = order < n_gold
+    in_gold = np.bincount(run, weights=is_gold, minlength=int(run[-1]) + 1)
+    in_pred = np.bincount(run, weights=~is_gold, minlength=int(run[-1]) + 1)
+    matched = np.minimum(in_gold, in_pred).astype(np.int64)
+    first = np.flatnonzero(new)
+    units = np.concatenate([gold_unit, pred_unit])[order[first]]
+    return np.repeat(units, matched), np.repeat(typ[first], matched)
+
+
+def unit_counts(aligned: Aligned, unit: str = "document") -> UnitCounts:
+    """The exact-match tp, fp and fn of every unit (document or sentence) and type of ``aligned``.
+
+    Raises:
+        OptionError: sentences of span files, which have documents only.
+    """
+    if unit == "sentence" and aligned.tokens is None:
+        detail = (
+            f"span files have documents but no sentences: resample documents ({setting('unit', 'document')})"
+        )
+        raise OptionError(flag("unit"), detail)
+    gold, pred = aligned.gold, aligned.pred
+    if pred.labels != gold.labels:
+        pred = pred.relabel(gold.labels)
+    names = pred.labels
+    by_name = sorted(range(len(names)), key=names.__getitem__)
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[by_name] = np.arange(len(names), dtype=np.int64)
+    n_units, n_types = aligned.n_units(unit), len(names)
+    g_unit, p_unit = aligned.unit_of(gold, unit), aligned.unit_of(pred, unit)
+    g_type, p_type = rank[gold.label], rank[pred.label]
+    size = n_units * n_types
+    g = np.bincount(g_unit * n_types + g_type, minlength=size)
+    p = np.bincount(p_unit * n_types + p_type, minlength=size)
+    hit_unit, hit_type = exact_hits(
+        (gold.doc, gold.start, gold.end, g_type), (pred.doc, pred.start, pred.end, p_type), g_unit, p_unit
+    )
+    tp = np.bincount(hit_unit * n_types + hit_type, minlength=size)
+    counts = np.stack([tp, p - tp, g - tp], axis=-1).astype(np.int64).reshape(n_units, n_types, 3)
+    return UnitCounts(counts, tuple(names[i] for i in by_name), unit)
+
+
+def _weights(rng: np.random.Generator, n: int, units: int) -> Iterator[tuple[int, Float]]:
+    """How often each unit is drawn in each resample, ``CHUNK`` resamples at a time."""
+    offsets = (np.arange(CHUNK, dtype=np.int64) * units)[:, None]
+    for begin in range(0, n, CHUNK):
+        rows = min(CHUNK, n - begin)
+        draws = rng.integers(0, units, size=(rows, units), dtype=np.int64)
+        draws += offsets[:rows]
+        drawn = np.bincount(draws.ravel(), minlength=rows * units).reshape(rows, units)
+        yield begin, drawn.astype(np.float64)
+
+
+def resample_totals(matrix: Int, n: int, rng: np.random.Generator) -> Float:
+    """The column sums of ``n`` resamples of the rows of ``matrix`` ``(units, k)``: ``(n, k)``.
+
+    Counts are summed as float64, exact for totals below 2**53.
+    """
+    units, k = matrix.shape
+    out = np.zeros((n, k), dtype=np.float64)
+    if units == 0:
+        return out
+    values = matrix.astype(np.float64)
+    for begin, weights in _weights(rng, n, units):
+        out[begin : begin + weights.shape[0]] = weights @ values
+    return out
+
+
+def scores(tp: Float, fp: Float, fn: Float) -> tuple[Float, Float, Float]:
+    """Precision, recall and F1 of count arrays, as `nerve.Counts.score` computes them."""
+
+    def div(a: Float, b: Float) -> Float:
+        return np.divide(a, b, out=np.zeros(np.shape(a)), where=b != 0)
+
+    precision = div(tp, tp + fp)
+    recall = div(tp, tp + fn)
+    f1 = div(2.0 * precision * recall, 1.0 * precision + recall)
+    return precision, recall, f1
+
+
+@dataclass(frozen=True, eq=False)
+class Replicates:
+    """The scores of every resample: ``(n, 3)`` arrays of precision, recall and F1 (and per type)."""
+
+    micro: Float
+    macro: Float
+    weighted: Float
+    per_type: Float  # (n, types, 3)
+
+
+def replicates(totals: Float) -> Replicates:
+    """The scores of resampled totals ``(n, types, 3)`` (tp, fp, fn)."""
+    tp, fp, fn = totals[..., TP], totals[..., FP], totals[..., FN]
+    per_type = np.stack(scores(tp, fp, fn), axis=-1)
+    micro = np.stack(scores(tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1)), axis=-1)
+    n, n_types = tp.shape
+    gold = tp + fn
+    plain, by_gold, support = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n)
+    for t in range(n_types):  # one type after the other, as `nerve.ExactScores` adds them up
+        plain += per_type[:, t]
+        by_gold += per_type[:, t] * gold[:, t, None]
+        support += gold[:, t]
+    macro = plain / n_types if n_types else plain
+    weighted = np.divide(by_gold, support[:, None], out=np.zeros((n, 3)), where=support[:, None] != 0)
+    return Replicates(micro, macro, weighted, per_type)
+
+
+def percentiles(values: Float, confidence: float) -> Float:
+    """The percentile interval of ``values`` along the first axis: ``[low, high]`` first."""
+    tail = (1 - confidence) / 2
+    return np.quantile(values, [tail, 1 - tail], axis=0)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Percentile intervals ``(low, high)`` of precision, recall and F1 (fractions)."""
+
+    precision: tuple[float, float]
+    recall: tuple[float, float]
+    f1: tuple[float, float]
+
+    @classmethod
+    def of(cls, bounds: Float) -> Interval:
+        """The intervals of a ``(2, 3)`` array: low and high of precision, recall, F1."""
+        lo, hi = bounds.tolist()
+        return cls((lo[0], hi[0]), (lo[1], hi[1]), (lo[2], hi[2]))
+
+    def to_dict(self) -> dict[str, list[float]]:
+        """``{"precision": [low, high], "recall": [...], "f1": [...]}``."""
+        return {"precision": list(self.precision), "recall": list(self.recall), "f1": list(self.f1)}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A degenerate case that makes intervals narrow or meaningless, said rather than hidden.
+
+    Attributes:
+        kind: ``no_units``, ``one_unit``, ``no_gold`` or ``few_units``.
+        type: the entity type it concerns, or ``None`` for the whole corpus.
+        message: what it means, in words.
+    """
+
+    kind: str
+    type: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind", "type", "message"}``."""
+        return {"kind": self.kind, "type": self.type, "message": self.message}
+
+
+def flags_of(counts: UnitCounts) -> tuple[Flag, ...]:
+    """The degenerate cases of a count matrix: too few units, types without gold or in one unit."""
+    u, unit = counts.n_units, counts.unit
+    found = []
+    if u == 0:
+        found.append(Flag("no_units", None, f"no {unit}s: nothing to resample, every interval is [0, 0]"))
+    elif u == 1:
+        message = f"one {unit} only: every resample is the corpus itself, so the intervals have no width"
+        found.append(Flag("one_unit", None, message))
+    gold = counts.counts[..., TP] + counts.counts[..., FN]
+    if u and not gold.any():
+        found.append(Flag("no_gold", None, "no gold entities: recall is undefined (0 in every resample)"))
+    seen = ((gold + counts.counts[..., FP]) > 0).sum(axis=0)
+    for t, name in enumerate(counts.types):
+        if not gold[:, t].any():
+            message = "no gold entity of this type: its recall is undefined (0 in every resample)"
+            found.append(Flag("no_gold", name, message))
+        if u > 1 and seen[t] < 2:
+            message = f"seen in {int(seen[t])} {unit} of {u}: its interval rests on that {unit} alone"
+            found.append(Flag("few_units", name, message))
+    return tuple(found)
+
+
+@dataclass(frozen=True, eq=False)
+class Bootstrap:
+    """Percentile bootstrap intervals of the exact scores.
+
+    Attributes:
+        micro: intervals of the micro-averaged scores.
+        macro: of the mean of the type scores.
+        weighted: of the gold-weighted mean of the type scores.
+        per_type: of each type's scores, by name.
+        n: how many resamples.
+        unit: what was resampled, ``"document"`` or ``"sentence"``.
+        seed: the seed of the resamples.
+        confidence: the intervals' level, e.g. 0.95.
+        units: how many units there are.
+        flags: the degenerate cases found.
+        method: ``"percentile"``.
+        replicates: every resample's scores (not in ``to_dict``), for plots and checks.
+    """
+
+    micro: Interval
+    macro: Interval
+    weighted: Interval
+    per_type: Mapping[str, Interval]
+    n: int
+    unit: str
+    seed: int
+    confidence: float
+    units: int
+    flags: tuple[Flag, ...] = ()
+    method: str = "percentile"
+    replicates: Replicates | None = field(default=None, repr=False)
+
+    @property
+    def signature_field(self) -> str:
+        """The signature's field: ``bootstrap percentile n=1000 unit=document seed=12345 confidence=0.95``."""
+        return bootstrap_field(self.method, self.n, self.unit, self.seed, self.confidence)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"micro"|"macro"|"weighted"|TYPE: {"precision"|"recall"|"f1": [low, high]}, "n", ...}``."""
+        out: dict[str, Any] = {
+            "micro": self.micro.to_dict(),
+            "macro": self.macro.to_dict(),
+            "weighted": self.weighted.to_dict(),
+        }
+        out.update((name, i.to_dict()) for name, i in self.per_type.items())
+        out.update(n=self.n, unit=self.unit, seed=self.seed, confidence=self.confidence, method=self.method)
+        out["flags"] = [f.to_dict() for f in self.flags]
+        return out
+
+
+def bootstrap(counts: UnitCounts, n: int, seed: int, confidence: float) -> Bootstrap:
+    """Percentile intervals from ``n`` resamples of the units of ``counts``, drawn with ``seed``.
+
+    Raises:
+        NerveError: a type named like a key of the JSON form (``"micro"``, ``"n"``...).
+    """
+    clash = sorted(set(counts.types) & set(RESERVED))
+    if clash:
+        raise NerveError(f"entity type {clash[0]!r} has the name of a bootstrap key; rename the type")
+    u, t = counts.n_units, len(counts.types)
+    totals = resample_totals(counts.counts.reshape(u, t * 3), n, np.random.default_rng(seed))
+    rep = replicates(totals.reshape(n, t, 3))
+    micro, macro, weighted = (
+        Interval.of(percentiles(a, confidence)) for a in (rep.micro, rep.macro, rep.weighted)
+    )
+    bounds = percentiles(rep.per_type, confidence) if t else np.zeros((2, 0, 3))
+    per_type = {name: Interval.of(bounds[:, i]) for i, name in enumerate(counts.types)}
+    return Bootstrap(
+        micro,
+        macro,
+        weighted,
+        per_type,
+        n,
+        counts.unit,
+        seed,
+        confidence,
+        u,
+        flags_of(counts),
+        replicates=rep,
+    )

@@ -1,0 +1,119 @@
+"""Statistics entry points: `compare` (paired tests of systems) and the bootstrap of `score`.
+
+In: a gold source and prediction sources (files aligned line by line, as for `nerve.score`),
+the resampling options (checked by `nerve.options.bootstrap`) and `score`'s reading options.
+Out: `Comparisons` (`nerve.analysis.compare`), or a `Result` carrying `Bootstrap` intervals.
+The analysis modules are imported when called, so plain scoring does not load them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .. import options
+from ..errors import InputError, plural
+from ..model.signature import bootstrap_field
+from ..results import Result
+from .pipeline import score_aligned
+from .sources import Source, is_path
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..analysis.aligned import Aligned
+    from ..analysis.compare import Comparisons
+    from ..analysis.summary import Analysis
+
+__all__ = ["compare", "with_bootstrap"]
+
+
+def with_bootstrap(
+    result: Result, aligned: Aligned, plan: tuple[int, int, float, str], found: Analysis
+) -> Result:
+    """``result`` with the bootstrap of ``plan`` (resamples, seed, confidence, unit) in its analysis.
+
+    The signature gains the bootstrap's field.
+    """
+    from ..analysis.bootstrap import bootstrap, unit_counts
+
+    n, seed, level, unit = plan
+    boot = bootstrap(unit_counts(aligned, unit), n, seed, level)
+    settings = replace(result.settings, statistics=(boot.signature_field,))
+    return replace(result, settings=settings, analysis=replace(found, bootstrap=boot))
+
+
+def _name(source: Source, i: int) -> str:
+    return os.fspath(source) if is_path(source) else f"system {i + 1}"  # type: ignore[arg-type]
+
+
+def _check_units(aligned: Aligned, first: Aligned, unit: str, name: str, gold: str) -> None:
+    """Every system must have the baseline's units: the same documents and sentences."""
+    want, got = first.n_units(unit), aligned.n_units(unit)
+    same = want == got
+    if same and aligned.tokens is not None and first.tokens is not None:
+        a, b = aligned.tokens, first.tokens
+        same = bool((a.document == b.document).all() and (a.sentence == b.sentence).all())
+    if not same:
+        detail = f"expected the {plural(want, unit)} of {gold} (as the first system has), but found {got}"
+        raise InputError(
+            name, None, detail if want != got else f"{unit}s do not line up with those of {gold}"
+        )
+
+
+def compare(
+    gold: Source,
+    systems: Sequence[Source],
+    *,
+    bootstrap: int | str = options.DEFAULT_RESAMPLES,
+    seed: int | str | None = None,
+    unit: str | None = None,
+    confidence: float | str | None = None,
+    **score_options: Any,
+) -> Comparisons:
+    """Compare each system with the first (the baseline) on ``gold``: micro F1 difference and p-values.
+
+    Each system is scored against ``gold`` as ``nerve.score(gold, system, **score_options)``
+    would (the reading options: ``scheme``, ``repair``, ``tag_format``...). Then, on the same
+    ``bootstrap`` resamples of the units (``unit``: documents, or sentences) drawn with
+    ``seed``, and as many randomisation trials: the F1 difference's percentile interval at
+    ``confidence``, the paired-bootstrap and approximate-randomisation p-values, and Holm's
+    correction of the latter across systems (`nerve.analysis.compare` says how).
+
+    Raises:
+        OptionError: fewer than two systems, or a bad resampling option.
+        InputError: a system whose documents or sentences are not those of the others.
+    """
+    from ..analysis.bootstrap import unit_counts
+    from ..analysis.compare import Comparisons, paired
+
+    options.systems(systems)
+    plan = options.bootstrap(options.resamples(bootstrap), seed, confidence, unit)
+    assert plan is not None
+    n, seed_value, level, unit_name = plan
+    gold_name = _name(gold, -1) if is_path(gold) else "the gold"
+    names = [_name(s, i) for i, s in enumerate(systems)]
+    matrices = []
+    first: tuple[Result, Aligned] | None = None
+    for name, system in zip(names, systems, strict=True):
+        result, aligned = score_aligned(gold, system, **score_options, words=False)
+        if first is not None:
+            _check_units(aligned, first[1], unit_name, name, gold_name)
+        else:
+            first = (result, aligned)
+        matrices.append(unit_counts(aligned, unit_name).micro())
+    assert first is not None
+    comparisons, _, _ = paired(matrices, names, n, seed_value, level)
+    units = first[1].n_units(unit_name)
+    fields = (
+        bootstrap_field("paired percentile", n, unit_name, seed_value, level),
+        f"randomization n={n} unit={unit_name}",
+    )
+    signature = replace(first[0].settings, statistics=fields).signature()
+    flags = []
+    if units < 2:
+        flags.append(
+            ("one_unit" if units else "no_units", f"{plural(units, unit_name)}: nothing to resample")
+        )
+    return Comparisons(tuple(comparisons), n, unit_name, seed_value, level, units, signature, tuple(flags))

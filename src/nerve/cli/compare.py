@@ -1,0 +1,62 @@
+"""``nerve compare``: systems against a baseline on one gold file, with paired significance tests.
+
+In: the parsed command line: the gold file, then the systems' prediction files (the baseline
+first), each aligned line by line with the gold file as for ``nerve score GOLD PRED``. Out: the
+rendering of `nerve.compare`'s result (`nerve.report.stats`), exit status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import options
+from ..api import compare
+from ..report.renderers import RENDERERS
+from .options import add_format, add_output, add_reading, add_statistics, reading, statistics
+from .output import Output
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``compare`` and its options."""
+    c = sub.add_parser(
+        "compare",
+        help="compare systems with a baseline: F1 difference, interval and p-values",
+        description="Compare each system with the first (the baseline) on the same gold file: the micro "
+        "F1 difference with its paired-bootstrap interval, the paired-bootstrap and approximate-"
+        "randomisation p-values, and Holm's correction across systems.",
+    )
+    c.add_argument("gold", metavar="GOLD", help="the gold file")
+    c.add_argument(
+        "systems",
+        metavar="SYSTEM",
+        nargs="+",
+        help="prediction files aligned line by line with GOLD, the baseline first (two or more)",
+    )
+    add_reading(c)
+    c.add_argument(
+        "--repair",
+        default="begin",
+        metavar="P",
+        help=f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)",
+    )
+    add_format(c)
+    add_statistics(c, optional=False)
+    add_output(c, list(RENDERERS), "table")  # the formats of `nerve.report.stats.COMPARE_RENDERERS`
+    c.set_defaults(run=run)
+
+
+def run(ns: argparse.Namespace) -> Output:
+    """Compare, and hand back the rendering with status 0."""
+    from ..report.stats import render_compare  # imported when run: `nerve score` starts without it
+
+    result = compare(
+        ns.gold,
+        ns.systems,
+        repair=ns.repair,
+        input_format=ns.input_format,
+        **statistics(ns),
+        **reading(ns),
+    )
+    return Output(render_compare(result, ns.output))
