@@ -480,3 +480,26 @@ def test_intervals_agree_with_neleval_confidence(
         low, high = intervals[metric][95]
         assert ours[0] == pytest.approx(low, abs=tolerance), metric
         assert ours[1] == pytest.approx(high, abs=tolerance), metric
+
+
+def test_slice_intervals_come_from_the_same_resamples() -> None:
+    """The type slice's band intervals are the bootstrap's per-type intervals (checked against a
+    naive loop above): the same units drawn by the same seed."""
+    result = nerve.score(
+        ROOT / "examples/news.conll", slices="type,length,document", bootstrap=300, unit="sentence", seed=7
+    )
+    assert result.analysis is not None
+    boot, found = result.analysis.bootstrap, result.analysis.slices
+    assert boot is not None
+    assert found is not None
+    assert found.intervals is not None
+    for name, interval in boot.per_type.items():
+        assert found.intervals["type"][name] == interval
+    d = result.to_dict()["slices"]
+    assert set(d["length"]["2"]["ci"]) == {"precision", "recall", "f1"}
+    assert "ci" in d["document"]["0"]  # sentences resampled: the document slice has intervals
+    by_doc = nerve.score(ROOT / "examples/news.conll", slices="document,type", bootstrap=50)
+    assert by_doc.analysis is not None
+    assert by_doc.analysis.slices is not None
+    assert "ci" not in by_doc.to_dict()["slices"]["document"]["0"]  # one unit per band: none
+    assert "ci" in by_doc.to_dict()["slices"]["type"]["PER"]

@@ -139,21 +139,30 @@ class Slices:
         length_unit: what ``length`` counts: ``tokens``, or ``offsets`` (a span file's units).
         keys: the band of every entity per slice (not in ``to_dict``), for `unit_counts`.
         matched: whether each gold and each predicted entity is exactly matched (not in ``to_dict``).
+        intervals: bootstrap intervals by slice and band (`nerve.analysis.slice_intervals`),
+            when asked for; ``to_dict`` gives each band's as ``"ci"``.
     """
 
     rows: dict[str, dict[str, SliceRow]]
     length_unit: str = "tokens"
     keys: dict[str, SliceKeys] = field(default_factory=dict, repr=False)
     matched: tuple[Bool, Bool] | None = field(default=None, repr=False)
+    intervals: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"slices": {SLICE: {BAND: {"gold", "pred", "tp", "precision", "recall", "f1"}}}}``.
 
+        With intervals, each band also has ``"ci": {"precision"|"recall"|"f1": [low, high]}``.
+
         With ``length``, ``"slices_length_unit"`` (``tokens`` or ``offsets``) too.
         """
-        out: dict[str, Any] = {
-            "slices": {n: {b: r.to_dict() for b, r in bands.items()} for n, bands in self.rows.items()}
-        }
+        ci = self.intervals or {}
+        out: dict[str, Any] = {"slices": {}}
+        for n, bands in self.rows.items():
+            rows = {b: r.to_dict() for b, r in bands.items()}
+            for b, interval in ci.get(n, {}).items():
+                rows[b]["ci"] = interval.to_dict()
+            out["slices"][n] = rows
         if "length" in self.rows:
             out["slices_length_unit"] = self.length_unit
         return out

@@ -34,13 +34,18 @@ def with_bootstrap(
 ) -> Result:
     """``result`` with the bootstrap of ``plan`` (resamples, seed, confidence, unit) in its analysis.
 
-    The signature gains the bootstrap's field.
+    The signature gains the bootstrap's field; the slices, if any, their bands' intervals.
     """
     from ..analysis.bootstrap import bootstrap, unit_counts
 
     n, seed, level, unit = plan
     boot = bootstrap(unit_counts(aligned, unit), n, seed, level)
     settings = replace(result.settings, statistics=(boot.signature_field,))
+    if found.slices is not None:  # the slices' bands, from the same resamples
+        from ..analysis.slice_intervals import slice_intervals
+
+        ci = slice_intervals(found.slices, aligned, n, seed, level, unit)
+        found = replace(found, slices=replace(found.slices, intervals=ci))
     return replace(result, settings=settings, analysis=replace(found, bootstrap=boot))
 
 

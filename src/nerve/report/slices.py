@@ -38,17 +38,17 @@ def _title(name: str, found: Slices) -> str:
 def _tables(found: Slices) -> list[Table]:
     tables = []
     for name, bands in found.rows.items():
+        ci = (found.intervals or {}).get(name)
         head = [_title(name, found), "precision", "recall", "f1", "gold", "predicted", "correct"]
-        body = [
-            [
-                band or '""',
-                *(f"{100 * x:.2f}" for x in (r.precision, r.recall, r.f1)),
-                str(r.gold),
-                str(r.pred),
-                str(r.tp),
-            ]
-            for band, r in bands.items()
-        ]
+        head += ["f1 interval"] if ci is not None else []
+        body = []
+        for band, r in bands.items():
+            row = [band or '""', *(f"{100 * x:.2f}" for x in (r.precision, r.recall, r.f1))]
+            row += [str(r.gold), str(r.pred), str(r.tp)]
+            if ci is not None:
+                low, high = ci[band].f1
+                row.append(f"{100 * low:.2f}-{100 * high:.2f}")
+            body.append(row)
         tables.append((head, body))
     return tables
 
@@ -80,13 +80,23 @@ def slices_latex(result: Result) -> list[str]:
 
 
 def slices_csv(result: Result, buf: TextIO) -> None:
-    """A ``# slices`` section: ``slice,band,gold,pred,tp,precision,recall,f1`` rows, after a blank line."""
+    """A ``# slices`` section: ``slice,band,gold,pred,tp,precision,recall,f1`` rows, after a blank line.
+
+    With intervals, six more columns: ``precision_low``, ``precision_high``, ``recall_low``...
+    (empty for a slice without intervals).
+    """
     found = _slices(result)
     if not found:
         return
     buf.write("\n# slices\n")
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["slice", "band", "gold", "pred", "tp", "precision", "recall", "f1"])
+    ci = found.intervals
+    extra = [f"{m}_{end}" for m in ("precision", "recall", "f1") for end in ("low", "high")] if ci else []
+    writer.writerow(["slice", "band", "gold", "pred", "tp", "precision", "recall", "f1", *extra])
     for name, bands in found.rows.items():
         for band, r in bands.items():
-            writer.writerow([name, band, r.gold, r.pred, r.tp, repr(r.precision), repr(r.recall), repr(r.f1)])
+            row = [name, band, r.gold, r.pred, r.tp, repr(r.precision), repr(r.recall), repr(r.f1)]
+            if ci:
+                i = ci.get(name, {}).get(band)
+                row += [repr(x) for m in (i.precision, i.recall, i.f1) for x in m] if i else [""] * 6
+            writer.writerow(row)

@@ -1,0 +1,39 @@
+"""Bootstrap intervals of the slices: each band's precision, recall and F1 under resampling.
+
+In: the `Slices` of a corpus, its `Aligned` form, and the bootstrap's resamples, seed, confidence
+and unit. Out: one `Interval` per band of each slice, from the same resamples as the headline
+intervals (the same seed draws the same units). The ``document`` slice under document resampling
+gets none: each of its bands is one unit, whose scores never change when it is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from .aligned import Aligned
+from .bootstrap import Interval, percentiles, replicates, resample_totals
+from .slices import Slices
+
+__all__ = ["slice_intervals"]
+
+
+def slice_intervals(
+    slices: Slices, aligned: Aligned, n: int, seed: int, confidence: float, unit: str
+) -> dict[str, Mapping[str, Interval]]:
+    """The intervals of every band of every slice of ``slices`` (see the module for the exception)."""
+    out: dict[str, Mapping[str, Interval]] = {}
+    for name in slices.rows:
+        if name == "document" and unit == "document":
+            continue
+        bands, m = slices.unit_counts(aligned, name, unit)  # (units, bands, 3): gold, pred, tp
+        tp = m[..., 2]
+        counts = np.stack([tp, m[..., 1] - tp, m[..., 0] - tp], axis=-1)  # tp, fp, fn
+        u, b = counts.shape[0], counts.shape[1]
+        if u == 0 or b == 0:
+            continue
+        totals = resample_totals(counts.reshape(u, b * 3), n, np.random.default_rng(seed))
+        bounds = percentiles(replicates(totals.reshape(n, b, 3)).per_type, confidence)
+        out[name] = {band: Interval.of(bounds[:, i]) for i, band in enumerate(bands)}
+    return out
