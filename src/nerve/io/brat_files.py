@@ -25,8 +25,11 @@ from .brat import Document, check_document, empty_document, read_ann, read_bytes
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
 
-__all__ = ["brat_documents", "brat_texts", "read_brat", "read_brat_pair"]
+__all__ = ["DISCONTINUOUS", "brat_documents", "brat_texts", "read_brat", "read_brat_pair"]
 
+#: The note counting discontinuous entities: exact match compares their pieces, but the MUC modes
+#: and the error analysis see only their extent, from the first piece's start to the last's end.
+DISCONTINUOUS = "discontinuous entities (MUC and the error analysis see only their extent)"
 Pair = tuple[str, str, str | None]  # a document's name, its .ann and its .txt (None if absent)
 Item = tuple[str, str, str] | None  # a .ann, its text and the file the text is from; None: unread
 
@@ -111,6 +114,7 @@ def _side(docs: list[Document], source: str) -> SpanArray:
     fragments = None
     if (counts > 1).any():
         fragments = Fragments(offsets, pieces[:, 0].copy(), pieces[:, 1].copy())
+        notes[DISCONTINUOUS] = int((counts > 1).sum())
     return replace(spans, source=source, fragments=fragments, notes=dict(sorted(notes.items())))
 
 
