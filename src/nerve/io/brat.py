@@ -53,7 +53,7 @@ KINDS = {
     "*": "ignored equivalences",
     "#": "ignored annotator notes",
 }
-_T_LINES = re.compile(r"^(T\S*)\t(\S+) ([0-9]+ +[0-9]+(?:;[0-9]+ +[0-9]+)*)(?:\t([^\n]*))?$", re.M)
+_T_LINES = re.compile(r"^(T\S*)\t(\S+) +([0-9]+ +[0-9]+(?:;[0-9]+ +[0-9]+)*)(?:\t([^\n]*))?$", re.M)
 _HEADS = re.compile(r"^(.)", re.M)
 _T_FORM = "T1<TAB>TYPE START END<TAB>TEXT, with START END;START END... for a discontinuous entity"
 _NO_TEXT = "entities without text (not checked)"

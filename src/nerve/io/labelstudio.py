@@ -114,14 +114,18 @@ def _raw(check: TaskChecker, chosen: dict[str, Any] | None, notes: Counter[str])
             notes[f"ignored results of type {kind}"] += 1
             continue
         value = r.get("value")
-        labels = value.get("labels") if isinstance(value, dict) else None
-        if not (isinstance(labels, list) and labels and all(isinstance(x, str) for x in labels)):
+        if not isinstance(value, dict) or not _names(value.get("labels")):
             raise check.fail(
                 f'result {j}: expected value {{"start", "end", "labels": [...]}}, got {quote(value)}'
             )
-        assert isinstance(value, dict)
-        out.extend((j, value.get("start"), value.get("end"), label, value.get("text")) for label in labels)
+        get = value.get
+        out.extend((j, get("start"), get("end"), label, get("text")) for label in value["labels"])
     return out
+
+
+def _names(labels: Any) -> bool:
+    """Whether ``labels`` is a list of one or more strings."""
+    return isinstance(labels, list) and bool(labels) and all(isinstance(x, str) for x in labels)
 
 
 def _decide(path: str, side: str, texts: list[str], raws: list[list[Raw]]) -> str:
@@ -136,9 +140,7 @@ def _decide(path: str, side: str, texts: list[str], raws: list[list[Raw]]) -> st
     for doc, (text, raw) in enumerate(zip(texts, raws, strict=True)):
         if not raw or not has_astral(text):
             continue
-        spans = [
-            (j, s, e, t) for j, s, e, _, t in raw if is_offset(s) and is_offset(e) and isinstance(t, str)
-        ]
+        spans = [(j, s, e, t) for j, s, e, _, t in raw if _offsets(s, e) and isinstance(t, str)]
         if not spans:
             undecided = undecided if undecided is not None else doc
             continue
@@ -165,12 +167,17 @@ def _decide(path: str, side: str, texts: list[str], raws: list[list[Raw]]) -> st
     return "utf16" if "utf16" in votes else "char"
 
 
+def _offsets(start: Any, end: Any) -> bool:
+    """Whether ``start`` and ``end`` are integer offsets with ``0 <= start < end``."""
+    return is_offset(start) and is_offset(end) and 0 <= start < end
+
+
 def _spans(check: TaskChecker, text: str, raw: list[Raw], units: str) -> list[tuple[int, int, str]]:
     """Spans in characters, checked against the text; a problem raised, or collected and left out."""
 
     def one(_: int, item: Raw) -> tuple[int, int, str]:
         j, start, end, label, given = item
-        if units == "utf16" and is_offset(start) and is_offset(end) and 0 <= start < end:
+        if units == "utf16" and _offsets(start, end):
             a, b = utf16_to_chars(text, np.asarray([start, end], dtype=np.int64)).tolist()
             if a < 0 or b < 0:
                 detail = f"UTF-16 offsets {start}, {end} fall inside a character or beyond the text"
