@@ -236,10 +236,10 @@ def test_offsets() -> None:
     assert options.offsets("token", "jsonl") == "token"
     assert (
         str(refused(options.offsets, "word", "json"))
-        == "offsets: expected one of char, token, but got 'word'"
+        == "offsets: expected one of char, token, utf16, but got 'word'"
     )
     message = (
-        "offsets: applies to json and jsonl span files, but the input reads as conll "
+        "offsets: applies to json, jsonl, doccano and labelstudio span files, but the input reads as conll "
         "(set input_format='jsonl' if it is one)"
     )
     assert str(refused(options.offsets, "char", "conll")) == message
@@ -249,7 +249,8 @@ def test_offsets() -> None:
 
 def test_input_format() -> None:
     assert str(refused(nerve.score, EXAMPLE, input_format="xml")) == (
-        "input_format: expected one of conll, jsonl, json, nereval, nervaluate, eval4ner, but got 'xml'"
+        "input_format: expected one of conll, jsonl, json, nereval, nervaluate, eval4ner, brat, doccano, "
+        "labelstudio, but got 'xml'"
     )
 
 
@@ -300,7 +301,8 @@ def test_muc_defaults_count_as_not_given() -> None:
         ),
         (
             ["--offsets", "char"],
-            "--offsets: applies to json and jsonl span files, but the input reads as conll "
+            "--offsets: applies to json, jsonl, doccano and labelstudio span files, "
+            "but the input reads as conll "
             "(set --format jsonl if it is one)",
         ),
     ],

@@ -475,7 +475,9 @@ def test_span_reader_options_read_as_options(tmp_path: Path, capsys: pytest.Capt
     path = write(tmp_path / "d.jsonl", [{"text": TEXT, "gold": GOLD, "pred": PRED}], lines=True)
     with pytest.raises(nerve.OptionError, match=r"^input_format: expected one of jsonl, json, "):
         read_span_columns(str(path), fmt="xml")
-    with pytest.raises(nerve.OptionError, match=r"^offsets: expected one of char, token, but got 'word'"):
+    with pytest.raises(
+        nerve.OptionError, match=r"^offsets: expected one of char, token, utf16, but got 'word'"
+    ):
         read_span_columns(str(path), units="word")
 
 

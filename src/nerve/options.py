@@ -20,6 +20,7 @@ from .errors import OptionError, SchemeOptionError
 from .model.schemes import ALIASES, SCHEMES, SUPPORTED_SCHEMES, Scheme, TagFormat
 
 __all__ = [
+    "FORMAT_OFFSETS",
     "MATCHINGS",
     "METRIC_FAMILIES",
     "OFFSET_UNITS",
@@ -59,9 +60,17 @@ REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 METRIC_FAMILIES = ("exact", "muc")
 TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
-OFFSET_UNITS = ("char", "token")
+OFFSET_UNITS = ("char", "token", "utf16")
+#: The offset units each span format may be told it has (``--offsets``): characters (code points,
+#: as Python counts them), tokens, or UTF-16 code units (JavaScript tools), converted on read.
+FORMAT_OFFSETS = {
+    "json": ("char", "token"),
+    "jsonl": ("char", "token"),
+    "doccano": ("char", "utf16"),
+    "labelstudio": ("char", "utf16"),
+}
+SPAN_OFFSET_FORMATS = tuple(FORMAT_OFFSETS)
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta")
-SPAN_OFFSET_FORMATS = ("json", "jsonl")
 UNITS = ("document", "sentence")  # what the bootstrap resamples
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)
@@ -289,13 +298,18 @@ def encoding(name: str, option: str = "encoding") -> str:
 
 
 def offsets(units: str | None, input_format: str, option: str = "offsets") -> str | None:
-    """What json and jsonl span offsets count (``char`` or ``token``); refused for other input."""
+    """What span offsets count (`FORMAT_OFFSETS` of ``input_format``); refused for other input."""
     if units is None:
         return None
     one_of(units, OFFSET_UNITS, option)
-    if input_format not in SPAN_OFFSET_FORMATS:
+    allowed = FORMAT_OFFSETS.get(input_format)
+    if allowed is None:
+        formats = ", ".join(SPAN_OFFSET_FORMATS[:-1]) + f" and {SPAN_OFFSET_FORMATS[-1]}"
         hint = f"(set {setting('input_format', 'jsonl')} if it is one)"
-        detail = f"applies to json and jsonl span files, but the input reads as {input_format} {hint}"
+        detail = f"applies to {formats} span files, but the input reads as {input_format} {hint}"
+        raise OptionError(flag(option), detail)
+    if units not in allowed:
+        detail = f"{input_format} offsets count {' or '.join(allowed)}, not {units}"
         raise OptionError(flag(option), detail)
     return units
 

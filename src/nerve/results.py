@@ -196,6 +196,8 @@ class Result:
         documents: how many documents were scored (1 when the input has no ``-DOCSTART-``).
         muc: MUC's modes, when asked for.
         analysis: the error analysis (`nerve.analysis.summary.Analysis`), when asked for.
+        notes: per side (``"gold"``, ``"pred"``), what the reader of a span format read but left
+            out of the spans, or converted, counted by kind (`nerve.model.spans.SpanArray.notes`).
     """
 
     settings: Settings
@@ -206,6 +208,7 @@ class Result:
     documents: int = 0
     muc: MucResult | None = None
     analysis: Analysis | None = None
+    notes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -287,6 +290,7 @@ class Result:
             documents=self.documents + other.documents,
             muc=self.muc + other.muc if self.muc is not None and other.muc is not None else None,
             analysis=_merge_analysis(self.analysis, other.analysis),
+            notes=_merge_notes(self.notes, other.notes),
         )
 
     __add__ = merge
@@ -303,7 +307,21 @@ class Result:
             d["muc"] = self.muc.to_dict()
         if self.analysis is not None:
             d.update(self.analysis.to_dict())
+        if self.notes:
+            d["notes"] = {side: dict(counts) for side, counts in self.notes.items()}
         return d
+
+
+def _merge_notes(
+    a: Mapping[str, Mapping[str, int]], b: Mapping[str, Mapping[str, int]]
+) -> dict[str, dict[str, int]]:
+    """The notes of two results added up, side by side and kind by kind."""
+    out: dict[str, dict[str, int]] = {side: dict(counts) for side, counts in a.items()}
+    for side, counts in b.items():
+        mine = out.setdefault(side, {})
+        for kind, n in counts.items():
+            mine[kind] = mine.get(kind, 0) + n
+    return out
 
 
 def _merge_analysis(a: Analysis | None, b: Analysis | None) -> Analysis | None:

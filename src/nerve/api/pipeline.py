@@ -19,7 +19,7 @@ from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError
 from ..io.sources import FileRange
 from ..io.spans import check_columns, document_texts, read_span_columns, span_lists
-from ..matching.exact import exact_match_types
+from ..matching.exact import exact_match_fragments, exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
 from ..model.schemes import Scheme, TagFormat
@@ -87,6 +87,7 @@ def score_spans(
         sentences=0,
         documents=g.n_docs,
         muc=muc,
+        notes={side: dict(s.notes) for side, s in (("gold", g), ("pred", p)) if s.notes},
     )
 
 
@@ -218,7 +219,12 @@ def score_input(
 
 
 def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:
-    """Exact matches per type, keying a position by document * width + offset."""
+    """Exact matches per type, keying a position by document * width + offset.
+
+    Discontinuous entities match when every piece is equal (`exact_match_fragments`).
+    """
+    if g.fragments is not None or p.fragments is not None:
+        return exact_match_fragments(g, p, n)
     too_far = f"{g.n_docs} documents with offsets up to {width - 1}: too many to match in 64-bit keys"
     if g.n_docs * width >= 2**62:
         raise InputError(source, None, too_far)

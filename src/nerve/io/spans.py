@@ -13,6 +13,14 @@ Formats (``--format``), one module each:
 - ``nervaluate`` (`nerve.io.nervaluate`): lists of ``{"label", "start", "end"}`` with an
   inclusive ``end`` (converted), or ``{"true": [...], "pred": [...]}`` in one file.
 - ``eval4ner`` (`nerve.io.eval4ner`): ``(type, surface)`` entities located in their sentence.
+- ``brat`` (`nerve.io.brat_files`): a directory of ``.txt``/``.ann`` standoff pairs, or one ``.ann``;
+  gold and predicted documents paired by name, discontinuous entities with their fragments.
+- ``doccano`` (`nerve.io.doccano`): doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}``.
+- ``labelstudio`` (`nerve.io.labelstudio`): Label Studio's JSON exports, annotations and predictions,
+  UTF-16 offsets of older versions converted.
+
+What a reader read but did not score (brat relations, Label Studio's other annotations...) is
+counted in each side's `SpanArray.notes`.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from .. import options
 from ..errors import InputError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
+from .brat_files import brat_texts, read_brat, read_brat_pair
+from .doccano import doccano_texts, read_doccano, read_doccano_pair
 from .eval4ner import read_eval4ner
 from .jsonl import (
     MAX_OFFSET,
@@ -43,11 +53,13 @@ from .jsonl import (
     read_span_file,
     span_array,
 )
+from .labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .sources import read_head
 
 __all__ = [
+    "PAIR_READERS",
     "SPAN_FORMATS",
     "SPAN_READERS",
     "DocumentText",
@@ -71,19 +83,42 @@ SPAN_READERS: dict[str, Reader] = {
     "nereval": lambda path, _, problems: read_nereval(path, problems),
     "nervaluate": lambda path, _, problems: read_nervaluate(path, problems),
     "eval4ner": lambda path, _, problems: read_eval4ner(path, problems),
+    "brat": read_brat,
+    "doccano": read_doccano,
+    "labelstudio": read_labelstudio,
 }
 SPAN_FORMATS = tuple(SPAN_READERS)
+PairReader = Callable[[str, str | None, str | None, Problems], tuple[SpanArray, SpanArray | None]]
+#: The formats whose gold and prediction files are read together: gold path, prediction path (or
+#: ``None``), offset units and problems in. brat pairs documents by name; doccano and Label Studio
+#: check that paired documents have the same text.
+PAIR_READERS: dict[str, PairReader] = {
+    "brat": read_brat_pair,
+    "doccano": read_doccano_pair,
+    "labelstudio": read_labelstudio_pair,
+}
+_LABEL_STUDIO = re.compile(rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{')
+_DOCCANO = re.compile(rb'"labels?"\s*:\s*\[\s*[\[\]]|"start_offset"\s*:')
 
 
 def sniff_format(path: str) -> str:
-    """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON."""
+    """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON or brat.
+
+    A directory or a ``.ann`` file is brat standoff.
+    """
+    if os.path.isdir(path) or path.endswith(".ann"):
+        return "brat"
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
-    head = read_head(path, 4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    head = read_head(path, 1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
     if not head and path.endswith(".json"):
         return "json"  # empty: no documents
     if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
         return "eval4ner"
+    if head.startswith((b"{", b"[")) and _LABEL_STUDIO.search(head):
+        return "labelstudio"
+    if head.startswith(b"{") and _DOCCANO.search(head):
+        return "doccano"
     if path.endswith(".jsonl"):
         return "jsonl"
     if head.startswith(b"{"):
@@ -117,7 +152,8 @@ def read_span_columns(
         pred: the prediction file, if the sides are in two files.
         fmt: one of `SPAN_FORMATS`; sniffed from the gold file when ``None``.
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
-            has a ``"text"``, token when it has ``"tokens"``).
+            has a ``"text"``, token when it has ``"tokens"``); ``"char"`` or ``"utf16"`` for
+            doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
     """
     g, p = _read(gold, pred, fmt, units, None)
     if p is None and not g.n_docs:
@@ -150,12 +186,12 @@ def _read(
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
     options.one_of(fmt, SPAN_FORMATS, "input_format")
-    if units is not None:
-        options.one_of(units, options.OFFSET_UNITS, "offsets")
+    options.offsets(units, fmt)
     reader = SPAN_READERS[fmt]
+    paired = PAIR_READERS.get(fmt)
     with no_gc():
-        g, p = reader(gold, units, problems)
-    if pred is not None:  # a file without documents (an empty one) may stand for either side
+        g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
+    if pred is not None and paired is None:  # a file without documents may stand for either side
         if p is not None and g.n_docs:
             both_sides = "holds predictions too; give one file with both sides, or two files"
             collect(problems, InputError(gold, None, both_sides))
@@ -241,15 +277,23 @@ def check_columns(spans: SpanArray, side: str) -> SpanArray:
 
 
 DocumentText = str | tuple[str, ...] | None
+_TEXTS: dict[str, Callable[[str], list[str]]] = {
+    "brat": brat_texts,
+    "doccano": doccano_texts,
+    "labelstudio": labelstudio_texts,
+}
 
 
 def document_texts(path: str, fmt: str | None = None, units: str | None = None) -> list[DocumentText]:
     """Each document's ``"text"`` (character offsets) or ``"tokens"`` (token offsets), else ``None``.
 
-    Only json and jsonl documents carry them; other formats give ``None`` for every document. For
-    the entity texts of the error analysis, once the file has been read and checked.
+    json and jsonl documents, brat's ``.txt`` files and doccano's and Label Studio's exports carry
+    them; other formats give none. For the entity texts of the error analysis, once the file has
+    been read and checked.
     """
     fmt = fmt or sniff_format(path)
+    if fmt in _TEXTS:
+        return list(_TEXTS[fmt](path))
     if fmt not in ("json", "jsonl"):
         return []
     out: list[DocumentText] = []

@@ -1,7 +1,9 @@
 """Matching predicted entities to gold entities.
 
 Exact matching pairs a predicted and a gold entity when their offsets and type are equal. It is a
-multiset intersection over integer keys, so duplicates are matched at most once each.
+multiset intersection over integer keys, so duplicates are matched at most once each. For
+discontinuous entities (`nerve.model.spans.Fragments`) every piece must be equal too
+(`exact_match_fragments`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import numpy as np
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from ..model.spans import SpanArray
+
     Int = npt.NDArray[np.int64]
 
-__all__ = ["exact_match_aligned", "exact_match_types"]
+__all__ = ["exact_match_aligned", "exact_match_fragments", "exact_match_types", "piece_rows"]
 
 
 def _keys(start: Int, end: Int, typ: Int, width: int, n_types: int) -> Int:
@@ -56,3 +60,44 @@ def exact_match_aligned(
     key_at[pred[0]] = pred[1] * n + pred[2]
     hit = key_at[gold[0]] == gold[1] * n + gold[2]
     return np.bincount(gold[2][hit], minlength=n_types).astype(np.int64, copy=False)
+
+
+def piece_rows(spans: SpanArray, width: int) -> Int:
+    """One row per span: document, type, then the start and end of each piece, padded with -1.
+
+    A contiguous span is its one piece ``(start, end)``; ``width`` pieces fit each row.
+    """
+    n = len(spans)
+    rows = np.full((n, 2 + 2 * width), -1, dtype=np.int64)
+    rows[:, 0], rows[:, 1] = spans.doc, spans.label
+    f = spans.fragments
+    if f is None:
+        rows[:, 2], rows[:, 3] = spans.start, spans.end
+        return rows
+    counts = np.diff(f.offsets)
+    owner = np.repeat(np.arange(n), counts)
+    slot = np.arange(len(f.start)) - np.repeat(f.offsets[:-1], counts)
+    rows[owner, 2 + 2 * slot] = f.start
+    rows[owner, 3 + 2 * slot] = f.end
+    return rows
+
+
+def exact_match_fragments(gold: SpanArray, pred: SpanArray, n_types: int) -> Int:
+    """Count, per type id, the entities in both sides, a discontinuous one equal in every piece.
+
+    Both sides' labels index one vocabulary of ``n_types`` names. Duplicates are matched at most
+    once each: a multiset intersection of the rows of `piece_rows`.
+    """
+    widths = [
+        int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments is not None
+    ]
+    width = max(widths, default=1)
+    rows = np.concatenate([piece_rows(gold, width), piece_rows(pred, width)])
+    if len(rows) == 0:
+        return np.zeros(n_types, dtype=np.int64)
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    g = np.bincount(inverse[: len(gold)], minlength=len(unique))
+    p = np.bincount(inverse[len(gold) :], minlength=len(unique))
+    matched = np.minimum(g, p)
+    return np.bincount(unique[:, 1], weights=matched, minlength=n_types).astype(np.int64)

@@ -8,7 +8,7 @@ discontinuous span keeps its pieces in ``fragments``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -83,6 +83,8 @@ class SpanArray:
             span's line is known.
         source: the file the spans came from, if any.
         fragments: the pieces of discontinuous spans, or ``None`` when every span is contiguous.
+        notes: what the reader read besides these spans and left out, or converted, counted by
+            kind (``{"ignored relations": 3}`` for brat): nothing is dropped without a count.
     """
 
     doc: IntArray
@@ -94,6 +96,7 @@ class SpanArray:
     line: IntArray | None = None
     source: str | None = None
     fragments: Fragments | None = None
+    notes: Mapping[str, int] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.start.shape[0])
