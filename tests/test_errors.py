@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -412,3 +413,71 @@ def test_readme_analysis_commands_run(tmp_path: Path, capsys: pytest.CaptureFixt
         assert main(argv) == 0, command
     assert "confusion (overlap)" in capsys.readouterr().out
     assert (tmp_path / "errors.jsonl").read_text(encoding="utf-8").startswith('{"totals"')
+
+
+@st.composite
+def discontinuous(draw: st.DrawFn) -> tuple[SpanArray, SpanArray]:
+    """One document per side of entities of one or two pieces, some sharing an extent."""
+    from nerve.model.spans import Fragments
+
+    def side(n: int) -> SpanArray:
+        pieces: list[list[tuple[int, int]]] = []
+        labels = []
+        for _ in range(n):
+            a = draw(st.integers(0, 6))
+            b = a + draw(st.integers(1, 2))
+            if draw(st.booleans()):
+                c = b + draw(st.integers(1, 2))
+                pieces.append([(a, b), (c, c + draw(st.integers(1, 2)))])
+            else:
+                pieces.append([(a, b)])
+            labels.append(draw(st.sampled_from("AB")))
+        counts = [len(x) for x in pieces]
+        offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        flat = [piece for x in pieces for piece in x]
+        start = np.asarray([x[0][0] for x in pieces], dtype=np.int64)
+        end = np.asarray([x[-1][1] for x in pieces], dtype=np.int64)
+        frags = Fragments(
+            offsets,
+            np.asarray([s for s, _ in flat], dtype=np.int64),
+            np.asarray([e for _, e in flat], dtype=np.int64),
+        )
+        label = np.asarray(["AB".index(t) for t in labels], dtype=np.int64)
+        return SpanArray(np.zeros(n, dtype=np.int64), start, end, label, ("A", "B"), 1, fragments=frags)
+
+    return side(draw(st.integers(0, 4))), side(draw(st.integers(0, 4)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(discontinuous())
+def test_discontinuous_categories_add_up_to_exact_counts(sides: tuple[SpanArray, SpanArray]) -> None:
+    g, p = sides
+    cats = categorise(g, p)
+    total, by_type = error_counts(g, p, cats)
+    result = score_spans(g, p)
+    for name, c in by_type.items():
+        exact = result.exact.counts[name]
+        assert c.correct == exact.tp
+        assert c.type + c.boundary + c.boundary_type + c.missed == exact.fn
+        assert c.pred_type + c.pred_boundary + c.pred_boundary_type + c.spurious == exact.fp
+    assert sum(k for _, k in total.boundary_detail) == total.boundary + total.boundary_type
+
+
+def test_same_extent_other_pieces_is_a_boundary_error() -> None:
+    from nerve.model.spans import Fragments
+
+    def one(pieces: list[tuple[int, int]]) -> SpanArray:
+        f = Fragments(
+            np.asarray([0, len(pieces)]),
+            np.asarray([a for a, _ in pieces]),
+            np.asarray([b for _, b in pieces]),
+        )
+        one_span = np.asarray([pieces[0][0]]), np.asarray([pieces[-1][1]])
+        return SpanArray(
+            np.zeros(1, dtype=np.int64), *one_span, np.zeros(1, dtype=np.int64), ("A",), 1, fragments=f
+        )
+
+    c = categorise(one([(0, 2), (4, 6)]), one([(0, 3), (5, 6)]))
+    assert (CATEGORIES[int(c.gold[0])], BOUNDARY[int(c.boundary[0])]) == ("boundary", "pieces")
+    same = categorise(one([(0, 2), (4, 6)]), one([(0, 2), (4, 6)]))
+    assert CATEGORIES[int(same.gold[0])] == "correct"

@@ -15,10 +15,13 @@ missed         gold left unmatched                            MIS
 spurious       prediction left unmatched                      SPU
 ============== ============================================ =============================
 
-A pair of different spans gets one boundary subtype: ``left`` or ``right`` when only that
+Discontinuous spans (brat fragments) are the same span only when every piece is; the overlap
+that pairs them is still that of their extents. A pair of different spans gets one boundary
+subtype: ``left`` or ``right`` when only that
 boundary differs, ``too_long`` when the prediction contains the gold and both differ,
 ``too_short`` when it lies inside the gold and both differ, and ``shifted`` when both differ in
-the same direction. A missed (or spurious) entity is flagged ``overlapping`` when it overlaps a
+the same direction; ``pieces`` when discontinuous spans share their extent but not their
+pieces. A missed (or spurious) entity is flagged ``overlapping`` when it overlaps a
 predicted (gold) entity that the matching paired with another one, or that the thresholds kept
 out. The exact counts follow: exact FN = type + boundary + boundary_type + missed, and exact FP =
 type + boundary + boundary_type + spurious.
@@ -31,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..matching.overlap import candidates, in_order, optimal_edges, overlap_edges
+from ..matching.overlap import candidates, in_order, optimal_edges, overlap_edges, same_spans
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
@@ -51,7 +54,7 @@ __all__ = [
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 CORRECT, TYPE, BOUNDARY_ERROR, BOUNDARY_TYPE, MISSED, SPURIOUS = range(6)
-BOUNDARY = ("left", "right", "too_long", "too_short", "shifted")
+BOUNDARY = ("left", "right", "too_long", "too_short", "shifted", "pieces")
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +109,7 @@ def categorise(
     gold_partner = np.full(len(gold), -1, dtype=np.int64)
     pred_partner = np.full(len(pred), -1, dtype=np.int64)
     gold_partner[mg], pred_partner[mp] = mp, mg
-    same_span = (gold.start[mg] == pred.start[mp]) & (gold.end[mg] == pred.end[mp])
+    same_span = same_spans(gold, pred, mg, mp)
     same_type = gold.label[mg] == pred.label[mp]
     pair = np.where(
         same_span, np.where(same_type, CORRECT, TYPE), np.where(same_type, BOUNDARY_ERROR, BOUNDARY_TYPE)
@@ -115,7 +118,8 @@ def categorise(
     pred_cat = np.full(len(pred), SPURIOUS, dtype=np.int64)
     gold_cat[mg], pred_cat[mp] = pair, pair
     boundary = np.full(len(gold), -1, dtype=np.int64)
-    boundary[mg] = boundary_kind(gold.start[mg], gold.end[mg], pred.start[mp], pred.end[mp])
+    kind = boundary_kind(gold.start[mg], gold.end[mg], pred.start[mp], pred.end[mp])
+    boundary[mg] = np.where((kind < 0) & ~same_span, BOUNDARY.index("pieces"), kind)
     cg, cp = candidates(gs, ps)
     gold_overlapping = np.zeros(len(gold), dtype=np.bool_)
     pred_overlapping = np.zeros(len(pred), dtype=np.bool_)

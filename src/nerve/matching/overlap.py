@@ -17,6 +17,7 @@ import numpy as np
 
 from ..model.spans import SpanArray
 from .assignment import best_edges
+from .exact import piece_rows
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     Bool = npt.NDArray[np.bool_]
     Float = npt.NDArray[np.float64]
 
-__all__ = ["candidates", "in_order", "one_document", "optimal_edges", "overlap_edges", "tiers"]
+__all__ = ["candidates", "in_order", "one_document", "optimal_edges", "overlap_edges", "same_spans", "tiers"]
 
 
 def in_order(spans: SpanArray) -> tuple[SpanArray, Int]:
@@ -92,9 +93,25 @@ def overlap_edges(
     return g[keep], p[keep], overlap[keep]
 
 
+def same_spans(gold: SpanArray, pred: SpanArray, g: Int, p: Int) -> Bool:
+    """Whether the pairs ``g[k] - p[k]`` have the same span: the same pieces, for discontinuous ones."""
+    same = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
+    if (gold.fragments is None and pred.fragments is None) or not same.any():
+        return same
+    widths = [
+        int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments is not None
+    ]
+    width = max(widths, default=1)
+    rows_g, rows_p = piece_rows(gold, width)[:, 2:], piece_rows(pred, width)[:, 2:]
+    return same & (rows_g[g] == rows_p[p]).all(axis=1)
+
+
 def tiers(gold: SpanArray, pred: SpanArray, g: Int, p: Int) -> Int:
-    """The preference of each pair: 4 same span and type, 3 same span, 2 same type, 1 overlap."""
-    same_span = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
+    """The preference of each pair: 4 same span and type, 3 same span, 2 same type, 1 overlap.
+
+    Discontinuous spans are the same span when every piece is (`same_spans`).
+    """
+    same_span = same_spans(gold, pred, g, p)
     same_type = gold.label[g] == pred.label[p]
     return np.where(same_span, np.where(same_type, 4, 3), np.where(same_type, 2, 1))
 

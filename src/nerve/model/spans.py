@@ -133,7 +133,10 @@ class SpanArray:
         if self.fragments is not None:
             f = self.fragments
             lo, hi = f.offsets[:-1][keep], f.offsets[1:][keep]
-            pieces = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist(), strict=True)])
+            counts = hi - lo
+            pieces = np.repeat(lo, counts) + (
+                np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+            )
             pieces = pieces.astype(np.int64)
             offsets = np.concatenate([[0], np.cumsum(hi - lo)]).astype(np.int64)
             fragments = Fragments(offsets, f.start[pieces], f.end[pieces])
