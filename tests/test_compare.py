@@ -334,14 +334,16 @@ def test_compare_has_the_formats_of_score() -> None:
     assert list(COMPARE_RENDERERS) == list(RENDERERS)
 
 
-def test_plain_score_loads_no_statistics() -> None:
+def test_plain_score_loads_no_statistics_and_no_analysis() -> None:
     import subprocess
     import sys
 
     code = (
         "import sys, nerve.cli\n"
         "nerve.cli.main(['score', sys.argv[1], '--output', 'json'])\n"
-        "mods = ['nerve.analysis.bootstrap', 'nerve.analysis.compare', 'nerve.report.stats']\n"
+        "mods = ['nerve.analysis.bootstrap', 'nerve.analysis.compare', 'nerve.report.stats',\n"
+        "        'nerve.analysis.summary', 'nerve.analysis.errors', 'nerve.analysis.instances',\n"
+        "        'nerve.analysis.slices', 'nerve.report.analysis', 'nerve.report.slices']\n"
         "print([m for m in mods if m in sys.modules], file=sys.stderr)\n"
     )
     news = Path(__file__).resolve().parents[1] / "examples" / "news.conll"

@@ -8,7 +8,7 @@
 
 from . import _deprecated
 from ._version import __version__
-from .analysis.instances import InstanceQuery
+from .analysis.query import InstanceQuery
 from .api import compare, decode, encode, score, score_text, validate, validate_spans
 from .api.report import write_report
 from .compat.paddlenlp import ChunkEvaluator

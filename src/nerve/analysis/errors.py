@@ -36,6 +36,7 @@ import numpy as np
 
 from ..matching.overlap import candidates, in_order, optimal_edges, overlap_edges, same_spans
 from ..model.spans import SpanArray
+from .query import CATEGORIES
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -52,7 +53,6 @@ __all__ = [
     "error_counts",
 ]
 
-CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 CORRECT, TYPE, BOUNDARY_ERROR, BOUNDARY_TYPE, MISSED, SPURIOUS = range(6)
 BOUNDARY = ("left", "right", "too_long", "too_short", "shifted", "pieces")
 

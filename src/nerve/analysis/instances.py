@@ -23,20 +23,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import options
-from ..errors import OptionError
 from .aligned import Aligned
 from .errors import BOUNDARY, CATEGORIES, CORRECT, MISSED, SPURIOUS, Categories
+from .query import SORTS, InstanceQuery, check_query
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["SORTS", "Instance", "InstanceQuery", "Instances", "instances"]
-
-SORTS = ("position", "frequency")
-ERRORS = tuple(c for c in CATEGORIES if c != "correct")
+__all__ = ["SORTS", "Instance", "InstanceQuery", "Instances", "instances"]  # SORTS, InstanceQuery: from query
 
 
 @dataclass(frozen=True)
@@ -68,20 +64,6 @@ FIELDS = tuple(Instance.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
-class InstanceQuery:
-    """Which instances to list: see `instances` (checked when the query is made)."""
-
-    categories: tuple[str, ...] | None = None
-    types: tuple[str, ...] | None = None
-    per_category: int | None = None
-    sort: str = "position"
-    context: int = 5
-
-    def __post_init__(self) -> None:
-        _check(self.categories, self.sort, self.per_category, self.context)
-
-
-@dataclass(frozen=True)
 class Instances:
     """The rows kept, and how many errors of each category matched the filters before the cap."""
 
@@ -96,23 +78,6 @@ class Instances:
             "shown": {c: shown.get(c, 0) for c in self.totals},
             "rows": [r.to_dict() for r in self.rows],
         }
-
-
-def _check(
-    categories: Sequence[str] | None, sort: str, per_category: int | None, context: int
-) -> tuple[str, ...]:
-    """The categories asked for (every error category by default); each option checked."""
-    wanted = tuple(categories) if categories else ERRORS
-    for c in wanted:
-        options.one_of(c, CATEGORIES, "categories")
-    options.one_of(sort, SORTS, "sort")
-    if per_category is not None and per_category < 1:
-        raise OptionError(
-            options.flag("per_category"), f"Expected at least 1 row per category, but got {per_category}"
-        )
-    if context < 0:
-        raise OptionError(options.flag("context"), f"Expected 0 or more tokens of context, but got {context}")
-    return wanted
 
 
 class _Text:
@@ -235,7 +200,7 @@ def instances(
     context: int = 5,
 ) -> Instances:
     """The error rows of ``aligned``, filtered, sorted and capped (see the module)."""
-    wanted = _check(categories, sort, per_category, context)
+    wanted = check_query(categories, sort, per_category, context)
     codes = np.asarray([CATEGORIES.index(c) for c in wanted], dtype=np.int64)
     g, p = aligned.gold, aligned.pred
     keep_g = np.isin(cats.gold, codes[codes != SPURIOUS])

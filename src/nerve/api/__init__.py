@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import options
-from ..analysis.instances import InstanceQuery
-from ..analysis.summary import analyse
+from ..analysis.query import InstanceQuery
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
@@ -28,8 +27,7 @@ from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
 from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
-from .analysed import slice_table
-from .compare import compare, with_bootstrap
+from .compare import compare
 from .pipeline import score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .sources import Input, Source, Tags, infer_scheme, is_path
@@ -117,13 +115,20 @@ def score(
 
 
 def _analysed(args: dict[str, Any]) -> Result:
-    """`score` with ``args`` (its keyword arguments), and the analysis asked for (none: only the score)."""
+    """`score` with ``args`` (its keyword arguments), and the analysis asked for (none: only the score).
+
+    The analysis modules are imported here, when asked for: plain scoring does not load them.
+    """
     errors, confusion, instances = args.pop("errors"), args.pop("confusion"), args.pop("instances")
     slices, train, meta = args.pop("slices"), args.pop("train"), args.pop("meta")
     plan = options.bootstrap(*(args.pop(k) for k in ("bootstrap", "seed", "confidence", "unit")))
     names = options.slices(slices, train, meta)
     if not errors and not confusion and instances is None and not names and plan is None:
         return score_input(**args)[0]
+    from ..analysis.summary import analyse
+    from .analysed import slice_table
+    from .compare import with_bootstrap
+
     words = instances is not None or bool({"frequency", "seen"} & set(names))  # texts only when used
     result, aligned = score_aligned(**args, words=words)
     table = slice_table(result, aligned, names, train, meta, args)

@@ -14,11 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import options
-from ..analysis.summary import analyse
 from ..errors import OptionError
 from ..results import Result
-from .analysed import slice_table
-from .compare import with_bootstrap
 from .pipeline import score_aligned
 from .sources import Source, is_path
 
@@ -94,9 +91,14 @@ def _analysed(
 ) -> SystemReport:
     """One system scored, with errors, confusion, slices and the bootstrap if asked for.
 
+    The analysis modules are imported here, so that ``nerve --help`` does not load them.
+
     ``slicing`` holds the slice names, the train and meta files, and the bootstrap's plan.
     """
+    from ..analysis.summary import analyse
     from ..report.html_data import SystemReport
+    from .analysed import slice_table
+    from .compare import with_bootstrap
 
     result, aligned = score_aligned(gold, pred, **kwargs)
     names, train, meta, plan = slicing

@@ -8,10 +8,9 @@ from __future__ import annotations
 import argparse
 
 from .. import options
-from ..analysis.instances import SORTS, InstanceQuery
+from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
 from ..api import score
 from ..errors import OptionError
-from ..report.instances import INSTANCE_FORMATS, render_instances
 from ..report.renderers import RENDERERS, render
 from .options import (
     add_files,
@@ -185,6 +184,8 @@ def run(ns: argparse.Namespace) -> Output:
     )
     text = render(result, ns.output)
     if result.analysis is not None and result.analysis.instances is not None:
+        from ..report.instances import render_instances  # only when asked for
+
         rows = render_instances(result.analysis.instances, _instance_format(ns))
         if ns.instances == "-":
             return Output(text + "\n" + rows)

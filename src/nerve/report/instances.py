@@ -13,11 +13,10 @@ import io
 import json
 
 from ..analysis.instances import FIELDS, Instances
+from ..analysis.query import INSTANCE_FORMATS
 from .tables import aligned
 
 __all__ = ["INSTANCE_FORMATS", "render_instances"]
-
-INSTANCE_FORMATS = ("jsonl", "csv", "table")
 
 
 def _summary(found: Instances) -> tuple[str, str]:

@@ -12,12 +12,14 @@ import csv
 import io
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..metrics.muc import MODES
 from ..results import Result, Score
-from .analysis import analysis_tables
-from .slices import slices_csv, slices_latex, slices_markdown, slices_text
 from .tables import aligned, latex_tabular, markdown_table
+
+if TYPE_CHECKING:
+    from .analysis import AnalysisTable
 from .text import TEXT_COMMANDS, render_text
 
 __all__ = ["RENDERERS", "TEXT_COMMANDS", "render", "render_text"]
@@ -26,6 +28,29 @@ _ROWS = ("micro", "macro", "weighted")
 _COUNTS = ("cor", "inc", "par", "mis", "spu", "pos", "act")
 
 Table = tuple[list[str], list[list[str]]]
+
+
+def _analysis_tables(result: Result) -> list[AnalysisTable]:
+    """The analysis tables (`nerve.report.analysis`), imported only for a result with an analysis."""
+    if result.analysis is None:
+        return []
+    from .analysis import analysis_tables as tables
+
+    return tables(result)
+
+
+def _slices(result: Result, form: str, buf: io.StringIO | None = None) -> list[str]:
+    """The slices in ``form`` (`nerve.report.slices`): lines, or written to ``buf`` for CSV."""
+    if result.analysis is None or result.analysis.slices is None:
+        return []
+    from . import slices
+
+    if buf is not None:
+        slices.slices_csv(result, buf)
+        return []
+    return {"text": slices.slices_text, "markdown": slices.slices_markdown, "latex": slices.slices_latex}[
+        form
+    ](result)
 
 
 def _rows(result: Result) -> list[tuple[str, Score]]:
@@ -121,13 +146,13 @@ def render_table(result: Result) -> str:
     out = [result.signature, "", *lines[: n_types + 1], "", *lines[n_types + 1 :], ""]
     for (head, body), labels, _ in _muc_tables(result):
         out += [*aligned(head, body, labels), ""]
-    for t in analysis_tables(result):
+    for t in _analysis_tables(result):
         out += [
             f"{t.title}: {t.note}" if t.note else f"{t.title}:",
             *aligned(t.head, _cells(t.rows), t.labels),
             "",
         ]
-    out += slices_text(result)
+    out += _slices(result, "text")
     return "\n".join([*out, *_footer(result)]) + "\n"
 
 
@@ -144,14 +169,14 @@ def render_markdown(result: Result) -> str:
     out = [f"`{result.signature}`", "", *markdown_table(head, body)]
     for (head, body), labels, _ in _muc_tables(result):
         out += ["", *markdown_table(head, body, labels)]
-    for t in analysis_tables(result):
+    for t in _analysis_tables(result):
         out += [
             "",
             f"**{t.title}**" + (f": {t.note}" if t.note else ""),
             "",
             *markdown_table(t.head, _cells(t.rows), t.labels),
         ]
-    out += slices_markdown(result)
+    out += _slices(result, "markdown")
     return "\n".join([*out, "", *_footer(result)]) + "\n"
 
 
@@ -193,10 +218,10 @@ def render_csv(result: Result) -> str:
         if macros:
             buf.write("\n# muc document average\n")
             writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
-    for t in analysis_tables(result):
+    for t in _analysis_tables(result):
         buf.write(f"\n# {t.title}" + (f": {t.note}" if t.note else "") + "\n")
         writer.writerows([t.head, *([_csv_value(v) for v in row] for row in t.rows)])
-    slices_csv(result, buf)
+    _slices(result, "csv", buf)
     buf.write("\n# totals\n")
     writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
     return buf.getvalue()
@@ -214,13 +239,13 @@ def render_latex(result: Result) -> str:
     out = [f"% {result.signature}", *latex_tabular(head, body, rules=(len(result.per_type),))]
     for (head, body), labels, rules in _muc_tables(result):
         out += ["", *latex_tabular(head, body, labels, rules)]
-    for t in analysis_tables(result):
+    for t in _analysis_tables(result):
         out += [
             "",
             f"% {t.title}" + (f": {t.note}" if t.note else ""),
             *latex_tabular(t.head, _cells(t.rows), t.labels),
         ]
-    out += slices_latex(result)
+    out += _slices(result, "latex")
     return "\n".join([*out, *(f"% {line}" for line in _footer(result))]) + "\n"
 
 
