@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
@@ -100,3 +104,57 @@ def test_an_unknown_column_names_the_fix(tmp_path: Path, capsys: pytest.CaptureF
     conll = write(tmp_path, "John B-PER B-PER\n", "x.conll")
     assert main(["score", conll, "--column", "NE-FINE-LIT"]) == 2
     assert "--column: applies to hipe and conllu" in capsys.readouterr().err
+
+
+Entity = tuple[int, int, str]
+
+
+def layer(draw: st.DrawFn, n: int) -> list[Entity]:
+    """Entities that do not overlap each other: one BIO column can hold them."""
+    cuts = sorted(draw(st.sets(st.integers(0, n), max_size=6))) if n else []
+    pairs = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
+    return [(a, b, draw(st.sampled_from(["loc", "pers"]))) for a, b in pairs]
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[list[int], list[list[list[Entity]]], list[list[list[Entity]]]]:
+    """Document lengths; gold and predicted entities of two layers (coarse, nested) per document."""
+    lengths = draw(st.lists(st.integers(0, 9), min_size=1, max_size=3))
+    gold = [[layer(draw, n), layer(draw, n)] for n in lengths]
+    pred = [[layer(draw, n), layer(draw, n)] for n in lengths]
+    return lengths, gold, pred
+
+
+def hipe(lengths: list[int], docs: list[list[list[Entity]]]) -> str:
+    out = [HEADER]
+    for d, (n, layers) in enumerate(zip(lengths, docs, strict=True)):
+        columns = [["O"] * n for _ in layers]
+        for tags, entities in zip(columns, layers, strict=True):
+            for a, b, t in entities:
+                tags[a:b] = [f"B-{t}"] + [f"I-{t}"] * (b - a - 1)
+        out.append(f"# hipe2022:document_id = d{d}\n")
+        for i in range(n):
+            coarse, nested = columns[0][i], columns[1][i]
+            out.append(f"w{i}\t{coarse}\tO\tO\tO\tO\t{nested}\t_\t_\t_\n")
+    return "".join(out)
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora())
+def test_round_trip_with_nested_layers_and_exact_counts(
+    drawn: tuple[list[int], list[list[list[Entity]]], list[list[list[Entity]]]],
+) -> None:
+    lengths, gold, pred = drawn
+    both = "NE-COARSE-LIT,NE-NESTED"
+    with tempfile.TemporaryDirectory() as tmp:
+        g, p = Path(tmp) / "g.tsv", Path(tmp) / "p.tsv"
+        g.write_text(hipe(lengths, gold), encoding="utf-8")
+        p.write_text(hipe(lengths, pred), encoding="utf-8")
+        spans, _ = read_hipe(str(g), column=both)
+        result = nerve.score(str(g), str(p), column=both)
+    assert [sorted(d) for d in spans.documents()] == [sorted(a + b) for a, b in gold]
+    gc = Counter((i, *e) for i, d in enumerate(gold) for lay in d for e in lay)
+    pc = Counter((i, *e) for i, d in enumerate(pred) for lay in d for e in lay)
+    tp = sum((gc & pc).values())
+    m = result.micro
+    assert (m.tp, m.fp, m.fn) == (tp, sum(pc.values()) - tp, sum(gc.values()) - tp)
