@@ -250,7 +250,7 @@ def test_offsets() -> None:
 def test_input_format() -> None:
     assert str(refused(nerve.score, EXAMPLE, input_format="xml")) == (
         "input_format: expected one of conll, jsonl, json, nereval, nervaluate, eval4ner, brat, doccano, "
-        "labelstudio, but got 'xml'"
+        "labelstudio, hipe, conllu, nested, but got 'xml'"
     )
 
 

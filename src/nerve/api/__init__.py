@@ -70,6 +70,7 @@ def score(
     min_gold_share: float | None = None,
     input_format: str | None = None,
     offsets: str | None = None,
+    column: str | None = None,
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
@@ -88,11 +89,10 @@ def score(
 
     ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred``
     the prediction file), an open binary file, tag lists (one per sentence; ``pred`` likewise), a
-    `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``; ``offsets`` for json/jsonl).
+    `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``; ``offsets``, ``column``).
     `nerve.options` checks every option: ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``,
-    ``outside``, ``beta`` (an F-beta besides F1), ``encoding``, ``delimiter``
-    (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines; ``check_tokens`` requires the token
-    columns to agree. ``workers`` threads read a file (``None``: two for 8 MiB or more on two cores).
+    ``outside``, ``beta`` (an F-beta besides F1), ``encoding``, ``delimiter``; ``comments`` skips ``#`` lines;
+    ``check_tokens`` requires the token columns to agree. ``workers`` threads read a file (``None``: two).
     ``metrics="exact,muc"`` adds MUC's modes, tuned by ``min_iou``, ``min_gold_share``, ``document_average``
     and ``matching``. ``result.micro.f1`` of the `Result` is the headline.
 

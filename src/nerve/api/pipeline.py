@@ -18,7 +18,7 @@ from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError
 from ..io.sources import FileRange
-from ..io.spans import check_columns, document_texts, read_span_columns, span_lists
+from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_fragments, exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
@@ -181,6 +181,7 @@ def score_input(
     min_gold_share: float | None = None,
     input_format: str | None = None,
     offsets: str | None = None,
+    column: str | None = None,
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
@@ -194,8 +195,9 @@ def score_input(
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
     kind = input_kind(gold, input_format, offsets)
+    check_column(column, kind)
     if kind != "conll":
-        g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets)  # type: ignore[arg-type]
+        g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets, column=column)  # type: ignore[arg-type]
         result = score_spans(g, p, beta=beta, overlap=overlap, source=kind)
         if not keep:
             return result, None

@@ -53,6 +53,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument(
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
+    s.add_argument(
+        "--column",
+        "--misc-key",
+        dest="column",
+        default=None,
+        help="hipe: the tag column(s), comma-separated (default NE-COARSE-LIT); "
+        "conllu: the MISC key (default NER)",
+    )
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
@@ -173,6 +181,7 @@ def run(ns: argparse.Namespace) -> Output:
         document_average=ns.document_average,
         matching=ns.matching,
         offsets=ns.offsets,
+        column=ns.column,
         errors=ns.errors,
         confusion=ns.confusion,
         instances=_query(ns),

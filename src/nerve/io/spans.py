@@ -18,6 +18,10 @@ Formats (``--format``), one module each:
 - ``doccano`` (`nerve.io.doccano`): doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}``.
 - ``labelstudio`` (`nerve.io.labelstudio`): Label Studio's JSON exports, annotations and predictions,
   UTF-16 offsets of older versions converted.
+- ``hipe`` (`nerve.io.hipe`): HIPE 2020/2022 TSV, the tag column(s) picked by ``column``.
+- ``conllu`` (`nerve.io.conllu`): CoNLL-U with tags in MISC under the key ``column`` (``NER``).
+- ``nested`` (`nerve.io.nested`): DyGIE++ nested-NER JSON (inclusive ends, converted) and
+  ``{"tokens", "entities"}`` records.
 
 What a reader read but did not score (brat relations, Label Studio's other annotations...) is
 counted in each side's `SpanArray.notes`.
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -35,12 +39,14 @@ from typing import Any
 import numpy as np
 
 from .. import options
-from ..errors import InputError, plural
+from ..errors import InputError, OptionError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .brat_files import brat_texts, read_brat, read_brat_pair
+from .conllu import conllu_texts, read_conllu
 from .doccano import doccano_texts, read_doccano, read_doccano_pair
 from .eval4ner import read_eval4ner
+from .hipe import hipe_texts, read_hipe
 from .jsonl import (
     MAX_OFFSET,
     Documents,
@@ -56,6 +62,7 @@ from .jsonl import (
 from .labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
+from .nested import nested_texts, read_nested
 from .sources import read_head
 
 __all__ = [
@@ -64,6 +71,7 @@ __all__ = [
     "SPAN_READERS",
     "DocumentText",
     "Documents",
+    "check_column",
     "check_columns",
     "document_texts",
     "read_span_columns",
@@ -86,8 +94,14 @@ SPAN_READERS: dict[str, Reader] = {
     "brat": read_brat,
     "doccano": read_doccano,
     "labelstudio": read_labelstudio,
+    "hipe": read_hipe,
+    "conllu": read_conllu,
+    "nested": read_nested,
 }
 SPAN_FORMATS = tuple(SPAN_READERS)
+ColumnReader = Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]
+#: The formats whose tags sit in a column: path, offset units, problems and the column in.
+COLUMN_READERS: dict[str, ColumnReader] = {"hipe": read_hipe, "conllu": read_conllu}
 PairReader = Callable[[str, str | None, str | None, Problems], tuple[SpanArray, SpanArray | None]]
 #: The formats whose gold and prediction files are read together: gold path, prediction path (or
 #: ``None``), offset units and problems in. brat pairs documents by name; doccano and Label Studio
@@ -108,11 +122,17 @@ def sniff_format(path: str) -> str:
     """
     if os.path.isdir(path) or path.endswith(".ann"):
         return "brat"
+    if path.endswith(".conllu"):
+        return "conllu"
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
     head = read_head(path, 1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
     if not head and path.endswith(".json"):
         return "json"  # empty: no documents
+    if head.startswith(b"TOKEN\t"):
+        return "hipe"
+    if head.startswith((b"{", b"[")) and re.search(rb'"sentences"\s*:\s*\[\s*\[', head):
+        return "nested"
     if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
         return "eval4ner"
     if head.startswith((b"{", b"[")) and _LABEL_STUDIO.search(head):
@@ -143,7 +163,12 @@ def read_spans(
 
 
 def read_span_columns(
-    gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
+    gold: str,
+    pred: str | None = None,
+    *,
+    fmt: str | None = None,
+    units: str | None = None,
+    column: str | None = None,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -154,8 +179,9 @@ def read_span_columns(
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
             has a ``"text"``, token when it has ``"tokens"``); ``"char"`` or ``"utf16"`` for
             doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
+        column: the HIPE tag column(s) or the CoNLL-U MISC key (`COLUMN_READERS`).
     """
-    g, p = _read(gold, pred, fmt, units, None)
+    g, p = _read(gold, pred, fmt, units, None, column)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -181,13 +207,22 @@ def validate_spans(
 
 
 def _read(
-    gold: str, pred: str | None, fmt: str | None, units: str | None, problems: Problems
+    gold: str,
+    pred: str | None,
+    fmt: str | None,
+    units: str | None,
+    problems: Problems,
+    column: str | None = None,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
     options.one_of(fmt, SPAN_FORMATS, "input_format")
     options.offsets(units, fmt)
-    reader = SPAN_READERS[fmt]
+    check_column(column, fmt)
+    by_column = COLUMN_READERS.get(fmt)
+    reader: Reader = SPAN_READERS[fmt]
+    if by_column is not None:
+        reader = lambda path, u, found: by_column(path, u, found, column)  # noqa: E731
     paired = PAIR_READERS.get(fmt)
     with no_gc():
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
@@ -203,6 +238,17 @@ def _read(
         detail = f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
         collect(problems, InputError(pred or gold, None, detail))
     return g, p
+
+
+def check_column(value: str | None, fmt: str) -> None:
+    """Refuse ``column`` (the HIPE tag columns or the CoNLL-U MISC key) for other input."""
+    if value is None:
+        return
+    if fmt not in COLUMN_READERS:
+        detail = f"applies to hipe and conllu input, but the input reads as {fmt}"
+        raise OptionError(options.flag("column"), detail)
+    if not value.strip(", "):
+        raise OptionError(options.flag("column"), "expected a column name, got an empty one")
 
 
 def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> SpanArray:
@@ -277,10 +323,13 @@ def check_columns(spans: SpanArray, side: str) -> SpanArray:
 
 
 DocumentText = str | tuple[str, ...] | None
-_TEXTS: dict[str, Callable[[str], list[str]]] = {
+_TEXTS: dict[str, Callable[[str], Sequence[DocumentText]]] = {
     "brat": brat_texts,
     "doccano": doccano_texts,
     "labelstudio": labelstudio_texts,
+    "hipe": hipe_texts,
+    "conllu": conllu_texts,
+    "nested": nested_texts,
 }
 
 

@@ -1,0 +1,163 @@
+"""HIPE TSV files (the CLEF HIPE 2020 and 2022 shared tasks): entities of one or more tag columns.
+
+In: a file whose first row is the header ``TOKEN NE-COARSE-LIT NE-COARSE-METO NE-FINE-LIT
+NE-FINE-METO NE-FINE-COMP NE-NESTED NEL-LIT NEL-METO MISC`` (tab-separated; any columns, as long as
+``TOKEN`` is first), then one token a row. Comment lines give the markers:
+``# hipe2022:document_id = X`` (or ``# document_id = X`` in HIPE 2020) starts a document, and every
+other comment (``# segment_iiif_link = ...``, dates, languages...) is metadata and is skipped. A
+blank line ends a sentence. ``EndOfLine``, ``NoSpaceAfter`` and ``EndOfSentence`` in ``MISC`` describe
+the layout of the text, not its entities: they are not used, as the HIPE scorer does not use them.
+
+Out: one `SpanArray`, offsets in tokens from the start of each HIPE document (tokens before the
+first marker form a document of their own). ``column`` picks the tag column (``NE-COARSE-LIT`` by
+default); several, comma-separated (``NE-COARSE-LIT,NE-NESTED``), are decoded one by one and
+their entities kept together, nested and overlapping. Tags are decoded with nerve's shared rule
+(`nerve.io.tag_columns`), any scheme; ``_`` in a tag column (not annotated) reads as ``O``.
+
+Problems raise `InputError` naming the file and line: no header, an unknown column (the fix:
+``--column`` with one of the header's names), a row with a number of columns other than the
+header's, a tag that is not ``B-X`` like the others.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import InputError
+from ..model.quoting import quote
+from ..model.spans import SpanArray
+from .jsonl import Problems, collect
+from .tag_columns import decode_tag_column, merge_layers, text_lines
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = ["DEFAULT_COLUMN", "Table", "hipe_texts", "read_hipe", "read_table"]
+
+#: The column read when none is given.
+DEFAULT_COLUMN = "NE-COARSE-LIT"
+_KEYS = ("document_id", "hipe2022:document_id")
+
+
+@dataclass(frozen=True)
+class Table:
+    """The token rows of a HIPE file: cells, document, sentence starts and lines of each row."""
+
+    path: str
+    header: list[str]
+    header_line: int
+    rows: list[list[str]]
+    doc: Int
+    sentence_start: npt.NDArray[np.bool_]
+    lines: Int
+    n_docs: int
+
+    def column(self, name: str) -> list[str]:
+        """The cells of column ``name``, ``_`` read as ``O``.
+
+        Raises:
+            InputError: at the header, when it has no such column.
+        """
+        if name not in self.header[1:]:
+            detail = (
+                f"has no column {quote(name)}; pick one of {', '.join(self.header[1:])} "
+                "with --column (comma-separated for nested layers)"
+            )
+            raise InputError(self.path, self.header_line, detail, option="--column")
+        k = self.header.index(name)
+        return ["O" if r[k] == "_" else r[k] for r in self.rows]
+
+
+def _marker(line: str) -> bool:
+    """Whether the comment ``line`` starts a document."""
+    key = line[1:].split("=", 1)[0].strip()
+    return "=" in line and key in _KEYS
+
+
+def read_table(path: str) -> Table:
+    """The rows of the HIPE file ``path``, checked against its header.
+
+    Raises:
+        InputError: a first row that is not the ``TOKEN ...`` header, a row with another number
+            of columns than the header.
+    """
+    lines = text_lines(path)
+    kind = np.zeros(len(lines), dtype=np.int8)  # 0 row, 1 document marker, 2 comment, 3 blank
+    comment = [ln.startswith("#") for ln in lines]
+    blank = [not ln.strip() for ln in lines]
+    kind[np.asarray(comment, dtype=bool)] = 2
+    kind[np.asarray(blank, dtype=bool)] = 3
+    for i in np.flatnonzero(kind == 2).tolist():
+        if _marker(lines[i]):
+            kind[i] = 1
+    rows_at = np.flatnonzero(kind == 0)
+    if not rows_at.shape[0]:
+        return Table(path, ["TOKEN"], 0, [], np.zeros(0, np.int64), np.zeros(0, bool), rows_at, 0)
+    h = int(rows_at[0])
+    header = lines[h].split("\t")
+    if header[0] != "TOKEN":
+        detail = f"expected the HIPE header TOKEN<TAB>NE-COARSE-LIT<TAB>..., got {quote(lines[h])}"
+        raise InputError(path, h + 1, detail)
+    rows_at = rows_at[1:]
+    if rows_at.shape[0]:  # a header repeated, as where files are concatenated
+        rows_at = rows_at[np.asarray([lines[i] != lines[h] for i in rows_at.tolist()], dtype=bool)]
+    rows = [lines[i].split("\t") for i in rows_at.tolist()]
+    widths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    if (widths != len(header)).any():
+        k = int(np.argmax(widths != len(header)))
+        detail = (
+            f"row has {int(widths[k])} columns, expected {len(header)} as in the header "
+            f"(line {h + 1}; columns are separated by tabs)"
+        )
+        raise InputError(path, int(rows_at[k]) + 1, detail)
+    markers = np.cumsum(kind == 1)
+    breaks = np.cumsum((kind == 1) | (kind == 3))
+    doc = markers[rows_at].astype(np.int64)
+    n_markers = int(markers[-1])
+    leading = bool(doc.shape[0]) and int(doc[0]) == 0  # rows before the first marker
+    if not leading:
+        doc -= 1
+    start = np.ones(len(rows), dtype=bool)
+    start[1:] = breaks[rows_at][1:] != breaks[rows_at][:-1]
+    n_docs = n_markers + int(leading)
+    return Table(path, header, h + 1, rows, doc, start, rows_at.astype(np.int64) + 1, n_docs)
+
+
+def read_hipe(
+    path: str, units: str | None = None, problems: Problems = None, column: str | None = None
+) -> tuple[SpanArray, None]:
+    """The entities of the HIPE file ``path`` in ``column`` (see the module): one side.
+
+    ``units`` is not used (offsets count tokens). A problem is raised, or collected (validation)
+    and the file read as having no documents.
+    """
+    del units
+    names = [c.strip() for c in (column or DEFAULT_COLUMN).split(",") if c.strip()]
+    try:
+        table = read_table(path)
+        if table.n_docs == 0:
+            return replace(SpanArray.empty(0), source=path), None
+        layers = [
+            decode_tag_column(
+                table.column(name), table.doc, table.sentence_start, table.n_docs, (path, table.lines)
+            )
+            for name in names
+        ]
+    except InputError as err:
+        collect(problems, err)
+        return replace(SpanArray.empty(0), source=path), None
+    return replace(merge_layers(layers), source=path), None
+
+
+def hipe_texts(path: str) -> list[tuple[str, ...]]:
+    """The tokens of each document of the HIPE file ``path``."""
+    table = read_table(path)
+    tokens = [r[0] for r in table.rows]
+    bounds = np.searchsorted(table.doc, np.arange(table.n_docs + 1)).tolist()
+    return [tuple(tokens[a:b]) for a, b in itertools.pairwise(bounds)]
