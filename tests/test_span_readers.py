@@ -506,3 +506,32 @@ def test_cli_validate_span_files_by_format_and_with_a_prediction_file(
     assert out == ""
     assert err.startswith("nerve: error: ")
     assert "missing.jsonl" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["--scheme", "IOBES"], "--scheme"),
+        (["--repair", "discard"], "--repair"),
+        (["--tag-format", "X"], "--tag-format"),
+        (["--outside", "N"], "--outside"),
+        (["--comments"], "--comments"),
+        (["--ignore-tokens"], "--ignore-tokens"),
+        (["--encoding", "latin-1"], "--encoding"),
+        (["--delimiter", "tab"], "--delimiter"),
+    ],
+)
+def test_tag_options_are_refused_for_span_files(
+    args: list[str], flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from nerve.cli import main
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(
+        '{"text": "Ada", "gold": [{"start": 0, "end": 3, "label": "PER"}], "pred": []}\n', encoding="utf-8"
+    )
+    assert main(["score", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"nerve: error: {flag}: applies to tagged (CoNLL) input")
+    assert main(["score", str(path)]) == 0

@@ -7,6 +7,7 @@ entry points that call this.
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -16,7 +17,7 @@ import numpy as np
 
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
-from ..errors import InputError, InvalidSequenceError, NerveError
+from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io.sources import FileRange
 from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_fragments, exact_match_types
@@ -147,6 +148,14 @@ def _count(
     return acc
 
 
+def _only_tags(kind: str, **given: bool) -> None:
+    """Refuse the options of tagged input (``given`` ones set) for span files, which have no tags."""
+    for option, set_ in given.items():
+        if set_:
+            detail = f"applies to tagged (CoNLL) input, but the input reads as {kind} spans"
+            raise OptionError(options.flag(option), detail)
+
+
 def score_aligned(
     gold: Source, pred: Source | None = None, *, words: bool = True, **kwargs: Any
 ) -> tuple[Result, Aligned]:
@@ -197,6 +206,10 @@ def score_input(
     kind = input_kind(gold, input_format, offsets)
     check_column(column, kind)
     if kind != "conll":
+        _only_tags(kind, scheme=scheme != "auto", repair=repair != "begin", tag_format=tag_format is not None)
+        _only_tags(kind, outside=outside != "O", comments=comments, delimiter=delimiter is not None)
+        _only_tags(kind, check_tokens=not check_tokens, workers=workers is not None)
+        _only_tags(kind, encoding=codecs.lookup(options.encoding(encoding)).name != "utf-8")
         g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets, column=column)  # type: ignore[arg-type]
         result = score_spans(g, p, beta=beta, overlap=overlap, source=kind)
         if not keep:
