@@ -129,6 +129,7 @@ class Settings:
     version: str = __version__
     source: str = "tags"
     statistics: tuple[str, ...] = ()  # the bootstrap's signature fields, when asked for
+    labels: tuple[str, ...] = ()  # the label map's and type filters' fields (`LabelMap.fields`), when used
 
     def __post_init__(self) -> None:
         options.beta(self.beta)
@@ -142,6 +143,7 @@ class Settings:
         repair: str,
         beta: float,
         overlap: MucOptions | None = None,
+        labels: tuple[str, ...] = (),
     ) -> Settings:
         """The settings of tags read with ``vocab`` (its tag format, outside tag) and ``scheme``.
 
@@ -155,6 +157,7 @@ class Settings:
             repair=repair,
             beta=beta,
             match=match_of(overlap),
+            labels=labels,
         )
 
     def signature(self, repairs: int | None = None) -> str:
@@ -165,6 +168,7 @@ class Settings:
             f"tags {self.tag_format or 'B-X'} {self.outside}" if tags else f"spans {self.source}",
             repair_field(self.repair, repairs) if tags else None,
             f"match {self.match}",
+            *self.labels,
             f"beta {self.beta:g}" if self.beta != 1 else None,
             f"avg {self.average}",
             *self.statistics,

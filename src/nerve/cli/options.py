@@ -147,3 +147,33 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
 def statistics(ns: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of `add_statistics`' options, for `nerve.score` and `nerve.compare`."""
     return {"bootstrap": ns.bootstrap, "seed": ns.seed, "confidence": ns.confidence, "unit": ns.unit}
+
+
+def add_labels(p: argparse.ArgumentParser) -> None:
+    """``--map``, ``--types``, ``--ignore-types`` (both sides, before matching) and ``--pattern``."""
+    g = p.add_argument_group("types")
+    g.add_argument(
+        "--map",
+        default=None,
+        metavar="MAP",
+        help="rename types on both sides: OTH=MISC,person=PER, or a file of FROM=TO lines or a JSON object",
+    )
+    g.add_argument(
+        "--types", default=None, metavar="T", help="score only these types (after --map), comma-separated"
+    )
+    g.add_argument(
+        "--ignore-types",
+        default=None,
+        metavar="T",
+        help="remove these types from both sides before matching (after --map), comma-separated",
+    )
+    g.add_argument(
+        "--pattern",
+        default=None,
+        help="directories: the CoNLL files to pair by relative name (default: *.conll)",
+    )
+
+
+def labels(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `add_labels`'s options, for `nerve.score`."""
+    return {"label_map": ns.map, "types": ns.types, "ignore_types": ns.ignore_types, "pattern": ns.pattern}

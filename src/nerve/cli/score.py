@@ -16,9 +16,11 @@ from ..report.renderers import RENDERERS, render
 from .options import (
     add_files,
     add_format,
+    add_labels,
     add_output,
     add_reading,
     add_statistics,
+    labels,
     reading,
     source,
     statistics,
@@ -51,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
     )
     add_format(s)
+    add_labels(s)
     s.add_argument(
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
@@ -182,6 +185,7 @@ def run(ns: argparse.Namespace) -> Output:
         meta=ns.meta,
         **statistics(ns),
         **reading(ns),
+        **labels(ns),
     )
     text = render(result, ns.output)
     if result.analysis is not None and result.analysis.instances is not None:

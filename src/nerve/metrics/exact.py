@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import Problem, SchemeError
+from ..errors import OptionError, Problem, SchemeError
 from ..matching.exact import exact_match_aligned
 from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
+from ..model.labels import LabelMap, TypeIds
 from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, infer_scheme
 from ..model.vocab import TagVocab
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
@@ -123,7 +124,14 @@ class ExactAccumulator:
         scheme: Scheme | None,
         sources: tuple[str, str],
         overlap: MucOptions | None = None,
+        labels: LabelMap | None = None,
     ):
+        if labels and policy == "conlleval":
+            raise OptionError(
+                "repair",
+                "conlleval's rules count chunks of the tags as read: with a label map "
+                "or type filter use begin, discard or error",
+            )
         if policy in ("discard", "error") and scheme is None:
             raise ValueError(f"the {policy} policy needs the scheme before reading")
         if overlap is not None and policy == "conlleval":
@@ -147,6 +155,20 @@ class ExactAccumulator:
         self.problems: list[Problem] = []
         self.perl = PerlChunker() if policy == "conlleval" else None
         self._rules_cache: DecodeRules | None = None
+        self.mapped = TypeIds(labels) if labels else None
+
+    @property
+    def type_names(self) -> list[str]:
+        """The names of the types counted: the vocabulary's, or those a label map turns them into."""
+        return self.mapped.names if self.mapped is not None else self.vocab.type_names
+
+    def _map(self, chunks: Chunks) -> Chunks:
+        """The chunks with their types mapped (`LabelMap`), those filtered out removed."""
+        if self.mapped is None:
+            return chunks
+        ids = self.mapped.of(self.vocab.type_names)[chunks.type]
+        keep = ids >= 0
+        return Chunks(chunks.start[keep], chunks.end[keep], ids[keep])
 
     def update(self, block: TagBlock) -> tuple[Chunks, Chunks] | None:
         """Add the counts of one block; return its gold and predicted chunks (``None`` for conlleval)."""
@@ -160,10 +182,11 @@ class ExactAccumulator:
         if self.perl is not None:
             self._update_perl(block)
             return None
-        self._count_chunks(gold.chunks, pred.chunks, len(block))
+        chunks = self._map(gold.chunks), self._map(pred.chunks)
+        self._count_chunks(*chunks, len(block))
         if self.overlap is not None:
-            self._count_muc(gold.chunks, pred.chunks, block.document_start, doc_base)
-        return gold.chunks, pred.chunks
+            self._count_muc(*chunks, block.document_start, doc_base)
+        return chunks
 
     def _decode(self, ids: npt.NDArray[np.int32], sentence_start: Bool, side: int, lines: Int) -> Decoded:
         """Decode one side (0 gold, 1 pred) of a block; count its transitions, keep its problems."""
@@ -185,7 +208,7 @@ class ExactAccumulator:
 
     def _count_chunks(self, gold: Chunks, pred: Chunks, length: int) -> None:
         """Count gold, predicted and exactly matched chunks per type (positions within a block)."""
-        n_types = len(self.vocab.type_names)
+        n_types = len(self.type_names)
         self.gold = _grow(self.gold, n_types) + _grow(np.bincount(gold.type, minlength=n_types), n_types)
         self.pred = _grow(self.pred, n_types) + _grow(np.bincount(pred.type, minlength=n_types), n_types)
         hits = exact_match_aligned(
@@ -196,7 +219,7 @@ class ExactAccumulator:
     def _count_muc(self, gold: Chunks, pred: Chunks, document_start: Bool, doc_base: int) -> None:
         """Add the MUC tallies of a block's chunks (by type, in total, and by document)."""
         assert self.overlap is not None
-        n_types = len(self.vocab.type_names)
+        n_types = len(self.type_names)
         # Entities never cross sentences, so matching within a block is matching per document.
         docs = None
         size = 1
@@ -206,8 +229,8 @@ class ExactAccumulator:
             size = int(doc[-1]) + 1 if doc.shape[0] else 1
             docs = (doc[gold.start], doc[pred.start], size)
         tallies = count_all(
-            one_document(gold.start, gold.end, gold.type, self.vocab.type_names),
-            one_document(pred.start, pred.end, pred.type, self.vocab.type_names),
+            one_document(gold.start, gold.end, gold.type, self.type_names),
+            one_document(pred.start, pred.end, pred.type, self.type_names),
             n_types,
             self.overlap,
             docs,
@@ -264,9 +287,10 @@ class ExactAccumulator:
             k = theirs.counts.shape[0]
             grown[np.ix_(ids[:k], ids[:k])] += theirs.counts
             mine.counts = grown
-        index = {name: i for i, name in enumerate(self.vocab.type_names)}
-        types = np.asarray([index[name] for name in other.vocab.type_names], dtype=np.int64)
-        n = len(index)
+        index = {name: i for i, name in enumerate(self.type_names)}
+        add = self.mapped.add if self.mapped is not None else index.__getitem__  # mapped: maybe new here
+        types = np.asarray([add(name) for name in other.type_names], dtype=np.int64)
+        n = len(self.type_names)
         for name in ("gold", "pred", "matched"):
             mine_counts = _grow(getattr(self, name), n)
             theirs_counts = getattr(other, name)
@@ -312,7 +336,7 @@ class ExactAccumulator:
             int(p_counts[invalid].sum()),
             repair_kinds(g_counts + p_counts, invalid, vocab.kinds),
         )
-        names = list(vocab.type_names)
+        names = list(self.type_names)
         if self.perl is not None:
             perl = self.perl.finish()
             labels = ["", *names]
@@ -338,7 +362,7 @@ class ExactAccumulator:
                 m: mode_scores(
                     m,
                     self.muc.get(m, empty),
-                    vocab.type_names,
+                    self.type_names,
                     per_document[m] if per_document else None,
                     self.muc_total.get(m, empty),
                 )

@@ -1,0 +1,140 @@
+"""Label maps and type filters (--map, --types, --ignore-types): mapping then scoring equals scoring
+input written with the types already renamed or removed, on the tag path and the span path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nerve
+from nerve.cli import main
+from nerve.errors import OptionError
+
+TYPES = ["PER", "LOC", "MISC", "OTH"]
+tag_seqs = st.lists(
+    st.lists(st.sampled_from(["O"] + [f"{p}-{t}" for p in "BI" for t in TYPES]), min_size=1, max_size=8),
+    min_size=1,
+    max_size=4,
+)
+
+
+def _premapped(seqs: list[list[str]], rename: dict[str, str], drop: set[str]) -> list[list[str]]:
+    """The tags as if written with the types renamed, and the dropped entities' tags as O."""
+    out = []
+    for seq in seqs:
+        spans = nerve.decode(seq)
+        tags = ["O"] * len(seq)
+        for s in spans:
+            label = rename.get(s.label, s.label)
+            if label in drop:
+                continue
+            tags[s.start : s.end] = [f"B-{label}"] + [f"I-{label}"] * (s.end - s.start - 1)
+        out.append(tags)
+    return out
+
+
+def _counts(r: nerve.Result) -> dict[str, tuple[int, int, int]]:
+    return {k: (c.tp, c.fp, c.fn) for k, c in r.exact.counts.items()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tag_seqs,
+    tag_seqs,
+    st.sampled_from([{}, {"OTH": "MISC"}, {"PER": "LOC", "LOC": "PER"}]),
+    st.sets(st.sampled_from(TYPES)),
+)
+def test_map_then_score_equals_score_of_premapped(
+    gold: list[list[str]], pred: list[list[str]], rename: dict[str, str], drop: set[str]
+) -> None:
+    n = min(len(gold), len(pred))
+    gold = gold[:n]
+    pred = [(p + ["O"] * len(g))[: len(g)] for g, p in zip(gold, pred[:n], strict=True)]
+    ignore = sorted(drop) or None
+    mapped = nerve.score(gold, pred, label_map=rename or None, ignore_types=ignore)
+    plain = nerve.score(_premapped(gold, rename, drop), _premapped(pred, rename, drop))
+    assert _counts(mapped) == _counts(plain)
+    spans = [[(s.start, s.end, s.label) for s in nerve.decode(seq)] for seq in gold]
+    pspans = [[(s.start, s.end, s.label) for s in nerve.decode(seq)] for seq in pred]
+    from nerve.api.pipeline import score_spans
+    from nerve.io.label_maps import label_map
+
+    on_spans = score_spans(spans, pspans, labels=label_map(rename or None, None, ignore))
+    assert _counts(on_spans) == _counts(plain)
+
+
+def test_filters_remove_entities_before_matching() -> None:
+    # gold PER predicted as MISC: with MISC ignored, a missed PER (not a type error)
+    r = nerve.score([["B-PER"]], [["B-MISC"]], ignore_types="MISC")
+    assert _counts(r) == {"PER": (0, 0, 1)}
+    r = nerve.score([["B-PER", "B-LOC"]], [["B-PER", "B-MISC"]], types="PER,LOC")
+    assert _counts(r) == {"PER": (1, 0, 0), "LOC": (0, 0, 1)}
+
+
+def test_signature_fields_only_when_used() -> None:
+    plain = nerve.score([["B-PER"]], [["B-PER"]])
+    assert plain.signature == (
+        f"nerve {nerve.__version__} | scheme IOB2 (auto) | tags B-X O | repair begin (0 repairs)"
+        " | match exact | avg micro"
+    )
+    r = nerve.score([["B-OTH"]], [["B-OTH"]], label_map={"OTH": "MISC"}, ignore_types=["LOC"])
+    assert "| match exact | map OTH=MISC | ignore LOC | avg micro" in r.signature
+    with pytest.raises(nerve.NerveError, match="different settings"):
+        r.merge(plain)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "option"),
+    [
+        ({"types": "PER", "ignore_types": "LOC"}, "types"),
+        ({"types": "FOO"}, "types"),
+        ({"types": "PER,"}, "types"),
+        ({"ignore_types": ""}, "ignore_types"),
+        ({"label_map": "OTH"}, "label_map"),
+        ({"label_map": "OTH=,A=B"}, "label_map"),
+        ({"label_map": {"": "X"}}, "label_map"),
+        ({"label_map": "A=B", "repair": "conlleval"}, "repair"),
+    ],
+)
+def test_bad_options(kwargs: dict[str, object], option: str) -> None:
+    with pytest.raises(OptionError) as err:
+        nerve.score([["B-PER"]], [["B-PER"]], **kwargs)  # type: ignore[arg-type]
+    assert err.value.option == option
+
+
+def test_types_on_empty_input_is_no_error() -> None:
+    assert _counts(nerve.score([["O"]], [["O"]], types="PER")) == {}
+
+
+def test_map_files(tmp_path: Path) -> None:
+    lines = tmp_path / "map.txt"
+    lines.write_text("# renames\nOTH=MISC\n\nperson=PER\n", encoding="utf-8")
+    obj = tmp_path / "map.json"
+    obj.write_text(json.dumps({"OTH": "MISC", "person": "PER"}), encoding="utf-8")
+    gold, pred = [["B-OTH", "B-person"]], [["B-MISC", "B-PER"]]
+    for f in (lines, obj):
+        assert _counts(nerve.score(gold, pred, label_map=str(f))) == {"MISC": (1, 0, 0), "PER": (1, 0, 0)}
+    bad = tmp_path / "bad.txt"
+    bad.write_text("OTH=MISC\nnope\n", encoding="utf-8")
+    with pytest.raises(nerve.InputError) as err:
+        nerve.score(gold, pred, label_map=str(bad))
+    assert err.value.line == 2
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "m.conll"
+    f.write_text("John B-PER B-MISC\nParis B-OTH B-MISC\n", encoding="utf-8")
+    assert main(["score", str(f), "--map", "OTH=MISC", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "map OTH=MISC" in out["signature"]
+    assert out["exact"]["per_type"]["MISC"]["tp"] == 1
+    assert main(["score", str(f), "--types", "PER", "--ignore-types", "X"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("nerve: error: --types:")
+    assert "\n" not in err
+    assert main(["score", str(f), "--types", "LOCATION"]) == 2
+    assert "--types" in capsys.readouterr().err
