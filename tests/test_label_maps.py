@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from nerve.api.shards import shards
 from nerve.cli import main
 from nerve.errors import OptionError
 
@@ -138,3 +139,20 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "\n" not in err
     assert main(["score", str(f), "--types", "LOCATION"]) == 2
     assert "--types" in capsys.readouterr().err
+
+
+def test_threads_and_analysis_see_mapped_types(tmp_path: Path) -> None:
+    f = tmp_path / "big.conll"
+    rows = ["w B-PER B-MISC\nw B-LOC B-LOC\nw B-OTH B-PER\n\n", "w B-MISC B-MISC\nw I-MISC O\n\n"]
+    f.write_text("".join(rows[i % 2] for i in range(400)), encoding="utf-8")
+    kwargs = {"label_map": "PER=LOC,LOC=PER", "ignore_types": "MISC", "metrics": "exact,muc"}
+    assert shards(f, None, 2, False, "utf-8") is not None  # two ranges, absorbed into one
+    one = nerve.score(f, workers=1, **kwargs)  # type: ignore[arg-type]
+    two = nerve.score(f, workers=2, **kwargs)  # type: ignore[arg-type]
+    assert _counts(one) == _counts(two) == {"LOC": (0, 200, 200), "PER": (200, 0, 0), "OTH": (0, 0, 200)}
+    assert one.muc == two.muc
+    r = nerve.score(f, errors=True, **kwargs)  # type: ignore[arg-type]
+    assert r.analysis is not None
+    assert r.analysis.errors is not None
+    errors = r.analysis.errors.to_dict()
+    assert "MISC" not in str(errors)

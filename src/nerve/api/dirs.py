@@ -33,7 +33,5 @@ def conll_pairs(gold: str, pred: str | None, pattern: str | None) -> list[tuple[
     for (mine, theirs), other in (((sides[0], sides[1]), pred), ((sides[1], sides[0]), gold)):
         lone = sorted(set(mine) - set(theirs))
         if lone:
-            raise InputError(
-                mine[lone[0]], None, f"has no counterpart {lone[0]} under {other}", option="--pattern"
-            )
+            raise InputError(mine[lone[0]], None, f"has no counterpart {lone[0]} under {other}")
     return [(sides[0][k], sides[1][k]) for k in sorted(sides[0])]

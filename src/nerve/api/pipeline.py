@@ -240,7 +240,8 @@ def score_input(
     fields = labels.fields() if labels else ()
     settings = Settings.of_tags(totals.scheme.name, fixed is None, acc.vocab, policy, beta, overlap, fields)
     result = Result.of_totals(settings, totals)
-    return result, aligned_of(kept, inputs[0].sources) if kept is not None else None
+    names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
+    return result, aligned_of(kept, names) if kept is not None else None
 
 
 def _span_files(
