@@ -156,3 +156,54 @@ def test_threads_and_analysis_see_mapped_types(tmp_path: Path) -> None:
     assert r.analysis.errors is not None
     errors = r.analysis.errors.to_dict()
     assert "MISC" not in str(errors)
+
+
+# --- --gold-scheme and --pred-scheme: each side decoded with its own scheme -------------------
+
+iob = st.lists(st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]), min_size=1, max_size=8)
+iobes = st.lists(
+    st.sampled_from(["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "E-LOC", "S-LOC"]),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(iob, iobes), min_size=1, max_size=4), st.sampled_from(["begin", "discard"]))
+def test_each_side_decodes_with_its_scheme(pairs: list[tuple[list[str], list[str]]], repair: str) -> None:
+    from nerve.api.pipeline import score_spans
+
+    gold = [g for g, _ in pairs]
+    pred = [(p + ["O"] * len(g))[: len(g)] for g, p in pairs]
+    r = nerve.score(gold, pred, gold_scheme="IOB2", pred_scheme="IOBES", repair=repair)
+    g_spans = [
+        [(s.start, s.end, s.label) for s in nerve.decode(t, scheme="IOB2", repair=repair)] for t in gold
+    ]
+    p_spans = [
+        [(s.start, s.end, s.label) for s in nerve.decode(t, scheme="IOBES", repair=repair)] for t in pred
+    ]
+    assert _counts(r) == _counts(score_spans(g_spans, p_spans))
+    assert r.repairs.gold == nerve.score(gold, gold, scheme="IOB2", repair=repair).repairs.gold
+    assert r.repairs.pred == nerve.score(pred, pred, scheme="IOBES", repair=repair).repairs.pred
+    assert "| scheme gold IOB2 pred IOBES |" in r.signature
+
+
+def test_scheme_signatures_and_refusals() -> None:
+    gold, pred = [["B-PER", "I-PER"]], [["B-PER", "E-PER"]]
+    same = nerve.score(gold, gold, gold_scheme="IOB2", pred_scheme="BIO")
+    assert same.signature == nerve.score(gold, gold, scheme="IOB2").signature
+    r = nerve.score(gold, pred, pred_scheme="IOBES")
+    assert "| scheme gold IOB2 (auto) pred IOBES |" in r.signature
+    assert _counts(r) == {"PER": (1, 0, 0)}
+    r2 = nerve.score(gold, pred, gold_scheme="IOB2")
+    assert "| scheme gold IOB2 pred IOBES (auto) |" in r2.signature
+    with pytest.raises(nerve.NerveError, match="different settings"):
+        r.merge(r2)
+    with pytest.raises(nerve.SchemeError, match="pred tags use E"):
+        nerve.score(gold, pred, gold_scheme="IOBES", pred_scheme="IOB2")
+    with pytest.raises(OptionError) as err:
+        nerve.score(gold, pred, pred_scheme="IOBES", repair="discard")
+    assert err.value.option == "gold_scheme"
+    with pytest.raises(OptionError) as err:
+        nerve.score(gold, pred, pred_scheme="IOBES", repair="conlleval")
+    assert err.value.option == "repair"

@@ -86,6 +86,8 @@ def score(
     types: str | Sequence[str] | None = None,
     ignore_types: str | Sequence[str] | None = None,
     pattern: str | None = None,
+    gold_scheme: str | None = None,
+    pred_scheme: str | None = None,
     errors: bool = False,
     confusion: bool = False,
     instances: InstanceQuery | None = None,
@@ -103,13 +105,12 @@ def score(
     prediction file), a directory of them (paired by name with ``pred``'s, those matching ``pattern``), an
     open binary file, tag lists (one per sentence; ``pred`` likewise), a `TaggedCorpus`, or a span file
     (``input_format``, sniffed when ``None``; ``offsets`` for json/jsonl). `nerve.options` checks every
-    option: ``scheme="auto"`` infers it, ``beta`` adds an F-beta, ``delimiter`` is as in
-    `nerve.io.bytes.column_delimiter`, ``comments`` skips ``#`` lines, ``check_tokens`` requires the token
-    columns to agree, ``workers`` threads read a file (``None``: two for 8 MiB or more on two cores).
-    ``metrics="exact,muc"`` adds MUC's modes (``min_iou``, ``min_gold_share``, ``document_average``,
-    ``matching``). ``label_map`` renames types (``"OTH=MISC"``, a file of such lines or a JSON object, a
-    mapping); ``types`` keeps, or ``ignore_types`` drops, types on both sides before matching
-    (`nerve.model.labels`). ``result.micro.f1`` is the headline.
+    option: ``scheme="auto"`` infers it (``gold_scheme``, ``pred_scheme``: one side's), ``beta`` adds an
+    F-beta, ``delimiter`` is as in `nerve.io.bytes.column_delimiter`, ``comments`` skips ``#`` lines,
+    ``check_tokens`` requires the token columns to agree, ``workers`` threads read a file (``None``: two for
+    8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes (``min_iou``, ``min_gold_share``,
+    ``document_average``, ``matching``). ``label_map`` renames types (``"OTH=MISC"``, a file of such lines or
+    X
 
     Analysis (`nerve.analysis`) is opt-in and fills ``result.analysis``: its options are in this module's doc.
 

@@ -131,18 +131,22 @@ def _count(
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
     words: bool = False,
     labels: LabelMap | None = None,
+    pred_scheme: Scheme | str | None = "same",
 ) -> ExactAccumulator:
     """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go.
 
     With ``keep``, the entities and token columns are collected too (`nerve.analysis.aligned.Collector`),
     and with ``words`` the tokens themselves. ``more``: the pairs of files after ``source`` (directories).
     """
-    if scheme is None and policy in ("discard", "error"):
+    if scheme is None and policy in ("discard", "error") and pred_scheme == "same":
         scheme = infer_scheme([source, *more], fmt, outside)  # these policies need the scheme while decoding
     if parts:
         args = (policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
-        return score_shards(parts, *args, keep=keep, words=words, labels=labels)
-    acc = ExactAccumulator(TagVocab(fmt, scheme, outside), policy, scheme, source.sources, overlap, labels)
+        return score_shards(parts, *args, keep=keep, words=words, labels=labels, pred_scheme=pred_scheme)
+    vocab = TagVocab(
+        fmt, scheme if pred_scheme == "same" else None, outside
+    )  # two schemes: checked at the end
+    acc = ExactAccumulator(vocab, policy, scheme, source.sources, overlap, labels, pred_scheme)
     collector = Collector()
     for each in (source, *more):
         each.words, acc.sources = keep is not None and words, each.sources
@@ -208,6 +212,8 @@ def score_input(
     types: str | Sequence[str] | None = None,
     ignore_types: str | Sequence[str] | None = None,
     pattern: str | None = None,
+    gold_scheme: str | None = None,
+    pred_scheme: str | None = None,
     keep: bool = False,
     words: bool = False,
 ) -> tuple[Result, Aligned | None]:
@@ -223,6 +229,7 @@ def score_input(
         files = (os.fspath(gold), path_of(pred))  # type: ignore[arg-type]
         return _span_files(files, kind, offsets, beta, overlap, labels, keep, words)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
+    fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
     inputs = [
         Input(g, p, comments, encoding, check_tokens, delimiter=delimiter)
         for g, p in _pairs(gold, pred, pattern)
@@ -231,17 +238,52 @@ def score_input(
     threads = policy != "conlleval" and delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
-    acc = _count(inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels)
+    acc = _count(
+        inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels, other
+    )
+    result = _result(acc, fixed is None, other is None, policy, beta, overlap, labels)
+    names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
+    return result, aligned_of(kept, names) if kept is not None else None
+
+
+def _result(
+    acc: ExactAccumulator,
+    inferred: bool,
+    pred_inferred: bool,
+    policy: str,
+    beta: float,
+    overlap: MucOptions | None,
+    labels: LabelMap | None,
+) -> Result:
+    """The result of the counts, with their settings; the problems found by the ``error`` policy raised."""
     if labels:
         check_types(labels, acc.vocab.type_names)
     totals = acc.finish()
     if policy == "error" and acc.problems:
         raise InvalidSequenceError(sorted(acc.problems, key=lambda p: (p.line, p.side)), totals.scheme.name)
     fields = labels.fields() if labels else ()
-    settings = Settings.of_tags(totals.scheme.name, fixed is None, acc.vocab, policy, beta, overlap, fields)
-    result = Result.of_totals(settings, totals)
-    names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
-    return result, aligned_of(kept, names) if kept is not None else None
+    settings = Settings.of_tags(totals.scheme.name, inferred, acc.vocab, policy, beta, overlap, fields)
+    if totals.pred_scheme is not None:
+        settings = replace(
+            settings, pred_scheme=totals.pred_scheme.name + (" (auto)" if pred_inferred else "")
+        )
+    return Result.of_totals(settings, totals)
+
+
+def _schemes(
+    fixed: Scheme | None, gold: str | None, pred: str | None, policy: str
+) -> tuple[Scheme | None, Scheme | str | None]:
+    """The gold scheme, and the predictions' (``"same"`` when it is the gold one): ``scheme`` unless given."""
+    g = fixed if gold is None else options.scheme(gold, "gold_scheme")
+    p = fixed if pred is None else options.scheme(pred, "pred_scheme")
+    if g is p:
+        return g, "same"
+    if policy in ("discard", "error") and None in (g, p):
+        side = "gold_scheme" if g is None else "pred_scheme"
+        raise OptionError(
+            options.flag(side), f"{policy} decodes each side with its scheme: name it, not auto"
+        )
+    return g, p
 
 
 def _span_files(

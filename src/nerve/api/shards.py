@@ -55,6 +55,7 @@ def score_shards(
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
     words: bool = False,
     labels: LabelMap | None = None,
+    pred_scheme: Scheme | str | None = "same",
 ) -> ExactAccumulator:
     """Count each range in its own thread and add the counts up, in file order.
 
@@ -65,11 +66,17 @@ def score_shards(
 
     words = words and keep is not None
     readers = [
-        ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens, words=words)
+        ConllReader(
+            g,
+            p,
+            TagVocab(fmt, scheme if pred_scheme == "same" else None, outside),
+            check_tokens=check_tokens,
+            words=words,
+        )
         for g, p in parts
     ]
     collectors = [Collector() for _ in parts]
-    accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap, labels) for r in readers]
+    accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap, labels, pred_scheme) for r in readers]
     # Every range checks column counts against the first token line of the file.
     gold_first, pred_first = parts[0]
     for r in readers:

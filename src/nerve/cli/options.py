@@ -168,6 +168,15 @@ def add_labels(p: argparse.ArgumentParser) -> None:
         help="remove these types from both sides before matching (after --map), comma-separated",
     )
     g.add_argument(
+        "--gold-scheme", default=None, metavar="S", help="decode the gold tags with S (default: --scheme)"
+    )
+    g.add_argument(
+        "--pred-scheme",
+        default=None,
+        metavar="S",
+        help="decode the predicted tags with S (default: --scheme)",
+    )
+    g.add_argument(
         "--pattern",
         default=None,
         help="directories: the CoNLL files to pair by relative name (default: *.conll)",
@@ -176,4 +185,5 @@ def add_labels(p: argparse.ArgumentParser) -> None:
 
 def labels(ns: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of `add_labels`'s options, for `nerve.score`."""
-    return {"label_map": ns.map, "types": ns.types, "ignore_types": ns.ignore_types, "pattern": ns.pattern}
+    names = ("types", "ignore_types", "pattern", "gold_scheme", "pred_scheme")
+    return {"label_map": ns.map, **{n: getattr(ns, n) for n in names}}

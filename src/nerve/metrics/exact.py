@@ -18,8 +18,9 @@ from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
-from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, infer_scheme
+from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, check_letters, infer_scheme
 from ..model.vocab import TagVocab
+from ..options import flag
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
 from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds, transition_counts
 from .muc import FIELDS as MUC_FIELDS
@@ -105,6 +106,7 @@ class ExactTotals:
     sentences: int
     documents: int
     muc: MucResult | None = None
+    pred_scheme: Scheme | None = None  # the predictions', when it is not ``scheme``
 
 
 class ExactAccumulator:
@@ -125,14 +127,16 @@ class ExactAccumulator:
         sources: tuple[str, str],
         overlap: MucOptions | None = None,
         labels: LabelMap | None = None,
+        pred_scheme: Scheme | str | None = "same",
     ):
-        if labels and policy == "conlleval":
+        self.schemes = (scheme, scheme if isinstance(pred_scheme, str) else pred_scheme)
+        self.split = not isinstance(pred_scheme, str)  # each side decoded with its own scheme
+        if (labels or self.split) and policy == "conlleval":
+            detail = "conlleval's rules count chunks of the tags as read, in one scheme: with a label map, "
             raise OptionError(
-                "repair",
-                "conlleval's rules count chunks of the tags as read: with a label map "
-                "or type filter use begin, discard or error",
+                flag("repair"), detail + "a type filter or two schemes use begin, discard or error"
             )
-        if policy in ("discard", "error") and scheme is None:
+        if policy in ("discard", "error") and None in self.schemes:
             raise ValueError(f"the {policy} policy needs the scheme before reading")
         if overlap is not None and policy == "conlleval":
             raise SchemeError("the muc metrics need entity spans; use --repair begin, discard or error")
@@ -154,7 +158,7 @@ class ExactAccumulator:
         self.documents = 0
         self.problems: list[Problem] = []
         self.perl = PerlChunker() if policy == "conlleval" else None
-        self._rules_cache: DecodeRules | None = None
+        self._rules_cache: list[DecodeRules | None] = [None, None]
         self.mapped = TypeIds(labels) if labels else None
 
     @property
@@ -194,7 +198,7 @@ class ExactAccumulator:
             ids,
             sentence_start,
             self.vocab,
-            self._rules(),
+            self._rules(side),
             self.policy,
             transitions=True,
             side=("gold", "pred")[side],
@@ -306,12 +310,32 @@ class ExactAccumulator:
         self.documents += other.documents
         self.problems.extend(other.problems)
 
-    def _rules(self) -> DecodeRules:
-        """The decoding tables for the vocabulary as it is now (cached while it does not grow)."""
-        rules = self._rules_cache
+    def _rules(self, side: int) -> DecodeRules:
+        """A side's decoding tables for the vocabulary as it is now (cached while it does not grow)."""
+        rules = self._rules_cache[side]
         if rules is None or rules.size != len(self.vocab):
-            rules = self._rules_cache = DecodeRules.of(self.vocab, self.scheme)
+            rules = self._rules_cache[side] = DecodeRules.of(self.vocab, self.schemes[side])
         return rules
+
+    def _repairs(self) -> tuple[RepairStats, Scheme, Scheme]:
+        """The invalid transitions of each side under its scheme, and the schemes (inferred for ``auto``)."""
+        vocab, size, tables = self.vocab, len(self.vocab), (self.gold_table, self.pred_table)
+        if self.split:
+            schemes = [s or infer_from(vocab, [t]) for s, t in zip(self.schemes, tables, strict=True)]
+        else:
+            schemes = [self.scheme or infer_from(vocab, list(tables))] * 2
+        counts = [t.sized(size) for t in tables]
+        invalid = [(lambda t: t[1] | t[2])(sc.transition_tables(vocab.kinds, vocab.types)) for sc in schemes]
+        if self.split:
+            for side, scheme, c in zip(("gold", "pred"), schemes, counts, strict=True):
+                check_letters(
+                    scheme, (vocab.letters[i] for i in np.flatnonzero(c.any(axis=0)).tolist()), side
+                )
+        kinds = repair_kinds(counts[0], invalid[0], vocab.kinds)
+        for k, v in repair_kinds(counts[1], invalid[1], vocab.kinds).items():
+            kinds[k] = kinds.get(k, 0) + v
+        gold, pred = (int(c[i].sum()) for c, i in zip(counts, invalid, strict=True))
+        return RepairStats(self.policy, gold, pred, dict(sorted(kinds.items()))), schemes[0], schemes[1]
 
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None
@@ -324,18 +348,7 @@ class ExactAccumulator:
 
     def finish(self) -> ExactTotals:
         """The totals, with the scheme inferred (for ``auto``) and repairs counted."""
-        vocab = self.vocab
-        scheme = self.scheme or infer_from(vocab, [self.gold_table, self.pred_table])
-        size = len(vocab)
-        _, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
-        invalid = bad_start | bad_end
-        g_counts, p_counts = self.gold_table.sized(size), self.pred_table.sized(size)
-        repairs = RepairStats(
-            self.policy,
-            int(g_counts[invalid].sum()),
-            int(p_counts[invalid].sum()),
-            repair_kinds(g_counts + p_counts, invalid, vocab.kinds),
-        )
+        repairs, scheme, pred_scheme = self._repairs()
         names = list(self.type_names)
         if self.perl is not None:
             perl = self.perl.finish()
@@ -369,7 +382,8 @@ class ExactAccumulator:
                 for m in MODES
             }
             muc = MucResult(modes, overlap=self.overlap, per_document=per_document)
-        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents, muc)
+        other = pred_scheme if self.split else None
+        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents, muc, other)
 
 
 def _add_columns(total: dict[str, dict[str, Int]], more: dict[str, dict[str, Int]], ids: Int) -> None:
