@@ -207,3 +207,28 @@ def test_scheme_signatures_and_refusals() -> None:
     with pytest.raises(OptionError) as err:
         nerve.score(gold, pred, pred_scheme="IOBES", repair="conlleval")
     assert err.value.option == "repair"
+
+
+def test_compare_and_report_take_the_maps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold, a, b = (tmp_path / f"{n}.conll" for n in ("gold", "a", "b"))
+    gold.write_text("x B-PER\ny B-OTH\n\nz B-LOC\n", encoding="utf-8")
+    a.write_text("x B-PER\ny B-MISC\n\nz O\n", encoding="utf-8")
+    b.write_text("x B-PER\ny B-OTH\n\nz B-LOC\n", encoding="utf-8")
+    args = [
+        "compare",
+        str(gold),
+        str(a),
+        str(b),
+        "--map",
+        "OTH=MISC",
+        "--bootstrap",
+        "20",
+        "--output",
+        "json",
+    ]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "| map OTH=MISC |" in out["signature"]
+    html = tmp_path / "r.html"
+    assert main(["report", str(gold), str(a), "--ignore-types", "LOC", "-o", str(html)]) == 0
+    assert "| ignore LOC |" in html.read_text(encoding="utf-8")

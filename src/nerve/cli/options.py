@@ -149,8 +149,12 @@ def statistics(ns: argparse.Namespace) -> dict[str, Any]:
     return {"bootstrap": ns.bootstrap, "seed": ns.seed, "confidence": ns.confidence, "unit": ns.unit}
 
 
-def add_labels(p: argparse.ArgumentParser) -> None:
-    """``--map``, ``--types``, ``--ignore-types`` (both sides, before matching) and ``--pattern``."""
+def add_labels(p: argparse.ArgumentParser, pattern: bool = True) -> None:
+    """The options that say which entities are compared: types mapped or filtered, a scheme per side.
+
+    ``--map``, ``--types``, ``--ignore-types`` (both sides, before matching), ``--gold-scheme`` and
+    ``--pred-scheme``; with ``pattern``, ``--pattern`` for directories too.
+    """
     g = p.add_argument_group("types")
     g.add_argument(
         "--map",
@@ -176,6 +180,8 @@ def add_labels(p: argparse.ArgumentParser) -> None:
         metavar="S",
         help="decode the predicted tags with S (default: --scheme)",
     )
+    if not pattern:
+        return
     g.add_argument(
         "--pattern",
         default=None,
@@ -186,4 +192,4 @@ def add_labels(p: argparse.ArgumentParser) -> None:
 def labels(ns: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of `add_labels`'s options, for `nerve.score`."""
     names = ("types", "ignore_types", "pattern", "gold_scheme", "pred_scheme")
-    return {"label_map": ns.map, **{n: getattr(ns, n) for n in names}}
+    return {"label_map": ns.map, **{n: getattr(ns, n) for n in names if hasattr(ns, n)}}
