@@ -117,8 +117,8 @@ def test_map_files(tmp_path: Path) -> None:
     obj = tmp_path / "map.json"
     obj.write_text(json.dumps({"OTH": "MISC", "person": "PER"}), encoding="utf-8")
     gold, pred = [["B-OTH", "B-person"]], [["B-MISC", "B-PER"]]
-    for f in (lines, obj):
-        assert _counts(nerve.score(gold, pred, label_map=str(f))) == {"MISC": (1, 0, 0), "PER": (1, 0, 0)}
+    for f in (lines, obj, str(lines)):
+        assert _counts(nerve.score(gold, pred, label_map=f)) == {"MISC": (1, 0, 0), "PER": (1, 0, 0)}
     bad = tmp_path / "bad.txt"
     bad.write_text("OTH=MISC\nnope\n", encoding="utf-8")
     with pytest.raises(nerve.InputError) as err:
@@ -232,3 +232,10 @@ def test_compare_and_report_take_the_maps(tmp_path: Path, capsys: pytest.Capture
     html = tmp_path / "r.html"
     assert main(["report", str(gold), str(a), "--ignore-types", "LOC", "-o", str(html)]) == 0
     assert "| ignore LOC |" in html.read_text(encoding="utf-8")
+
+
+def test_types_name_the_types_after_the_map() -> None:
+    r = nerve.score([["B-OTH", "B-PER"]], [["B-OTH", "O"]], label_map="OTH=MISC", types="MISC")
+    assert _counts(r) == {"MISC": (1, 0, 0)}
+    with pytest.raises(OptionError, match="neither the gold nor the predicted entities after label_map"):
+        nerve.score([["B-OTH"]], [["B-OTH"]], label_map="OTH=MISC", types="OTH")

@@ -82,7 +82,7 @@ def score(
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
-    label_map: str | Mapping[str, str] | None = None,
+    label_map: str | os.PathLike[str] | Mapping[str, str] | None = None,
     types: str | Sequence[str] | None = None,
     ignore_types: str | Sequence[str] | None = None,
     pattern: str | None = None,

@@ -166,8 +166,11 @@ def check_types(labels: LabelMap, names: Sequence[str]) -> None:
     """Refuse kept types (``types``) that no type read becomes: likely typos (none read: nothing to say)."""
     unseen = labels.unseen(names)
     if unseen:
-        seen = ", ".join(sorted({labels.target(n) or n for n in names}))
-        detail = f"type {unseen[0]!r} is in neither the gold nor the predicted entities (types: {seen})"
+        seen = ", ".join(sorted({labels.renamed(n) for n in names}))
+        after = f" after {options.flag('label_map')}" if labels.rename else ""
+        detail = (
+            f"type {unseen[0]!r} is in neither the gold nor the predicted entities{after} (types: {seen})"
+        )
         raise OptionError(options.flag("types"), detail)
 
 
@@ -208,7 +211,7 @@ def score_input(
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
-    label_map: str | Mapping[str, str] | None = None,
+    label_map: str | os.PathLike[str] | Mapping[str, str] | None = None,
     types: str | Sequence[str] | None = None,
     ignore_types: str | Sequence[str] | None = None,
     pattern: str | None = None,

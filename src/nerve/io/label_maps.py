@@ -21,8 +21,12 @@ __all__ = ["label_map"]
 Names = str | Sequence[str] | None
 
 
-def label_map(rename: str | Mapping[str, str] | None, types: Names, ignore: Names) -> LabelMap | None:
+def label_map(
+    rename: str | os.PathLike[str] | Mapping[str, str] | None, types: Names, ignore: Names
+) -> LabelMap | None:
     """The renames and the types kept (``types``) or dropped (``ignore``); not both filters."""
+    if isinstance(rename, os.PathLike):
+        rename = os.fspath(rename)
     if types is not None and ignore is not None:
         raise OptionError(
             flag("types"), f"give the types to keep or the ones to ignore ({flag('ignore_types')}), not both"

@@ -35,9 +35,13 @@ class LabelMap:
     def __bool__(self) -> bool:
         return bool(self.rename) or self.keep is not None or bool(self.drop)
 
+    def renamed(self, name: str) -> str:
+        """``name`` after the renames (itself when none applies)."""
+        return dict(self.rename).get(name, name)
+
     def target(self, name: str) -> str | None:
         """The type an entity of type ``name`` is scored as, or ``None`` when it is filtered out."""
-        name = dict(self.rename).get(name, name)
+        name = self.renamed(name)
         if (self.keep is not None and name not in self.keep) or name in self.drop:
             return None
         return name
@@ -57,7 +61,7 @@ class LabelMap:
         """The kept types that no type of ``names`` becomes (likely typos), when any name is given."""
         if self.keep is None or not names:
             return []
-        renamed = {dict(self.rename).get(n, n) for n in names}
+        renamed = {self.renamed(n) for n in names}
         return [t for t in self.keep if t not in renamed]
 
     def spans(self, spans: SpanArray) -> SpanArray:
