@@ -239,3 +239,26 @@ def test_types_name_the_types_after_the_map() -> None:
     assert _counts(r) == {"MISC": (1, 0, 0)}
     with pytest.raises(OptionError, match="neither the gold nor the predicted entities after label_map"):
         nerve.score([["B-OTH"]], [["B-OTH"]], label_map="OTH=MISC", types="OTH")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tag_seqs,
+    st.sampled_from([{}, {"OTH": "MISC"}, {"PER": "LOC", "LOC": "PER"}]),
+    st.sets(st.sampled_from(TYPES)),
+)
+def test_keeping_types_equals_removing_the_others(
+    gold: list[list[str]], rename: dict[str, str], keep: set[str]
+) -> None:
+    pred = [list(reversed(s)) for s in gold]
+    seen = {rename.get(s.label, s.label) for seq in gold + pred for s in nerve.decode(seq)}
+    kept = sorted(keep) or ["PER"]
+    if not set(kept) <= seen and seen:
+        with pytest.raises(OptionError, match="neither the gold nor the predicted"):
+            nerve.score(gold, pred, label_map=rename or None, types=kept)
+        return
+    mapped = nerve.score(gold, pred, label_map=rename or None, types=kept)
+    drop = set(TYPES) - set(kept)
+    assert _counts(mapped) == _counts(
+        nerve.score(_premapped(gold, rename, drop), _premapped(pred, rename, drop))
+    )
