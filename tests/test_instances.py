@@ -166,17 +166,17 @@ def test_cli_writes_the_list(fmt: str, tmp_path: Path, capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("args", "flag"),
     [
-        (["--category", "wrong"], "--category"),
+        (["--instance-category", "wrong"], "--instance-category"),
         (["--sort", "frequency"], "--sort"),
         (["--per-category", "0"], "--per-category"),
         (["--context", "-1"], "--context"),
-        (["--type", "PER"], "--type"),
+        (["--instance-type", "PER"], "--instance-type"),
     ],
 )
 def test_bad_instance_options(
     args: list[str], flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with_file = args[0] not in ("--sort", "--type")
+    with_file = args[0] not in ("--sort", "--instance-type")
     extra = ["--instances", str(tmp_path / "x.jsonl")] if with_file else []
     assert main(["score", EXAMPLE, *extra, *args]) == 2
     err = capsys.readouterr().err

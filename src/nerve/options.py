@@ -76,8 +76,8 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)
 DEFAULT_CONFIDENCE = 0.95
 # Flags whose name is not the API's with dashes.
-FLAGS = {"input_format": "--format", "categories": "--category", "types": "--type", "systems": "SYSTEM"}
-FLAGS.update(check_tokens="--ignore-tokens")
+FLAGS = {"input_format": "--format", "categories": "--instance-category", "label_map": "--map"}
+FLAGS.update(systems="SYSTEM", check_tokens="--ignore-tokens")
 
 _COMMAND_LINE: ContextVar[bool] = ContextVar("nerve_command_line_names", default=False)
 

@@ -129,6 +129,8 @@ class Settings:
     version: str = __version__
     source: str = "tags"
     statistics: tuple[str, ...] = ()  # the bootstrap's signature fields, when asked for
+    pred_scheme: str | None = None  # the predictions' scheme, when it is not ``scheme`` (``IOBES (auto)``)
+    labels: tuple[str, ...] = ()  # the label map's and type filters' fields (`LabelMap.fields`), when used
 
     def __post_init__(self) -> None:
         options.beta(self.beta)
@@ -142,6 +144,7 @@ class Settings:
         repair: str,
         beta: float,
         overlap: MucOptions | None = None,
+        labels: tuple[str, ...] = (),
     ) -> Settings:
         """The settings of tags read with ``vocab`` (its tag format, outside tag) and ``scheme``.
 
@@ -155,21 +158,28 @@ class Settings:
             repair=repair,
             beta=beta,
             match=match_of(overlap),
+            labels=labels,
         )
 
     def signature(self, repairs: int | None = None) -> str:
         """Render the signature, e.g. ``nerve 0.1.0 | scheme IOB2 (auto) | ... | avg micro``."""
         tags = self.source == "tags"
         return signature(
-            f"scheme {self.scheme}" + (" (auto)" if self.scheme_inferred else "") if tags else None,
+            self._scheme_field() if tags else None,
             f"tags {self.tag_format or 'B-X'} {self.outside}" if tags else f"spans {self.source}",
             repair_field(self.repair, repairs) if tags else None,
             f"match {self.match}",
+            *self.labels,
             f"beta {self.beta:g}" if self.beta != 1 else None,
             f"avg {self.average}",
             *self.statistics,
             version=self.version,
         )
+
+    def _scheme_field(self) -> str:
+        """``scheme IOB2 (auto)``, or with two schemes ``scheme gold IOB1 pred IOBES (auto)``."""
+        gold = self.scheme + (" (auto)" if self.scheme_inferred else "")
+        return f"scheme {gold}" if self.pred_scheme is None else f"scheme gold {gold} pred {self.pred_scheme}"
 
     def combine(self, other: Settings) -> Settings | None:
         """The settings of two merged results, or ``None`` if their numbers are not comparable."""

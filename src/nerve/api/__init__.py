@@ -3,12 +3,19 @@
 They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these. Every
 option is checked by `nerve.options`; where tags come from is `api.sources`, and a big file is
 counted in threads by `api.shards`.
+
+The analysis options of `score` (`nerve.analysis`, opt-in) fill ``result.analysis``: ``errors`` (each
+entity's error category, counted), ``confusion`` (the matrix of types, exact and overlap views; both on
+the one optimal matching, with ``min_iou`` and ``min_gold_share``), ``instances`` (an `InstanceQuery`: the
+errors themselves), ``slices="length,type,seen,meta"`` (P/R/F1 by slice, ``seen`` against the CoNLL file
+``train``, ``meta`` by the JSON/CSV sidecar ``meta``), ``bootstrap=N`` (percentile intervals at
+``confidence`` from N resamples of each ``unit``, document or sentence, drawn with ``seed``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +81,12 @@ def score(
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
+    label_map: str | os.PathLike[str] | Mapping[str, str] | None = None,
+    types: str | Sequence[str] | None = None,
+    ignore_types: str | Sequence[str] | None = None,
+    pattern: str | None = None,
+    gold_scheme: str | None = None,
+    pred_scheme: str | None = None,
     errors: bool = False,
     confusion: bool = False,
     instances: InstanceQuery | None = None,
@@ -87,23 +100,17 @@ def score(
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred``
-    the prediction file), an open binary file, tag lists (one per sentence; ``pred`` likewise), a
-    `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``; ``offsets``, ``column``).
-    `nerve.options` checks every option: ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``,
-    ``outside``, ``beta`` (an F-beta besides F1), ``encoding``, ``delimiter``; ``comments`` skips ``#`` lines;
-    ``check_tokens`` requires the token columns to agree. ``workers`` threads read a file (``None``: two).
-    ``metrics="exact,muc"`` adds MUC's modes, tuned by ``min_iou``, ``min_gold_share``, ``document_average``
-    and ``matching``. ``result.micro.f1`` of the `Result` is the headline.
-
-    Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and counts them
-    (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its exact and overlap
-    views. Both use the one optimal matching (with ``min_iou`` and ``min_gold_share`` when given).
-    ``instances`` (an `InstanceQuery`) lists the errors themselves (``result.analysis.instances``).
-    ``slices="length,type,seen,meta"``: P/R/F1 by slice (`nerve.analysis.slices`), ``seen`` against the
-    CoNLL file ``train``, ``meta`` by the attributes of the JSON/CSV sidecar ``meta``. ``bootstrap=N``:
-    percentile intervals (``confidence``) of every score from N resamples of each ``unit`` (document,
-    sentence) drawn with ``seed``.
+    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred`` the
+    prediction file), a directory of them (paired by name with ``pred``'s, those matching ``pattern``), an
+    open binary file, tag lists (one per sentence; ``pred`` likewise), a `TaggedCorpus`, or a span file
+    (``input_format``, sniffed when ``None``; ``offsets``, ``column``). `nerve.options` checks every
+    option: ``scheme="auto"`` infers it (``gold_scheme``, ``pred_scheme``: one side's), ``beta`` adds an
+    F-beta, ``delimiter`` is as in `nerve.io.bytes.column_delimiter`, ``comments`` skips ``#`` lines,
+    ``check_tokens`` requires the token columns to agree, ``workers`` threads read a file (``None``: two for
+    8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes (``min_iou``, ``min_gold_share``,
+    ``document_average``, ``matching``). ``label_map`` renames types (``"OTH=MISC"``, a file, a mapping),
+    then ``types`` keeps and ``ignore_types`` drops types on both sides. ``result.micro.f1``: the headline.
+    The analysis (opt-in) fills ``result.analysis``: its options are in this module's docstring.
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.

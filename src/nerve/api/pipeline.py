@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,17 +18,20 @@ import numpy as np
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
+from ..io.label_maps import label_map as read_label_map
 from ..io.sources import FileRange
 from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_fragments, exact_match_types
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
+from ..model.labels import LabelMap
 from ..model.schemes import Scheme, TagFormat
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
+from .dirs import conll_pairs
 from .shards import score_shards, shards
-from .sources import Input, Source, infer_scheme, input_kind, path_of
+from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of
 
 __all__ = ["score_aligned", "score_input", "score_spans"]
 
@@ -45,13 +48,17 @@ def score_spans(
     beta: float = 1.0,
     overlap: MucOptions | None = None,
     source: str = "lists",
+    labels: LabelMap | None = None,
 ) -> Result:
     """Score documents of spans ``(start, end, label)`` (half-open): exact match, and MUC.
 
-    Duplicated spans are matched at most once each.
+    Duplicated spans are matched at most once each. ``labels`` renames and filters the types of both.
     """
     g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
     p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
+    if labels:
+        check_types(labels, (*g.labels, *p.labels))
+        g, p = labels.spans(g), labels.spans(p)
     if g.n_docs != p.n_docs:
         raise NerveError(
             f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
@@ -79,6 +86,7 @@ def score_spans(
         beta=beta,
         match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
         source=source,
+        labels=labels.fields() if labels else (),
     )
     return Result(
         settings=settings,
@@ -114,6 +122,7 @@ def _muc(
 
 def _count(
     source: Input,
+    more: list[Input],
     parts: list[tuple[FileRange, FileRange | None]] | None,
     policy: str,
     scheme: Scheme | None,
@@ -122,38 +131,59 @@ def _count(
     overlap: MucOptions | None,
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
     words: bool = False,
+    labels: LabelMap | None = None,
+    pred_scheme: Scheme | str | None = "same",
 ) -> ExactAccumulator:
     """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go.
 
     With ``keep``, the entities and token columns are collected too (`nerve.analysis.aligned.Collector`),
-    and with ``words`` the tokens themselves.
+    and with ``words`` the tokens themselves. ``more``: the pairs of files after ``source`` (directories).
     """
-    if scheme is None and policy in ("discard", "error"):
-        scheme = infer_scheme(source, fmt, outside)  # these policies need the scheme while decoding
+    if scheme is None and policy in ("discard", "error") and pred_scheme == "same":
+        scheme = infer_scheme([source, *more], fmt, outside)  # these policies need the scheme while decoding
     if parts:
         args = (policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
-        return score_shards(parts, *args, keep=keep, words=words)
-    acc = ExactAccumulator(TagVocab(fmt, scheme, outside), policy, scheme, source.sources, overlap)
+        return score_shards(parts, *args, keep=keep, words=words, labels=labels, pred_scheme=pred_scheme)
+    vocab = TagVocab(
+        fmt, scheme if pred_scheme == "same" else None, outside
+    )  # two schemes: checked at the end
+    acc = ExactAccumulator(vocab, policy, scheme, source.sources, overlap, labels, pred_scheme)
     collector = Collector()
-    source.words = keep is not None and words
-    for block in source.blocks(acc.vocab):
-        if block.pred is None:
-            need = "scoring needs predicted tags: give a merged file or a prediction file"
-            raise InputError(source.sources[0], None, need)
-        chunks = acc.update(block)
-        if keep is not None and chunks is not None:
-            collector.add(block, chunks)
+    for each in (source, *more):
+        each.words, acc.sources = keep is not None and words, each.sources
+        for block in each.blocks(acc.vocab):
+            if block.pred is None:
+                need = "scoring needs predicted tags: give a merged file or a prediction file"
+                raise InputError(each.sources[0], None, need)
+            chunks = acc.update(block)
+            if keep is not None and chunks is not None:
+                collector.add(block, chunks)
     if keep is not None:
-        keep.append((collector, tuple(acc.vocab.type_names)))
+        keep.append((collector, tuple(acc.type_names)))
     return acc
 
 
-def _only_tags(kind: str, **given: bool) -> None:
-    """Refuse the options of tagged input (``given`` ones set) for span files, which have no tags."""
-    for option, set_ in given.items():
-        if set_:
+def _only_tags(kind: str, given: dict[str, Any]) -> None:
+    """Refuse the options of tagged input that ``given`` (`score_input`'s arguments) sets, for span files."""
+    unset = {"scheme": "auto", "repair": "begin", "outside": "O", "comments": False, "check_tokens": True}
+    unset.update(tag_format=None, delimiter=None, workers=None, gold_scheme=None, pred_scheme=None)
+    utf8 = codecs.lookup(options.encoding(given["encoding"])).name == "utf-8"
+    for option in ("encoding", *unset):
+        if (option == "encoding" and not utf8) or (option != "encoding" and given[option] != unset[option]):
             detail = f"applies to tagged (CoNLL) input, but the input reads as {kind} spans"
             raise OptionError(options.flag(option), detail)
+
+
+def check_types(labels: LabelMap, names: Sequence[str]) -> None:
+    """Refuse kept types (``types``) that no type read becomes: likely typos (none read: nothing to say)."""
+    unseen = labels.unseen(names)
+    if unseen:
+        seen = ", ".join(sorted({labels.renamed(n) for n in names}))
+        after = f" after {options.flag('label_map')}" if labels.rename else ""
+        detail = (
+            f"type {unseen[0]!r} is in neither the gold nor the predicted entities{after} (types: {seen})"
+        )
+        raise OptionError(options.flag("types"), detail)
 
 
 def score_aligned(
@@ -194,43 +224,122 @@ def score_input(
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
+    label_map: str | os.PathLike[str] | Mapping[str, str] | None = None,
+    types: str | Sequence[str] | None = None,
+    ignore_types: str | Sequence[str] | None = None,
+    pattern: str | None = None,
+    gold_scheme: str | None = None,
+    pred_scheme: str | None = None,
     keep: bool = False,
     words: bool = False,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
+    labels = read_label_map(label_map, types, ignore_types)
     policy = options.repair(repair)
     overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
     beta = options.beta(beta)
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
-    kind = input_kind(gold, input_format, offsets)
+    kind = input_kind(gold, input_format or ("conll" if pattern else None), offsets)
     check_column(column, kind)
     if kind != "conll":
-        _only_tags(kind, scheme=scheme != "auto", repair=repair != "begin", tag_format=tag_format is not None)
-        _only_tags(kind, outside=outside != "O", comments=comments, delimiter=delimiter is not None)
-        _only_tags(kind, check_tokens=not check_tokens, workers=workers is not None)
-        _only_tags(kind, encoding=codecs.lookup(options.encoding(encoding)).name != "utf-8")
-        g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets, column=column)  # type: ignore[arg-type]
-        result = score_spans(g, p, beta=beta, overlap=overlap, source=kind)
-        if not keep:
-            return result, None
-        p = p.relabel(g.labels)
-        g = replace(g, labels=p.labels)
-        names = (os.fspath(gold), path_of(pred) or os.fspath(gold))  # type: ignore[arg-type]
-        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
-        return result, Aligned(g, p, None, names, texts or None)
+        _only_tags(kind, dict(locals()))
+        files = (os.fspath(gold), path_of(pred))  # type: ignore[arg-type]
+        return _span_files(files, kind, (offsets, column), beta, overlap, labels, keep, words)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
-    source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
-    threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences
+    fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
+    inputs = [
+        Input(g, p, comments, encoding, check_tokens, delimiter=delimiter)
+        for g, p in _pairs(gold, pred, pattern)
+    ]
+    # conlleval's state crosses sentences; directories are read file by file
+    threads = policy != "conlleval" and delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
-    acc = _count(source, parts, policy, fixed, fmt, outside, overlap, kept, words)
+    acc = _count(
+        inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels, other
+    )
+    result = _result(acc, fixed is None, other is None, policy, beta, overlap, labels)
+    names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
+    return result, aligned_of(kept, names) if kept is not None else None
+
+
+def _result(
+    acc: ExactAccumulator,
+    inferred: bool,
+    pred_inferred: bool,
+    policy: str,
+    beta: float,
+    overlap: MucOptions | None,
+    labels: LabelMap | None,
+) -> Result:
+    """The result of the counts, with their settings; the problems found by the ``error`` policy raised."""
+    if labels:
+        check_types(labels, acc.vocab.type_names)
     totals = acc.finish()
     if policy == "error" and acc.problems:
         raise InvalidSequenceError(sorted(acc.problems, key=lambda p: (p.line, p.side)), totals.scheme.name)
-    settings = Settings.of_tags(totals.scheme.name, fixed is None, acc.vocab, policy, beta, overlap)
-    result = Result.of_totals(settings, totals)
-    return result, aligned_of(kept, source.sources) if kept is not None else None
+    fields = labels.fields() if labels else ()
+    settings = Settings.of_tags(totals.scheme.name, inferred, acc.vocab, policy, beta, overlap, fields)
+    if totals.pred_scheme is not None:
+        settings = replace(
+            settings, pred_scheme=totals.pred_scheme.name + (" (auto)" if pred_inferred else "")
+        )
+    return Result.of_totals(settings, totals)
+
+
+def _schemes(
+    fixed: Scheme | None, gold: str | None, pred: str | None, policy: str
+) -> tuple[Scheme | None, Scheme | str | None]:
+    """The gold scheme, and the predictions' (``"same"`` when it is the gold one): ``scheme`` unless given."""
+    g = fixed if gold is None else options.scheme(gold, "gold_scheme")
+    p = fixed if pred is None else options.scheme(pred, "pred_scheme")
+    if g is p:
+        return g, "same"
+    if policy in ("discard", "error") and None in (g, p):
+        side = "gold_scheme" if g is None else "pred_scheme"
+        raise OptionError(
+            options.flag(side), f"{policy} decodes each side with its scheme: name it, not auto"
+        )
+    return g, p
+
+
+def _span_files(
+    files: tuple[str, str | None],
+    kind: str,
+    reading: tuple[str | None, str | None],
+    beta: float,
+    overlap: MucOptions | None,
+    labels: LabelMap | None,
+    keep: bool,
+    words: bool,
+) -> tuple[Result, Aligned | None]:
+    """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after ``labels``).
+
+    ``reading`` is the offset units and the column (HIPE, CoNLL-U) to read.
+    """
+    offsets, column = reading
+    g, p = read_span_columns(files[0], files[1], fmt=kind, units=offsets, column=column)
+    result = score_spans(g, p, beta=beta, overlap=overlap, source=kind, labels=labels)
+    if not keep:
+        return result, None
+    g, p = (labels.spans(g), labels.spans(p)) if labels else (g, p)
+    p = p.relabel(g.labels)
+    g = replace(g, labels=p.labels)
+    names = (files[0], files[1] or files[0])
+    texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+    return result, Aligned(g, p, None, names, texts or None)
+
+
+def _pairs(gold: Source, pred: Source | None, pattern: str | None) -> list[tuple[Source, Source | None]]:
+    """The gold and prediction files: these, or those paired under two directories (`conll_pairs`)."""
+    if is_path(gold) and os.path.isdir(os.fspath(gold)):  # type: ignore[arg-type]
+        return list(conll_pairs(os.fspath(gold), path_of(pred), pattern))  # type: ignore[arg-type]
+    if pattern is not None:
+        raise OptionError(
+            options.flag("pattern"), "applies to directories of CoNLL files: give two directories"
+        )
+    return [(gold, pred)]
 
 
 def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:

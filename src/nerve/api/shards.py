@@ -14,6 +14,7 @@ from ..analysis.aligned import Collector
 from ..io.conll import ConllReader, FileRange, first_token_columns, split_files
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions
+from ..model.labels import LabelMap
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
 from .sources import Source, is_path
@@ -53,6 +54,8 @@ def score_shards(
     overlap: MucOptions | None,
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
     words: bool = False,
+    labels: LabelMap | None = None,
+    pred_scheme: Scheme | str | None = "same",
 ) -> ExactAccumulator:
     """Count each range in its own thread and add the counts up, in file order.
 
@@ -63,11 +66,17 @@ def score_shards(
 
     words = words and keep is not None
     readers = [
-        ConllReader(g, p, TagVocab(fmt, scheme, outside), check_tokens=check_tokens, words=words)
+        ConllReader(
+            g,
+            p,
+            TagVocab(fmt, scheme if pred_scheme == "same" else None, outside),
+            check_tokens=check_tokens,
+            words=words,
+        )
         for g, p in parts
     ]
     collectors = [Collector() for _ in parts]
-    accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap) for r in readers]
+    accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap, labels, pred_scheme) for r in readers]
     # Every range checks column counts against the first token line of the file.
     gold_first, pred_first = parts[0]
     for r in readers:
@@ -86,7 +95,7 @@ def score_shards(
     for future in futures:
         future.result()  # the first range's error first
     if keep is not None:
-        keep.extend((c, tuple(a.vocab.type_names)) for c, a in zip(collectors, accs, strict=True))
+        keep.extend((c, tuple(a.type_names)) for c, a in zip(collectors, accs, strict=True))
     total = accs[0]
     for other in accs[1:]:
         total.absorb(other)

@@ -170,11 +170,12 @@ def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
         )
 
 
-def infer_scheme(source: Input, tag_format: TagFormat | None, outside: str) -> Scheme:
-    """Read the input once to infer the scheme (needed before decoding by discard and error)."""
+def infer_scheme(source: Input | Sequence[Input], tag_format: TagFormat | None, outside: str) -> Scheme:
+    """Read the input (or inputs, together) once to infer the scheme (discard and error need it first)."""
     vocab = TagVocab(tag_format, None, outside)
     gold, pred = TransitionTable(), TransitionTable()
-    for block in source.blocks(vocab):
+    inputs = [source] if isinstance(source, Input) else source
+    for block in (b for each in inputs for b in each.blocks(vocab)):
         size = len(vocab)
         gold.add(block.gold, block.sentence_start, neighbours(block.gold, block.sentence_start)[0], size)
         if block.pred is not None:

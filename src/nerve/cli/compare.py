@@ -12,7 +12,16 @@ import argparse
 from .. import options
 from ..api import compare
 from ..report.renderers import RENDERERS
-from .options import add_format, add_output, add_reading, add_statistics, reading, statistics
+from .options import (
+    add_format,
+    add_labels,
+    add_output,
+    add_reading,
+    add_statistics,
+    labels,
+    reading,
+    statistics,
+)
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -42,6 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)",
     )
     add_format(c)
+    add_labels(c, pattern=False)
     add_statistics(c, optional=False)
     add_output(c, list(RENDERERS), "table")  # the formats of `nerve.report.stats.COMPARE_RENDERERS`
     c.set_defaults(run=run)
@@ -58,5 +68,6 @@ def run(ns: argparse.Namespace) -> Output:
         input_format=ns.input_format,
         **statistics(ns),
         **reading(ns),
+        **labels(ns),
     )
     return Output(render_compare(result, ns.output))

@@ -147,3 +147,49 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
 def statistics(ns: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of `add_statistics`' options, for `nerve.score` and `nerve.compare`."""
     return {"bootstrap": ns.bootstrap, "seed": ns.seed, "confidence": ns.confidence, "unit": ns.unit}
+
+
+def add_labels(p: argparse.ArgumentParser, pattern: bool = True) -> None:
+    """The options that say which entities are compared: types mapped or filtered, a scheme per side.
+
+    ``--map``, ``--types``, ``--ignore-types`` (both sides, before matching), ``--gold-scheme`` and
+    ``--pred-scheme``; with ``pattern``, ``--pattern`` for directories too.
+    """
+    g = p.add_argument_group("types")
+    g.add_argument(
+        "--map",
+        default=None,
+        metavar="MAP",
+        help="rename types on both sides: OTH=MISC,person=PER, or a file of FROM=TO lines or a JSON object",
+    )
+    g.add_argument(
+        "--types", default=None, metavar="T", help="score only these types (after --map), comma-separated"
+    )
+    g.add_argument(
+        "--ignore-types",
+        default=None,
+        metavar="T",
+        help="remove these types from both sides before matching (after --map), comma-separated",
+    )
+    g.add_argument(
+        "--gold-scheme", default=None, metavar="S", help="decode the gold tags with S (default: --scheme)"
+    )
+    g.add_argument(
+        "--pred-scheme",
+        default=None,
+        metavar="S",
+        help="decode the predicted tags with S (default: --scheme)",
+    )
+    if not pattern:
+        return
+    g.add_argument(
+        "--pattern",
+        default=None,
+        help="directories: the CoNLL files to pair by relative name (default: *.conll)",
+    )
+
+
+def labels(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `add_labels`'s options, for `nerve.score`."""
+    names = ("types", "ignore_types", "pattern", "gold_scheme", "pred_scheme")
+    return {"label_map": ns.map, **{n: getattr(ns, n) for n in names if hasattr(ns, n)}}

@@ -12,7 +12,7 @@ import argparse
 from .. import options
 from ..api.report import DEFAULT_CAP, write_report
 from ..errors import OptionError
-from .options import add_format, add_reading, add_statistics, reading, source, statistics
+from .options import add_format, add_labels, add_reading, add_statistics, labels, reading, source, statistics
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -62,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "(default: begin)",
     )
     add_format(r)
+    add_labels(r, pattern=False)
     r.add_argument(
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
@@ -87,5 +88,6 @@ def run(ns: argparse.Namespace) -> Output:
         offsets=ns.offsets,
         **statistics(ns),
         **reading(ns),
+        **labels(ns),
     )
     return Output("")

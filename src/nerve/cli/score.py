@@ -15,9 +15,11 @@ from ..report.renderers import RENDERERS, render
 from .options import (
     add_files,
     add_format,
+    add_labels,
     add_output,
     add_reading,
     add_statistics,
+    labels,
     reading,
     source,
     statistics,
@@ -50,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
     )
     add_format(s)
+    add_labels(s)
     s.add_argument(
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
@@ -105,10 +108,14 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
         help="jsonl, csv or table (default: by FILE's extension, .jsonl, .csv, else table)",
     )
     g.add_argument(
-        "--category", help="instances: only these categories, comma-separated (default: all errors)"
+        "--instance-category",
+        metavar="C",
+        help="instances: only these categories, comma-separated (default: all errors)",
     )
     g.add_argument(
-        "--type", help="instances: only errors with these gold or predicted types, comma-separated"
+        "--instance-type",
+        metavar="T",
+        help="instances: only errors with these gold or predicted types, comma-separated",
     )
     g.add_argument("--per-category", type=int, metavar="N", help="instances: at most N rows per category")
     g.add_argument(
@@ -119,7 +126,14 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
     )
 
 
-_INSTANCE_FLAGS = ("instances_format", "category", "type", "per_category", "sort", "context")
+_INSTANCE_FLAGS = (
+    "instances_format",
+    "instance_category",
+    "instance_type",
+    "per_category",
+    "sort",
+    "context",
+)
 
 
 def _query(ns: argparse.Namespace) -> InstanceQuery | None:
@@ -134,8 +148,8 @@ def _query(ns: argparse.Namespace) -> InstanceQuery | None:
         return tuple(v.strip() for v in value.split(",") if v.strip()) if value else None
 
     return InstanceQuery(
-        categories=names(ns.category),
-        types=names(ns.type),
+        categories=names(ns.instance_category),
+        types=names(ns.instance_type),
         per_category=ns.per_category,
         sort=ns.sort or "position",
         context=5 if ns.context is None else ns.context,
@@ -190,6 +204,7 @@ def run(ns: argparse.Namespace) -> Output:
         meta=ns.meta,
         **statistics(ns),
         **reading(ns),
+        **labels(ns),
     )
     text = render(result, ns.output)
     if result.analysis is not None and result.analysis.instances is not None:

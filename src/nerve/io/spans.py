@@ -118,9 +118,13 @@ _DOCCANO = re.compile(rb'"labels?"\s*:\s*\[\s*[\[\]]|"start_offset"\s*:')
 def sniff_format(path: str) -> str:
     """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON or brat.
 
-    A directory or a ``.ann`` file is brat standoff.
+    A ``.ann`` file is brat standoff, and so is a directory, unless it holds files but no ``.ann`` or
+    ``.txt``: then it holds CoNLL files (``--pattern`` or ``--format conll`` say so in any case).
     """
-    if os.path.isdir(path) or path.endswith(".ann"):
+    if os.path.isdir(path):  # brat, unless it holds files and no .ann or .txt: CoNLL files paired by name
+        names = [n for _, _, found in os.walk(path) for n in found]
+        return "brat" if not names or any(n.endswith((".ann", ".txt")) for n in names) else "conll"
+    if path.endswith(".ann"):
         return "brat"
     if path.endswith(".conllu"):
         return "conllu"

@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import Problem, SchemeError
+from ..errors import OptionError, Problem, SchemeError
 from ..matching.exact import exact_match_aligned
 from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
-from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, infer_scheme
+from ..model.labels import LabelMap, TypeIds
+from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, check_letters, infer_scheme
 from ..model.vocab import TagVocab
+from ..options import flag
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
 from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds, transition_counts
 from .muc import FIELDS as MUC_FIELDS
@@ -104,6 +106,7 @@ class ExactTotals:
     sentences: int
     documents: int
     muc: MucResult | None = None
+    pred_scheme: Scheme | None = None  # the predictions', when it is not ``scheme``
 
 
 class ExactAccumulator:
@@ -123,8 +126,17 @@ class ExactAccumulator:
         scheme: Scheme | None,
         sources: tuple[str, str],
         overlap: MucOptions | None = None,
+        labels: LabelMap | None = None,
+        pred_scheme: Scheme | str | None = "same",
     ):
-        if policy in ("discard", "error") and scheme is None:
+        self.schemes = (scheme, scheme if isinstance(pred_scheme, str) else pred_scheme)
+        self.split = not isinstance(pred_scheme, str)  # each side decoded with its own scheme
+        if (labels or self.split) and policy == "conlleval":
+            detail = "conlleval's rules count chunks of the tags as read, in one scheme: with a label map, "
+            raise OptionError(
+                flag("repair"), detail + "a type filter or two schemes use begin, discard or error"
+            )
+        if policy in ("discard", "error") and None in self.schemes:
             raise ValueError(f"the {policy} policy needs the scheme before reading")
         if overlap is not None and policy == "conlleval":
             raise SchemeError("the muc metrics need entity spans; use --repair begin, discard or error")
@@ -146,7 +158,21 @@ class ExactAccumulator:
         self.documents = 0
         self.problems: list[Problem] = []
         self.perl = PerlChunker() if policy == "conlleval" else None
-        self._rules_cache: DecodeRules | None = None
+        self._rules_cache: list[DecodeRules | None] = [None, None]
+        self.mapped = TypeIds(labels) if labels else None
+
+    @property
+    def type_names(self) -> list[str]:
+        """The names of the types counted: the vocabulary's, or those a label map turns them into."""
+        return self.mapped.names if self.mapped is not None else self.vocab.type_names
+
+    def _map(self, chunks: Chunks) -> Chunks:
+        """The chunks with their types mapped (`LabelMap`), those filtered out removed."""
+        if self.mapped is None:
+            return chunks
+        ids = self.mapped.of(self.vocab.type_names)[chunks.type]
+        keep = ids >= 0
+        return Chunks(chunks.start[keep], chunks.end[keep], ids[keep])
 
     def update(self, block: TagBlock) -> tuple[Chunks, Chunks] | None:
         """Add the counts of one block; return its gold and predicted chunks (``None`` for conlleval)."""
@@ -160,10 +186,11 @@ class ExactAccumulator:
         if self.perl is not None:
             self._update_perl(block)
             return None
-        self._count_chunks(gold.chunks, pred.chunks, len(block))
+        chunks = self._map(gold.chunks), self._map(pred.chunks)
+        self._count_chunks(*chunks, len(block))
         if self.overlap is not None:
-            self._count_muc(gold.chunks, pred.chunks, block.document_start, doc_base)
-        return gold.chunks, pred.chunks
+            self._count_muc(*chunks, block.document_start, doc_base)
+        return chunks
 
     def _decode(self, ids: npt.NDArray[np.int32], sentence_start: Bool, side: int, lines: Int) -> Decoded:
         """Decode one side (0 gold, 1 pred) of a block; count its transitions, keep its problems."""
@@ -171,7 +198,7 @@ class ExactAccumulator:
             ids,
             sentence_start,
             self.vocab,
-            self._rules(),
+            self._rules(side),
             self.policy,
             transitions=True,
             side=("gold", "pred")[side],
@@ -185,7 +212,7 @@ class ExactAccumulator:
 
     def _count_chunks(self, gold: Chunks, pred: Chunks, length: int) -> None:
         """Count gold, predicted and exactly matched chunks per type (positions within a block)."""
-        n_types = len(self.vocab.type_names)
+        n_types = len(self.type_names)
         self.gold = _grow(self.gold, n_types) + _grow(np.bincount(gold.type, minlength=n_types), n_types)
         self.pred = _grow(self.pred, n_types) + _grow(np.bincount(pred.type, minlength=n_types), n_types)
         hits = exact_match_aligned(
@@ -196,7 +223,7 @@ class ExactAccumulator:
     def _count_muc(self, gold: Chunks, pred: Chunks, document_start: Bool, doc_base: int) -> None:
         """Add the MUC tallies of a block's chunks (by type, in total, and by document)."""
         assert self.overlap is not None
-        n_types = len(self.vocab.type_names)
+        n_types = len(self.type_names)
         # Entities never cross sentences, so matching within a block is matching per document.
         docs = None
         size = 1
@@ -206,8 +233,8 @@ class ExactAccumulator:
             size = int(doc[-1]) + 1 if doc.shape[0] else 1
             docs = (doc[gold.start], doc[pred.start], size)
         tallies = count_all(
-            one_document(gold.start, gold.end, gold.type, self.vocab.type_names),
-            one_document(pred.start, pred.end, pred.type, self.vocab.type_names),
+            one_document(gold.start, gold.end, gold.type, self.type_names),
+            one_document(pred.start, pred.end, pred.type, self.type_names),
             n_types,
             self.overlap,
             docs,
@@ -264,9 +291,10 @@ class ExactAccumulator:
             k = theirs.counts.shape[0]
             grown[np.ix_(ids[:k], ids[:k])] += theirs.counts
             mine.counts = grown
-        index = {name: i for i, name in enumerate(self.vocab.type_names)}
-        types = np.asarray([index[name] for name in other.vocab.type_names], dtype=np.int64)
-        n = len(index)
+        index = {name: i for i, name in enumerate(self.type_names)}
+        add = self.mapped.add if self.mapped is not None else index.__getitem__  # mapped: maybe new here
+        types = np.asarray([add(name) for name in other.type_names], dtype=np.int64)
+        n = len(self.type_names)
         for name in ("gold", "pred", "matched"):
             mine_counts = _grow(getattr(self, name), n)
             theirs_counts = getattr(other, name)
@@ -282,12 +310,32 @@ class ExactAccumulator:
         self.documents += other.documents
         self.problems.extend(other.problems)
 
-    def _rules(self) -> DecodeRules:
-        """The decoding tables for the vocabulary as it is now (cached while it does not grow)."""
-        rules = self._rules_cache
+    def _rules(self, side: int) -> DecodeRules:
+        """A side's decoding tables for the vocabulary as it is now (cached while it does not grow)."""
+        rules = self._rules_cache[side]
         if rules is None or rules.size != len(self.vocab):
-            rules = self._rules_cache = DecodeRules.of(self.vocab, self.scheme)
+            rules = self._rules_cache[side] = DecodeRules.of(self.vocab, self.schemes[side])
         return rules
+
+    def _repairs(self) -> tuple[RepairStats, Scheme, Scheme]:
+        """The invalid transitions of each side under its scheme, and the schemes (inferred for ``auto``)."""
+        vocab, size, tables = self.vocab, len(self.vocab), (self.gold_table, self.pred_table)
+        if self.split:
+            schemes = [s or infer_from(vocab, [t]) for s, t in zip(self.schemes, tables, strict=True)]
+        else:
+            schemes = [self.scheme or infer_from(vocab, list(tables))] * 2
+        counts = [t.sized(size) for t in tables]
+        invalid = [(lambda t: t[1] | t[2])(sc.transition_tables(vocab.kinds, vocab.types)) for sc in schemes]
+        if self.split:
+            for side, scheme, c in zip(("gold", "pred"), schemes, counts, strict=True):
+                check_letters(
+                    scheme, (vocab.letters[i] for i in np.flatnonzero(c.any(axis=0)).tolist()), side
+                )
+        kinds = repair_kinds(counts[0], invalid[0], vocab.kinds)
+        for k, v in repair_kinds(counts[1], invalid[1], vocab.kinds).items():
+            kinds[k] = kinds.get(k, 0) + v
+        gold, pred = (int(c[i].sum()) for c, i in zip(counts, invalid, strict=True))
+        return RepairStats(self.policy, gold, pred, dict(sorted(kinds.items()))), schemes[0], schemes[1]
 
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None
@@ -300,19 +348,8 @@ class ExactAccumulator:
 
     def finish(self) -> ExactTotals:
         """The totals, with the scheme inferred (for ``auto``) and repairs counted."""
-        vocab = self.vocab
-        scheme = self.scheme or infer_from(vocab, [self.gold_table, self.pred_table])
-        size = len(vocab)
-        _, bad_start, bad_end = scheme.transition_tables(vocab.kinds, vocab.types)
-        invalid = bad_start | bad_end
-        g_counts, p_counts = self.gold_table.sized(size), self.pred_table.sized(size)
-        repairs = RepairStats(
-            self.policy,
-            int(g_counts[invalid].sum()),
-            int(p_counts[invalid].sum()),
-            repair_kinds(g_counts + p_counts, invalid, vocab.kinds),
-        )
-        names = list(vocab.type_names)
+        repairs, scheme, pred_scheme = self._repairs()
+        names = list(self.type_names)
         if self.perl is not None:
             perl = self.perl.finish()
             labels = ["", *names]
@@ -338,14 +375,15 @@ class ExactAccumulator:
                 m: mode_scores(
                     m,
                     self.muc.get(m, empty),
-                    vocab.type_names,
+                    self.type_names,
                     per_document[m] if per_document else None,
                     self.muc_total.get(m, empty),
                 )
                 for m in MODES
             }
             muc = MucResult(modes, overlap=self.overlap, per_document=per_document)
-        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents, muc)
+        other = pred_scheme if self.split else None
+        return ExactTotals(counts, self.tokens, repairs, scheme, self.sentences, self.documents, muc, other)
 
 
 def _add_columns(total: dict[str, dict[str, Int]], more: dict[str, dict[str, Int]], ids: Int) -> None:

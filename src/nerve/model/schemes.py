@@ -31,6 +31,7 @@ __all__ = [
     "SUPPORTED_SCHEMES",
     "Scheme",
     "TagFormat",
+    "check_letters",
     "continuation_table",
     "encode_sequence",
     "get_scheme",
@@ -359,3 +360,12 @@ def encode_sequence(
             out[start + offset] = (letter_of[kind], typ)
         previous_end, previous_type = end, typ
     return out
+
+
+def check_letters(scheme: Scheme, letters: Iterable[str], side: str) -> None:
+    """Refuse ``side``'s tag letters (``O`` aside) that ``scheme`` does not have."""
+    unknown = sorted(set(letters) - set(scheme.letters) - {"O"})
+    if unknown:
+        raise SchemeError(
+            f"the {side} tags use {', '.join(unknown)}, which scheme {scheme.name} does not have"
+        )
