@@ -85,6 +85,9 @@ def score(
     seed: int | str | None = None,
     confidence: float | str | None = None,
     unit: str | None = None,
+    spans_key: str | None = None,
+    tag_column: str | None = None,
+    label_names: str | Sequence[str] | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -106,6 +109,11 @@ def score(
     CoNLL file ``train``, ``meta`` by the attributes of the JSON/CSV sidecar ``meta``. ``bootstrap=N``:
     percentile intervals (``confidence``) of every score from N resamples of each ``unit`` (document,
     sentence) drawn with ``seed``.
+
+    ``spans_key`` reads a span group of spaCy DocBins rather than ``doc.ents`` (`nerve.io.spacy`).
+    A Hugging Face dataset (``input_format="hf"``, sniffed for ``.parquet``, ``.arrow`` and
+    ``save_to_disk`` directories; `nerve.io.hf`) has its tags in ``tag_column`` (``ner_tags``), ClassLabel
+    ids named by its features or by ``label_names`` (a list, or comma-separated).
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.

@@ -16,7 +16,9 @@ import numpy as np
 
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
-from ..errors import InputError, InvalidSequenceError, NerveError
+from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
+from ..io.conll import TaggedCorpus
+from ..io.hf import read_hf
 from ..io.sources import FileRange
 from ..io.spans import check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_fragments, exact_match_types
@@ -186,6 +188,9 @@ def score_input(
     delimiter: str | None = None,
     keep: bool = False,
     words: bool = False,
+    spans_key: str | None = None,
+    tag_column: str | None = None,
+    label_names: str | Sequence[str] | None = None,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     policy = options.repair(repair)
@@ -194,16 +199,13 @@ def score_input(
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
     kind = input_kind(gold, input_format, offsets)
+    if kind == "hf" or tag_column is not None or label_names is not None:
+        gold, pred, kind = _hf(kind, gold, pred, tag_column, label_names), None, "conll"
     if kind != "conll":
-        g, p = read_span_columns(os.fspath(gold), path_of(pred), fmt=kind, units=offsets)  # type: ignore[arg-type]
-        result = score_spans(g, p, beta=beta, overlap=overlap, source=kind)
-        if not keep:
-            return result, None
-        p = p.relabel(g.labels)
-        g = replace(g, labels=p.labels)
         names = (os.fspath(gold), path_of(pred) or os.fspath(gold))  # type: ignore[arg-type]
-        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
-        return result, Aligned(g, p, None, names, texts or None)
+        return _span_file(names, pred is not None, kind, offsets, spans_key, beta, overlap, keep, words)
+    if spans_key is not None:
+        raise OptionError(options.flag("spans_key"), "names a span group of spacy DocBins, not of tags")
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
     threads = policy != "conlleval" and delimiter is None  # conlleval's state crosses sentences
@@ -216,6 +218,43 @@ def score_input(
     settings = Settings.of_tags(totals.scheme.name, fixed is None, acc.vocab, policy, beta, overlap)
     result = Result.of_totals(settings, totals)
     return result, aligned_of(kept, source.sources) if kept is not None else None
+
+
+def _span_file(
+    names: tuple[str, str],
+    two: bool,
+    kind: str,
+    offsets: str | None,
+    spans_key: str | None,
+    beta: float,
+    overlap: MucOptions | None,
+    keep: bool,
+    words: bool,
+) -> tuple[Result, Aligned | None]:
+    """`score_input` of a span file (or two): the `Result`, and with ``keep`` the `Aligned` corpus."""
+    pred = names[1] if two else None
+    g, p = read_span_columns(names[0], pred, fmt=kind, units=offsets, spans_key=spans_key)
+    result = score_spans(g, p, beta=beta, overlap=overlap, source=kind)
+    if not keep:
+        return result, None
+    p = p.relabel(g.labels)
+    g = replace(g, labels=p.labels)
+    texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+    return result, Aligned(g, p, None, names, texts or None)
+
+
+def _hf(
+    kind: str, gold: Source, pred: Source | None, column: str | None, names: str | Sequence[str] | None
+) -> TaggedCorpus:
+    """The tags of a Hugging Face dataset (and of a second one, the predictions)."""
+    if kind != "hf":
+        given = "tag_column" if column is not None else "label_names"
+        raise OptionError(
+            options.flag(given), f"applies to Hugging Face datasets, but the input reads as {kind}"
+        )
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    return read_hf(gold, pred, tag_column=column or "ner_tags", label_names=names)  # type: ignore[arg-type]
 
 
 def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:

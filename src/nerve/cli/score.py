@@ -54,12 +54,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument(
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
+    _add_datasets(s)
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
     add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
+
+
+def _add_datasets(s: argparse.ArgumentParser) -> None:
+    """Which part of a spaCy DocBin or a Hugging Face dataset holds the entities."""
+    s.add_argument(
+        "--spans-key", default=None, metavar="KEY", help="spacy: read this span group, not doc.ents"
+    )
+    s.add_argument(
+        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
+    )
+    s.add_argument(
+        "--label-names",
+        default=None,
+        metavar="NAMES",
+        help="hf: the tag of each ClassLabel id, comma-separated in id order (default: from the features)",
+    )
 
 
 def _add_muc(s: argparse.ArgumentParser) -> None:
@@ -180,6 +197,9 @@ def run(ns: argparse.Namespace) -> Output:
         slices=ns.slices,
         train=ns.train,
         meta=ns.meta,
+        spans_key=ns.spans_key,
+        tag_column=ns.tag_column,
+        label_names=ns.label_names,
         **statistics(ns),
         **reading(ns),
     )

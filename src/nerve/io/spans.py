@@ -18,6 +18,8 @@ Formats (``--format``), one module each:
 - ``doccano`` (`nerve.io.doccano`): doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}``.
 - ``labelstudio`` (`nerve.io.labelstudio`): Label Studio's JSON exports, annotations and predictions,
   UTF-16 offsets of older versions converted.
+- ``spacy`` (`nerve.io.spacy`): ``.spacy`` DocBins (spaCy installed), ``doc.ents`` or the span group
+  ``spans_key``; ``spacy-jsonl``: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}``.
 
 What a reader read but did not score (brat relations, Label Studio's other annotations...) is
 counted in each side's `SpanArray.notes`.
@@ -28,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
+from functools import partial
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -35,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from .. import options
-from ..errors import InputError, plural
+from ..errors import InputError, OptionError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .brat_files import brat_texts, read_brat, read_brat_pair
@@ -57,6 +60,14 @@ from .labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_p
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .sources import read_head
+from .spacy import (
+    read_spacy,
+    read_spacy_jsonl,
+    read_spacy_jsonl_pair,
+    read_spacy_pair,
+    spacy_jsonl_texts,
+    spacy_texts,
+)
 
 __all__ = [
     "PAIR_READERS",
@@ -86,6 +97,8 @@ SPAN_READERS: dict[str, Reader] = {
     "brat": read_brat,
     "doccano": read_doccano,
     "labelstudio": read_labelstudio,
+    "spacy": read_spacy,
+    "spacy-jsonl": read_spacy_jsonl,
 }
 SPAN_FORMATS = tuple(SPAN_READERS)
 PairReader = Callable[[str, str | None, str | None, Problems], tuple[SpanArray, SpanArray | None]]
@@ -96,8 +109,11 @@ PAIR_READERS: dict[str, PairReader] = {
     "brat": read_brat_pair,
     "doccano": read_doccano_pair,
     "labelstudio": read_labelstudio_pair,
+    "spacy": read_spacy_pair,
+    "spacy-jsonl": read_spacy_jsonl_pair,
 }
 _LABEL_STUDIO = re.compile(rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{')
+_SPACY_JSONL = re.compile(rb'"(_input_hash|token_start)"\s*:|"ents"\s*:\s*\[')
 _DOCCANO = re.compile(rb'"labels?"\s*:\s*\[\s*[\[\]]|"start_offset"\s*:')
 
 
@@ -108,6 +124,8 @@ def sniff_format(path: str) -> str:
     """
     if os.path.isdir(path) or path.endswith(".ann"):
         return "brat"
+    if path.endswith(".spacy"):
+        return "spacy"
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
     head = read_head(path, 1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -117,6 +135,8 @@ def sniff_format(path: str) -> str:
         return "eval4ner"
     if head.startswith((b"{", b"[")) and _LABEL_STUDIO.search(head):
         return "labelstudio"
+    if head.startswith(b"{") and _SPACY_JSONL.search(head):
+        return "spacy-jsonl"
     if head.startswith(b"{") and _DOCCANO.search(head):
         return "doccano"
     if path.endswith(".jsonl"):
@@ -143,7 +163,12 @@ def read_spans(
 
 
 def read_span_columns(
-    gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
+    gold: str,
+    pred: str | None = None,
+    *,
+    fmt: str | None = None,
+    units: str | None = None,
+    spans_key: str | None = None,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -154,8 +179,9 @@ def read_span_columns(
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
             has a ``"text"``, token when it has ``"tokens"``); ``"char"`` or ``"utf16"`` for
             doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
+        spans_key: spacy: the span group to read instead of ``doc.ents``.
     """
-    g, p = _read(gold, pred, fmt, units, None)
+    g, p = _read(gold, pred, fmt, units, None, spans_key)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -181,7 +207,12 @@ def validate_spans(
 
 
 def _read(
-    gold: str, pred: str | None, fmt: str | None, units: str | None, problems: Problems
+    gold: str,
+    pred: str | None,
+    fmt: str | None,
+    units: str | None,
+    problems: Problems,
+    spans_key: str | None = None,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
@@ -189,6 +220,11 @@ def _read(
     options.offsets(units, fmt)
     reader = SPAN_READERS[fmt]
     paired = PAIR_READERS.get(fmt)
+    if spans_key is not None:
+        if fmt != "spacy":
+            detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
+            raise OptionError(options.flag("spans_key"), detail)
+        paired = partial(read_spacy_pair, spans_key=spans_key)
     with no_gc():
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
     if pred is not None and paired is None:  # a file without documents may stand for either side
@@ -281,6 +317,8 @@ _TEXTS: dict[str, Callable[[str], list[str]]] = {
     "brat": brat_texts,
     "doccano": doccano_texts,
     "labelstudio": labelstudio_texts,
+    "spacy": spacy_texts,
+    "spacy-jsonl": spacy_jsonl_texts,
 }
 
 
