@@ -17,6 +17,7 @@ import nerve
 from conftest import ROOT, peer
 from nerve.api import score_spans
 from nerve.cli import main
+from nerve.io.reader_options import ReaderOptions
 from nerve.io.spacy import read_spacy, read_spacy_jsonl
 from nerve.io.spans import document_texts, read_span_columns, sniff_format, validate_spans
 
@@ -106,7 +107,7 @@ def test_docbin_round_trip_and_spacy_scorer(tmp_path: Path, data: st.DataObject,
     for label, prf in (theirs["ents_per_type"] or {}).items():
         assert result.per_type[label].f1 == pytest.approx(prf["f"])
     # the span group: overlapping spans and duplicates, against a naive multiset count
-    keyed = nerve.score(g_path, p_path, spans_key="sc")
+    keyed = nerve.score(g_path, p_path, reader=ReaderOptions(spans_key="sc"))
     gold_sc = Counter((i, *s) for i, d in enumerate(gold_docs) for s in chars(d, d.spans["sc"]))
     pred_sc = Counter((i, *s) for i, d in enumerate(pred_docs) for s in chars(d, d.spans["sc"]))
     assert keyed.micro.tp == sum((gold_sc & pred_sc).values())

@@ -21,6 +21,7 @@ from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, Sch
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
+from ..io.reader_options import ReaderOptions
 from ..io.spans import validate_spans
 from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span
@@ -85,21 +86,18 @@ def score(
     seed: int | str | None = None,
     confidence: float | str | None = None,
     unit: str | None = None,
-    spans_key: str | None = None,
-    tag_column: str | None = None,
-    label_names: str | Sequence[str] | None = None,
+    reader: ReaderOptions | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred``
-    the prediction file), an open binary file, tag lists (one per sentence; ``pred`` likewise), a
-    `TaggedCorpus`, or a span file (``input_format``, sniffed when ``None``; ``offsets`` for json/jsonl).
-    `nerve.options` checks every option: ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``,
-    ``outside``, ``beta`` (an F-beta besides F1), ``encoding``, ``delimiter``
-    (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#`` lines; ``check_tokens`` requires the token
-    columns to agree. ``workers`` threads read a file (``None``: two for 8 MiB or more on two cores).
-    ``metrics="exact,muc"`` adds MUC's modes, tuned by ``min_iou``, ``min_gold_share``, ``document_average``
-    and ``matching``. ``result.micro.f1`` of the `Result` is the headline.
+    ``gold`` is a merged CoNLL file (gold and predicted tags last), a gold file (``pred`` the prediction
+    file), an open binary file, tag lists (one per sentence; ``pred`` likewise), a `TaggedCorpus`, or a span
+    or dataset file (``input_format``, else sniffed; ``offsets``; ``reader``). `nerve.options` checks every
+    option: ``scheme`` (``auto`` infers it), ``repair``, ``tag_format``, ``outside``, ``beta`` (an F-beta
+    besides F1), ``encoding``, ``delimiter`` (`nerve.io.bytes.column_delimiter`); ``comments`` skips ``#``
+    lines; ``check_tokens`` requires the token columns to agree. ``workers`` threads read a file (``None``:
+    two for 8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes, tuned by ``min_iou``,
+    ``min_gold_share``, ``document_average`` and ``matching``. ``result.micro.f1`` is the headline.
 
     Analysis (`nerve.analysis`) is opt-in: ``errors`` gives every entity an error category and counts them
     (``result.analysis.errors``); ``confusion`` the confusion matrix of types in its exact and overlap
@@ -109,11 +107,6 @@ def score(
     CoNLL file ``train``, ``meta`` by the attributes of the JSON/CSV sidecar ``meta``. ``bootstrap=N``:
     percentile intervals (``confidence``) of every score from N resamples of each ``unit`` (document,
     sentence) drawn with ``seed``.
-
-    ``spans_key`` reads a span group of spaCy DocBins rather than ``doc.ents`` (`nerve.io.spacy`).
-    A Hugging Face dataset (``input_format="hf"``, sniffed for ``.parquet``, ``.arrow`` and
-    ``save_to_disk`` directories; `nerve.io.hf`) has its tags in ``tag_column`` (``ner_tags``), ClassLabel
-    ids named by its features or by ``label_names`` (a list, or comma-separated).
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.

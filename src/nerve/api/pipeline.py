@@ -19,6 +19,7 @@ from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
+from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
 from ..io.spans import check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_fragments, exact_match_types
@@ -188,9 +189,7 @@ def score_input(
     delimiter: str | None = None,
     keep: bool = False,
     words: bool = False,
-    spans_key: str | None = None,
-    tag_column: str | None = None,
-    label_names: str | Sequence[str] | None = None,
+    reader: ReaderOptions | None = None,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     policy = options.repair(repair)
@@ -199,12 +198,14 @@ def score_input(
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
     kind = input_kind(gold, input_format, offsets)
-    if kind == "hf" or tag_column is not None or label_names is not None:
-        gold, pred, kind = _hf(kind, gold, pred, tag_column, label_names), None, "conll"
+    reader = reader or ReaderOptions()
+    if kind == "hf" or reader.given("tag_column", "label_names", "subwords"):
+        gold, pred, kind = _hf(kind, gold, pred, reader), None, "conll"
     if kind != "conll":
         names = (os.fspath(gold), path_of(pred) or os.fspath(gold))  # type: ignore[arg-type]
-        return _span_file(names, pred is not None, kind, offsets, spans_key, beta, overlap, keep, words)
-    if spans_key is not None:
+        key = reader.spans_key
+        return _span_file(names, pred is not None, kind, offsets, key, beta, overlap, keep, words)
+    if reader.spans_key is not None:
         raise OptionError(options.flag("spans_key"), "names a span group of spacy DocBins, not of tags")
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     source = Input(gold, pred, comments, encoding, check_tokens, delimiter=delimiter)
@@ -243,18 +244,14 @@ def _span_file(
     return result, Aligned(g, p, None, names, texts or None)
 
 
-def _hf(
-    kind: str, gold: Source, pred: Source | None, column: str | None, names: str | Sequence[str] | None
-) -> TaggedCorpus:
+def _hf(kind: str, gold: Source, pred: Source | None, reader: ReaderOptions) -> TaggedCorpus:
     """The tags of a Hugging Face dataset (and of a second one, the predictions)."""
-    if kind != "hf":
-        given = "tag_column" if column is not None else "label_names"
-        raise OptionError(
-            options.flag(given), f"applies to Hugging Face datasets, but the input reads as {kind}"
-        )
-    if isinstance(names, str):
-        names = [n.strip() for n in names.split(",")]
-    return read_hf(gold, pred, tag_column=column or "ner_tags", label_names=names)  # type: ignore[arg-type]
+    name = reader.given("tag_column", "label_names", "subwords")
+    if kind != "hf" and name is not None:
+        detail = f"applies to Hugging Face datasets, but the input reads as {kind}"
+        raise OptionError(options.flag(name), detail)
+    column, subwords = reader.tag_column or "ner_tags", reader.subwords or "auto"
+    return read_hf(gold, pred, tag_column=column, label_names=reader.names(), subwords=subwords)  # type: ignore[arg-type]
 
 
 def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:

@@ -11,6 +11,8 @@ from .. import options
 from ..analysis.instances import SORTS, InstanceQuery
 from ..api import score
 from ..errors import OptionError
+from ..io.hf import SUBWORD_POLICIES
+from ..io.reader_options import ReaderOptions
 from ..report.instances import INSTANCE_FORMATS, render_instances
 from ..report.renderers import RENDERERS, render
 from .options import (
@@ -76,6 +78,12 @@ def _add_datasets(s: argparse.ArgumentParser) -> None:
         default=None,
         metavar="NAMES",
         help="hf: the tag of each ClassLabel id, comma-separated in id order (default: from the features)",
+    )
+    s.add_argument(
+        "--subwords",
+        default=None,
+        choices=SUBWORD_POLICIES,
+        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label",
     )
 
 
@@ -197,9 +205,7 @@ def run(ns: argparse.Namespace) -> Output:
         slices=ns.slices,
         train=ns.train,
         meta=ns.meta,
-        spans_key=ns.spans_key,
-        tag_column=ns.tag_column,
-        label_names=ns.label_names,
+        reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords),
         **statistics(ns),
         **reading(ns),
     )

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import options
 from ..errors import InputError, OptionError
 from ..model.blocks import TagBlock
 from ..model.quoting import quote
@@ -73,8 +74,8 @@ def _table(path: str) -> tuple[Any, dict[str, Any]]:
                 except pa.ArrowInvalid:
                     table = pa.ipc.open_file(source).read_all()
     except (pa.ArrowException, OSError) as err:
-        kind = "Parquet" if path.endswith(".parquet") else "Arrow"
-        raise InputError(path, None, f"cannot be read as an {kind} file ({err})".splitlines()[0]) from None
+        kind = "a Parquet" if path.endswith(".parquet") else "an Arrow"
+        raise InputError(path, None, f"cannot be read as {kind} file ({err})".splitlines()[0]) from None
     meta = (table.schema.metadata or {}).get(b"huggingface")
     features = json.loads(meta).get("info", {}).get("features", {}) if meta else {}
     return table, features
@@ -84,11 +85,16 @@ def _saved(path: str) -> tuple[Any, dict[str, Any]]:
     """A ``save_to_disk`` directory, through ``datasets`` itself."""
     import datasets
 
+    shown = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # the library never prints
     try:
         ds = datasets.load_from_disk(path)
     except (FileNotFoundError, ValueError, OSError) as err:
         detail = f"cannot be read as a saved dataset ({err})".splitlines()[0]
         raise InputError(path, None, detail) from None
+    finally:
+        if shown:
+            datasets.enable_progress_bars()
     if isinstance(ds, datasets.DatasetDict):
         splits = ", ".join(ds)
         raise InputError(path, None, f"holds the splits {splits}: give one split's directory")
@@ -151,19 +157,65 @@ def _tag_ids(values: Any, where: tuple[str, str, Int], names: list[str] | None, 
 
 
 def _side(
-    path: str, column: str, option: str, label_names: Sequence[str] | None, vocab: TagVocab
-) -> tuple[Any, Int, Any]:
-    """The tag ids and row lengths of one side, and its table."""
+    path: str,
+    column: str,
+    names: tuple[Sequence[str] | None, Sequence[str] | None],
+    vocab: TagVocab,
+    subwords: str | None = None,
+) -> tuple[Any, Int, list[str] | None]:
+    """The tag ids and row lengths of one side (the gold, without ``subwords``), and its names.
+
+    ``names``: the tags of the ids given by the caller, and those where neither they nor the
+    column's features name them. A prediction with a ``word_ids`` column has a label a
+    sub-token, aggregated to words by ``subwords``.
+    """
     table, features = _table(path)
+    option = "--tag-column"
     values, lengths = _column(table, path, column, option)
-    names = list(label_names) if label_names is not None else _class_names(features.get(column))
-    if "tokens" in table.column_names:
-        _, token_lengths = _column(table, path, "tokens", "--tag-column")
+    given, fallback = names
+    found = list(given) if given is not None else _class_names(features.get(column))
+    names_of = found if found is not None else (list(fallback) if fallback is not None else None)
+    if subwords is not None and "word_ids" in table.column_names:
+        values, lengths = _to_words(table, path, values, lengths, subwords)
+    elif subwords not in (None, "auto"):
+        raise OptionError(
+            options.flag("subwords"), f"applies to predictions with a word_ids column, and {path} has none"
+        )
+    elif "tokens" in table.column_names:
+        _, token_lengths = _column(table, path, "tokens", option)
         if not np.array_equal(token_lengths, lengths):
             row = int(np.argmax(token_lengths != lengths))
             detail = f"has {token_lengths[row]} tokens but {lengths[row]} tags in {quote(column)}"
             raise InputError(path, None, f"row {row}: {detail}")
-    return _tag_ids(values, (path, column, lengths), names, vocab), lengths, table
+    return _tag_ids(values, (path, column, lengths), names_of, vocab), lengths, names_of
+
+
+def _to_words(table: Any, path: str, values: Any, lengths: Int, policy: str) -> tuple[Any, Int]:
+    """Sub-token labels aggregated to words (`words_from_subwords`), all rows at once."""
+    import pyarrow as pa
+
+    word_values, word_lengths = _column(table, path, "word_ids", "--subwords")
+    if not np.array_equal(word_lengths, lengths):
+        r = int(np.argmax(word_lengths != lengths))
+        detail = f"row {r}: {word_lengths[r]} word ids for {lengths[r]} sub-token labels"
+        raise InputError(path, None, detail)
+    words = word_values.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    row = np.repeat(np.arange(len(lengths)), lengths)
+    n_words = np.zeros(len(lengths), dtype=np.int64)
+    np.maximum.at(n_words, row, words + 1)
+    offset = np.cumsum(n_words) - n_words
+    words = np.where(words >= 0, words + offset[row], -1)  # one numbering of every row's words
+    labels = values.to_numpy(zero_copy_only=False).astype(np.int64)
+    try:
+        out = words_from_subwords(labels, words, "first" if policy == "auto" else policy)
+    except InputError:
+        missing = np.ones(int(n_words.sum()), dtype=bool)
+        missing[words[(words >= 0) & (labels != -100)]] = False
+        k = int(np.argmax(missing))
+        r = int(np.searchsorted(np.cumsum(n_words), k, side="right"))
+        detail = f"row {r}: word {k - int(offset[r])} has no sub-token with a label (all are -100)"
+        raise InputError(path, None, detail, option="--subwords") from None
+    return pa.array(out), n_words
 
 
 def read_hf(
@@ -173,6 +225,7 @@ def read_hf(
     tag_column: str = "ner_tags",
     pred_column: str | None = None,
     label_names: Sequence[str] | None = None,
+    subwords: str = "auto",
 ) -> TaggedCorpus:
     """The gold tags of a dataset, with predictions from ``pred`` or its ``pred_column``.
 
@@ -181,19 +234,22 @@ def read_hf(
         pred: a second dataset, its tags in ``tag_column`` (or ``pred_column``), rows paired.
         tag_column: the column of tags (``--tag-column``).
         pred_column: the column of predicted tags, in ``pred`` or else in ``gold``.
-        label_names: the tag of each ClassLabel id, where the features give none.
+        label_names: the tag of each ClassLabel id, where the features give none; the
+            predictions' ids default to the gold's names.
+        subwords: predictions with a ``word_ids`` column have a label a sub-token (``-100`` for
+            none): a word takes its ``first``, ``last`` or ``majority`` label (``auto``: first).
 
     Raises:
         InputError: a missing column, an id outside the names, sides of different lengths.
     """
+    options.one_of(subwords, ("auto", *SUBWORD_POLICIES), "subwords")
     g_path = os.fspath(gold)
     p_path = os.fspath(pred) if pred is not None else g_path
     vocab = TagVocab()
-    g_ids, lengths, _ = _side(g_path, tag_column, "--tag-column", label_names, vocab)
+    g_ids, lengths, names = _side(g_path, tag_column, (label_names, None), vocab)
     p_ids = None
     if pred is not None or pred_column is not None:
-        p_column = pred_column or tag_column
-        p_ids, p_lengths, _ = _side(p_path, p_column, "--pred-column", label_names, vocab)
+        p_ids, p_lengths, _ = _side(p_path, pred_column or tag_column, (label_names, names), vocab, subwords)
         if len(p_lengths) != len(lengths):
             raise InputError(p_path, None, f"has {len(p_lengths)} rows, but the gold has {len(lengths)}")
         if not np.array_equal(p_lengths, lengths):
@@ -229,10 +285,10 @@ def words_from_subwords(
         OptionError: an unknown ``policy``, or inputs of different lengths.
         InputError: a word none of whose sub-tokens has a label.
     """
-    if policy not in SUBWORD_POLICIES:
-        raise OptionError("subwords", f"expected one of {', '.join(SUBWORD_POLICIES)}, but got {policy!r}")
+    options.one_of(policy, SUBWORD_POLICIES, "subwords")
     labels = np.asarray(label_ids, dtype=np.int64).reshape(-1)
-    words = np.asarray([-1 if w is None else w for w in word_ids], dtype=np.int64).reshape(-1)
+    given = word_ids if isinstance(word_ids, np.ndarray) else [-1 if w is None else w for w in word_ids]
+    words = np.asarray(given, dtype=np.int64).reshape(-1)
     if labels.shape != words.shape:
         raise OptionError("word_ids", f"expected {len(labels)} word ids, one a label, got {len(words)}")
     keep = (words >= 0) & (labels != -100)
