@@ -242,3 +242,12 @@ def test_words_from_subwords_refuses() -> None:
         words_from_subwords([1], [0], "all")
     with pytest.raises(OptionError, match="expected 2 word ids"):
         words_from_subwords([1, 2], [0], "first")
+
+
+def test_validate_reads_datasets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dataset([[1, 2], [0, 2]]).to_parquet(str(tmp_path / "g.parquet"))  # row 1: O then I-PER
+    g = str(tmp_path / "g.parquet")
+    assert main(["validate", g]) == 1
+    out = capsys.readouterr().out
+    assert f"{g}:2: gold: invalid transition 'O' -> 'I-PER'" in out
+    assert out.endswith("1 invalid transition: scheme IOB2 (auto)\n")

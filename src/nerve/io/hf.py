@@ -6,7 +6,9 @@ In: a dataset saved with ``Dataset.save_to_disk`` (a directory), a Parquet file 
 come from the dataset's features (Parquet and Arrow files carry them in their ``huggingface``
 schema metadata), or from ``label_names``. Predictions come from a second dataset (the same
 column) or from a column of the same one (``pred_column``). Out: a `TaggedCorpus`, one sentence
-a row, that `nerve.score` decodes like any tags.
+a row, that `nerve.score` decodes like any tags. Messages number rows from 0, as ``dataset[i]``
+does; problems found while decoding (``nerve validate``, ``repair="error"``) give row ``i`` as
+line ``i + 1``.
 
 ``datasets`` and ``pyarrow`` (the ``hf`` extra) are imported here, and only when a dataset is read.
 Ids become tags column-wise (one gather), never a Python loop per token.
