@@ -249,8 +249,8 @@ def test_offsets() -> None:
 
 def test_input_format() -> None:
     assert str(refused(nerve.score, EXAMPLE, input_format="xml")) == (
-        "input_format: expected one of conll, jsonl, json, nereval, nervaluate, eval4ner, brat, doccano, "
-        "labelstudio, but got 'xml'"
+        "input_format: expected one of conll, hf, jsonl, json, nereval, nervaluate, eval4ner, brat, doccano, "
+        "labelstudio, spacy, spacy-jsonl, but got 'xml'"
     )
 
 
