@@ -17,6 +17,7 @@ from nerve import options
 from nerve.api import score_spans
 from nerve.cli import main
 from nerve.errors import NerveError, OptionError, SchemeError
+from nerve.io.spans import SPAN_FORMATS
 from nerve.model.counts import fbeta
 from nerve.model.schemes import TagFormat
 from nerve.results import Settings
@@ -249,8 +250,7 @@ def test_offsets() -> None:
 
 def test_input_format() -> None:
     assert str(refused(nerve.score, EXAMPLE, input_format="xml")) == (
-        "input_format: expected one of conll, jsonl, json, nereval, nervaluate, eval4ner, brat, doccano, "
-        "labelstudio, hipe, conllu, nested, but got 'xml'"
+        "input_format: expected one of " + ", ".join(("conll", "hf", *SPAN_FORMATS)) + ", but got 'xml'"
     )
 
 

@@ -27,6 +27,7 @@ from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, Sch
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
+from ..io.reader_options import ReaderOptions
 from ..io.spans import validate_spans
 from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span
@@ -97,20 +98,20 @@ def score(
     seed: int | str | None = None,
     confidence: float | str | None = None,
     unit: str | None = None,
+    reader: ReaderOptions | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold`` is a merged CoNLL file (its last two columns gold and predicted tags), a gold file (``pred`` the
-    prediction file), a directory of them (paired by name with ``pred``'s, those matching ``pattern``), an
-    open binary file, tag lists (one per sentence; ``pred`` likewise), a `TaggedCorpus`, or a span file
-    (``input_format``, sniffed when ``None``; ``offsets``, ``column``). `nerve.options` checks every
-    option: ``scheme="auto"`` infers it (``gold_scheme``, ``pred_scheme``: one side's), ``beta`` adds an
-    F-beta, ``delimiter`` is as in `nerve.io.bytes.column_delimiter`, ``comments`` skips ``#`` lines,
-    ``check_tokens`` requires the token columns to agree, ``workers`` threads read a file (``None``: two for
-    8 MiB or more on two cores). ``metrics="exact,muc"`` adds MUC's modes (``min_iou``, ``min_gold_share``,
-    ``document_average``, ``matching``). ``label_map`` renames types (``"OTH=MISC"``, a file, a mapping),
-    then ``types`` keeps and ``ignore_types`` drops types on both sides. ``result.micro.f1``: the headline.
-    The analysis (opt-in) fills ``result.analysis``: its options are in this module's docstring.
+    ``gold``: a merged CoNLL file (gold and predicted tags last), a gold file (``pred``: the
+    prediction file), a directory of them (paired by name, ``pattern``), an open binary file, tag
+    lists (one per sentence), a `TaggedCorpus`, or a span or dataset file (``input_format``, else
+    sniffed; ``offsets``, ``column``, ``reader``). `nerve.options` checks each option: ``scheme``
+    (``auto`` infers it; ``gold_scheme``, ``pred_scheme`` one side's), ``beta`` (an F-beta too),
+    ``delimiter``, ``comments`` (skip ``#`` lines), ``check_tokens``, ``workers`` (threads; ``None``:
+    two for 8 MiB or more). ``metrics="exact,muc"`` adds MUC's modes (``min_iou``,
+    ``min_gold_share``, ``document_average``, ``matching``). ``label_map`` renames types, then
+    ``types`` keeps and ``ignore_types`` drops types on both sides. The analysis (opt-in) fills
+    ``result.analysis`` (see the module). ``result.micro.f1`` is the headline.
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.

@@ -18,7 +18,10 @@ import numpy as np
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
+from ..io.conll import TaggedCorpus
+from ..io.hf import read_hf
 from ..io.label_maps import label_map as read_label_map
+from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
 from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
 from ..matching.exact import exact_match_fragments, exact_match_types
@@ -232,6 +235,7 @@ def score_input(
     pred_scheme: str | None = None,
     keep: bool = False,
     words: bool = False,
+    reader: ReaderOptions | None = None,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     labels = read_label_map(label_map, types, ignore_types)
@@ -240,18 +244,16 @@ def score_input(
     beta = options.beta(beta)
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
-    kind = input_kind(gold, input_format or ("conll" if pattern else None), offsets)
-    check_column(column, kind)
+    gold, pred, kind, reader = _source_kind(gold, pred, input_format, offsets, column, pattern, reader)
     if kind != "conll":
         _only_tags(kind, dict(locals()))
         files = (os.fspath(gold), path_of(pred))  # type: ignore[arg-type]
-        return _span_files(files, kind, (offsets, column), beta, overlap, labels, keep, words)
+        reading = (offsets, column, reader.spans_key)
+        return _span_files(files, kind, reading, beta, overlap, labels, keep, words)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
-    inputs = [
-        Input(g, p, comments, encoding, check_tokens, delimiter=delimiter)
-        for g, p in _pairs(gold, pred, pattern)
-    ]
+    pairs = _pairs(gold, pred, pattern)
+    inputs = [Input(g, p, comments, encoding, check_tokens, delimiter=delimiter) for g, p in pairs]
     # conlleval's state crosses sentences; directories are read file by file
     threads = policy != "conlleval" and delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
@@ -262,6 +264,26 @@ def score_input(
     result = _result(acc, fixed is None, other is None, policy, beta, overlap, labels)
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
+
+
+def _source_kind(
+    gold: Source,
+    pred: Source | None,
+    input_format: str | None,
+    offsets: str | None,
+    column: str | None,
+    pattern: str | None,
+    reader: ReaderOptions | None,
+) -> tuple[Source, Source | None, str, ReaderOptions]:
+    """What the input is (``conll`` for tags); a Hugging Face dataset becomes the `TaggedCorpus` read."""
+    kind = input_kind(gold, input_format or ("conll" if pattern else None), offsets)
+    reader = reader or ReaderOptions()
+    if kind == "hf" or reader.given("tag_column", "label_names", "subwords"):
+        gold, pred, kind = _hf(kind, gold, pred, reader), None, "conll"
+    check_column(column, kind)
+    if kind == "conll" and reader.spans_key is not None:
+        raise OptionError(options.flag("spans_key"), "names a span group of spacy DocBins, not of tags")
+    return gold, pred, kind, reader
 
 
 def _result(
@@ -307,7 +329,7 @@ def _schemes(
 def _span_files(
     files: tuple[str, str | None],
     kind: str,
-    reading: tuple[str | None, str | None],
+    reading: tuple[str | None, str | None, str | None],
     beta: float,
     overlap: MucOptions | None,
     labels: LabelMap | None,
@@ -316,10 +338,10 @@ def _span_files(
 ) -> tuple[Result, Aligned | None]:
     """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after ``labels``).
 
-    ``reading`` is the offset units and the column (HIPE, CoNLL-U) to read.
+    ``reading`` is the offset units, the column (HIPE, CoNLL-U) and the span group (spaCy) to read.
     """
-    offsets, column = reading
-    g, p = read_span_columns(files[0], files[1], fmt=kind, units=offsets, column=column)
+    offsets, column, spans_key = reading
+    g, p = read_span_columns(files[0], files[1], fmt=kind, units=offsets, column=column, spans_key=spans_key)
     result = score_spans(g, p, beta=beta, overlap=overlap, source=kind, labels=labels)
     if not keep:
         return result, None
@@ -340,6 +362,16 @@ def _pairs(gold: Source, pred: Source | None, pattern: str | None) -> list[tuple
             options.flag("pattern"), "applies to directories of CoNLL files: give two directories"
         )
     return [(gold, pred)]
+
+
+def _hf(kind: str, gold: Source, pred: Source | None, reader: ReaderOptions) -> TaggedCorpus:
+    """The tags of a Hugging Face dataset (and of a second one, the predictions)."""
+    name = reader.given("tag_column", "label_names", "subwords")
+    if kind != "hf" and name is not None:
+        detail = f"applies to Hugging Face datasets, but the input reads as {kind}"
+        raise OptionError(options.flag(name), detail)
+    column, subwords = reader.tag_column or "ner_tags", reader.subwords or "auto"
+    return read_hf(gold, pred, tag_column=column, label_names=reader.names(), subwords=subwords)  # type: ignore[arg-type]
 
 
 def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:

@@ -18,6 +18,7 @@ import numpy as np
 from .. import options
 from ..errors import InputError, OptionError, SchemeError
 from ..io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
+from ..io.hf import is_dataset
 from ..io.spans import SPAN_FORMATS, sniff_format
 from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, TagFormat
@@ -143,9 +144,11 @@ def path_of(source: Source | None) -> str | None:
 
 
 def input_kind(gold: Source, input_format: str | None, offsets: str | None) -> str:
-    """``conll`` or a span format: ``input_format``, or sniffed from the gold file."""
+    """``conll``, ``hf`` (`nerve.io.hf`) or a span format: ``input_format``, or sniffed from the gold file."""
     if input_format is not None:
-        kind = options.one_of(input_format, ("conll", *SPAN_FORMATS), "input_format")
+        kind = options.one_of(input_format, ("conll", "hf", *SPAN_FORMATS), "input_format")
+    elif is_path(gold) and is_dataset(os.fspath(gold)):  # type: ignore[arg-type]
+        kind = "hf"
     else:
         kind = sniff_format(os.fspath(gold)) if is_path(gold) else "conll"  # type: ignore[arg-type]
     if kind != "conll" and not is_path(gold):

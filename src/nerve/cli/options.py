@@ -78,7 +78,7 @@ def add_format(p: argparse.ArgumentParser) -> None:
         "--format",
         dest="input_format",
         default=None,
-        choices=["conll", *SPAN_FORMATS],
+        choices=["conll", "hf", *SPAN_FORMATS],
         help="input format (default: sniffed from the file)",
     )
 

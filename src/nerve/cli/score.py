@@ -11,6 +11,8 @@ from .. import options
 from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
 from ..api import score
 from ..errors import OptionError
+from ..io.hf import SUBWORD_POLICIES
+from ..io.reader_options import ReaderOptions
 from ..report.renderers import RENDERERS, render
 from .options import (
     add_files,
@@ -64,12 +66,35 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="hipe: the tag column(s), comma-separated (default NE-COARSE-LIT); "
         "conllu: the MISC key (default NER)",
     )
+    _add_datasets(s)
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
     add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
     s.set_defaults(run=run)
+
+
+def _add_datasets(s: argparse.ArgumentParser) -> None:
+    """Which part of a spaCy DocBin or a Hugging Face dataset holds the entities."""
+    s.add_argument(
+        "--spans-key", default=None, metavar="KEY", help="spacy: read this span group, not doc.ents"
+    )
+    s.add_argument(
+        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
+    )
+    s.add_argument(
+        "--label-names",
+        default=None,
+        metavar="NAMES",
+        help="hf: the tag of each ClassLabel id, comma-separated in id order (default: from the features)",
+    )
+    s.add_argument(
+        "--subwords",
+        default=None,
+        choices=SUBWORD_POLICIES,
+        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label",
+    )
 
 
 def _add_muc(s: argparse.ArgumentParser) -> None:
@@ -202,6 +227,7 @@ def run(ns: argparse.Namespace) -> Output:
         slices=ns.slices,
         train=ns.train,
         meta=ns.meta,
+        reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords),
         **statistics(ns),
         **reading(ns),
         **labels(ns),

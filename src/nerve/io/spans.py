@@ -22,6 +22,8 @@ Formats (``--format``), one module each:
 - ``conllu`` (`nerve.io.conllu`): CoNLL-U with tags in MISC under the key ``column`` (``NER``).
 - ``nested`` (`nerve.io.nested`): DyGIE++ nested-NER JSON (inclusive ends, converted) and
   ``{"tokens", "entities"}`` records.
+- ``spacy`` (`nerve.io.spacy`): ``.spacy`` DocBins (spaCy installed), ``doc.ents`` or the span group
+  ``spans_key``; ``spacy-jsonl``: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}``.
 
 What a reader read but did not score (brat relations, Label Studio's other annotations...) is
 counted in each side's `SpanArray.notes`.
@@ -32,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -64,6 +67,14 @@ from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .nested import nested_texts, read_nested
 from .sources import read_head
+from .spacy import (
+    read_spacy,
+    read_spacy_jsonl,
+    read_spacy_jsonl_pair,
+    read_spacy_pair,
+    spacy_jsonl_texts,
+    spacy_texts,
+)
 
 __all__ = [
     "PAIR_READERS",
@@ -97,6 +108,8 @@ SPAN_READERS: dict[str, Reader] = {
     "hipe": read_hipe,
     "conllu": read_conllu,
     "nested": read_nested,
+    "spacy": read_spacy,
+    "spacy-jsonl": read_spacy_jsonl,
 }
 SPAN_FORMATS = tuple(SPAN_READERS)
 ColumnReader = Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]
@@ -110,8 +123,11 @@ PAIR_READERS: dict[str, PairReader] = {
     "brat": read_brat_pair,
     "doccano": read_doccano_pair,
     "labelstudio": read_labelstudio_pair,
+    "spacy": read_spacy_pair,
+    "spacy-jsonl": read_spacy_jsonl_pair,
 }
 _LABEL_STUDIO = re.compile(rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{')
+_SPACY_JSONL = re.compile(rb'"(_input_hash|token_start)"\s*:|"ents"\s*:\s*\[')
 _DOCCANO = re.compile(rb'"labels?"\s*:\s*\[\s*[\[\]]|"start_offset"\s*:')
 
 
@@ -128,6 +144,8 @@ def sniff_format(path: str) -> str:
         return "brat"
     if path.endswith(".conllu"):
         return "conllu"
+    if path.endswith(".spacy"):
+        return "spacy"
     if not os.path.isfile(path):
         return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
     head = read_head(path, 1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -141,6 +159,8 @@ def sniff_format(path: str) -> str:
         return "eval4ner"
     if head.startswith((b"{", b"[")) and _LABEL_STUDIO.search(head):
         return "labelstudio"
+    if head.startswith(b"{") and _SPACY_JSONL.search(head):
+        return "spacy-jsonl"
     if head.startswith(b"{") and _DOCCANO.search(head):
         return "doccano"
     if path.endswith(".jsonl"):
@@ -173,6 +193,7 @@ def read_span_columns(
     fmt: str | None = None,
     units: str | None = None,
     column: str | None = None,
+    spans_key: str | None = None,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -184,8 +205,9 @@ def read_span_columns(
             has a ``"text"``, token when it has ``"tokens"``); ``"char"`` or ``"utf16"`` for
             doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
         column: the HIPE tag column(s) or the CoNLL-U MISC key (`COLUMN_READERS`).
+        spans_key: spacy: the span group to read instead of ``doc.ents``.
     """
-    g, p = _read(gold, pred, fmt, units, None, column)
+    g, p = _read(gold, pred, fmt, units, None, column, spans_key)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -217,6 +239,7 @@ def _read(
     units: str | None,
     problems: Problems,
     column: str | None = None,
+    spans_key: str | None = None,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
@@ -228,6 +251,11 @@ def _read(
     if by_column is not None:
         reader = lambda path, u, found: by_column(path, u, found, column)  # noqa: E731
     paired = PAIR_READERS.get(fmt)
+    if spans_key is not None:
+        if fmt != "spacy":
+            detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
+            raise OptionError(options.flag("spans_key"), detail)
+        paired = partial(read_spacy_pair, spans_key=spans_key)
     with no_gc():
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
     if pred is not None and paired is None:  # a file without documents may stand for either side
@@ -334,6 +362,8 @@ _TEXTS: dict[str, Callable[[str], Sequence[DocumentText]]] = {
     "hipe": hipe_texts,
     "conllu": conllu_texts,
     "nested": nested_texts,
+    "spacy": spacy_texts,
+    "spacy-jsonl": spacy_jsonl_texts,
 }
 
 
