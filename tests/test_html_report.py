@@ -488,5 +488,7 @@ def test_report_carries_bootstrap_intervals(tmp_path: Path, capsys: pytest.Captu
     low, high = result.analysis.bootstrap.to_dict()["micro"]["f1"]
     assert f"{100 * low:.2f}" in page
     assert f"{100 * high:.2f}" in page
-    assert main(["report", str(NEWS), "-o", str(out), "--seed", "3"]) == 2
-    assert "--seed" in capsys.readouterr().err
+    assert main(["report", str(NEWS), "-o", str(out), "--seed", "3"]) == 0  # 1000 resamples by default
+    assert "bootstrap percentile n=1000 unit=document seed=3" in out.read_text(encoding="utf-8")
+    assert main(["report", str(NEWS), "-o", str(out), "--bootstrap", "0"]) == 2
+    assert "--bootstrap" in capsys.readouterr().err

@@ -51,8 +51,8 @@ def write_report(
     labels the systems (default: the prediction file names). ``max_instances`` caps the instances
     of each error category in the page's instance browser. ``slices``, ``train`` and ``meta`` are
     `nerve.score`'s; by default the page slices by length, type and (for tagged input) sentence
-    length. ``bootstrap`` (resamples), ``seed``, ``confidence`` and ``unit`` put percentile
-    intervals beside the headline scores, as for `nerve.score`. ``score_kwargs`` are
+    length. The headline scores carry percentile intervals: ``bootstrap`` resamples (default 1000)
+    of each ``unit`` drawn with ``seed``, at ``confidence``, as for `nerve.score`. ``score_kwargs`` are
     `nerve.score`'s other keyword arguments (``scheme``, ``repair``, ``min_iou``...), but
     ``errors`` and ``confusion``, which the report always sets.
 
@@ -73,7 +73,8 @@ def write_report(
             detail = "the report always analyses errors and confusion; leave it out"
             raise OptionError(options.flag(analysis_option), detail)
     names_given = options.slices(slices, train, meta)
-    plan = options.bootstrap(bootstrap, seed, confidence, unit)
+    resamples = options.DEFAULT_RESAMPLES if bootstrap is None else bootstrap  # the page shows intervals
+    plan = options.bootstrap(resamples, seed, confidence, unit)
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
     slicing = (names_given, train, meta, plan)
@@ -89,7 +90,7 @@ def write_report(
 def _analysed(
     gold: Source, pred: Source | None, label: str, slicing: tuple[Any, Any, Any, Any], kwargs: dict[str, Any]
 ) -> SystemReport:
-    """One system scored, with errors, confusion, slices and the bootstrap if asked for.
+    """One system scored, with errors, confusion, slices and the bootstrap.
 
     The analysis modules are imported here, so that ``nerve --help`` does not load them.
 

@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     r.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
     r.add_argument("--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV")
-    add_statistics(r, optional=True)
+    add_statistics(r, optional=False)  # the page always shows intervals
     add_reading(r)
     r.add_argument(
         "--repair",
