@@ -122,3 +122,19 @@ def test_pair_costs_are_capped_at_one() -> None:
     got = costs(["ab", ""], ["abcdefgh", "x"], np.asarray([0, 1]), np.asarray([0, 1]))
     assert got.tolist() == [1.0, 1.0]
     assert costs(["abcd"], ["abce"], np.asarray([0]), np.asarray([0])).tolist() == [0.25]
+
+
+def test_word_symbols_past_the_surrogates_stay_distinct() -> None:
+    """A word numbered past the surrogate block must not take the symbol of one 0x800 before it."""
+    from rapidfuzz.distance import Levenshtein
+
+    from nerve.matching.text import as_symbols
+
+    words = [f"w{i}" for i in range(0xD800 - 0x100 + 0x10)]
+    j = len(words) - 1  # its symbol is past the surrogates
+    changed = [*words[:j], words[j - 0x800]]
+    swapped = [*words[: j - 1], words[j], words[j - 1]]  # two words past the surrogates trade places
+    a, b = as_symbols([" ".join(words)], [" ".join(changed)])
+    assert Levenshtein.distance(a[0], b[0]) == 1
+    a, b = as_symbols([" ".join(words)], [" ".join(swapped)])
+    assert Levenshtein.distance(a[0], b[0]) == 2
