@@ -39,7 +39,7 @@ import numpy as np
 
 from .. import options
 from ..errors import OptionError
-from ..model.counts import fbeta, safe_div
+from ..model.counts import Counts, Score
 from ..model.spans import SpanArray
 from .aligned import Aligned
 from .sidecars import Meta, read_meta
@@ -87,19 +87,24 @@ class SliceRow:
         return self.gold - self.tp
 
     @property
+    def score(self) -> Score:
+        """Precision (tp / pred), recall (tp / gold) and F1, as exact counts score them."""
+        return Counts(self.tp, self.fp, self.fn).score()
+
+    @property
     def precision(self) -> float:
-        """The share of predictions matched: tp / pred (0 when nothing was predicted)."""
-        return safe_div(self.tp, self.pred)
+        """The share of predictions matched (0 when nothing was predicted)."""
+        return self.score.precision
 
     @property
     def recall(self) -> float:
-        """The share of gold entities matched: tp / gold (0 when there is nothing to find)."""
-        return safe_div(self.tp, self.gold)
+        """The share of gold entities matched (0 when there is nothing to find)."""
+        return self.score.recall
 
     @property
     def f1(self) -> float:
         """The harmonic mean of precision and recall."""
-        return fbeta(self.precision, self.recall)
+        return self.score.f1
 
     def to_dict(self) -> dict[str, Any]:
         """``{"gold", "pred", "tp", "precision", "recall", "f1"}``."""
