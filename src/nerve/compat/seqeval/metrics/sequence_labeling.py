@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from ..counts import check_mode, decode_flat, entity_counts, flat_tags
-from ..prf import check_options, precision_recall_fscore, warn_sample_weight
-from .v1 import report_from_counts
+from ..counts import decode_flat, flat_tags
+from ..prf import precision_recall_fscore
+from .v1 import checked_counts, report_from_counts
 
 __all__ = [
     "accuracy_score",
@@ -63,10 +63,9 @@ def _scores(
     warn_for: Collection[str],
     beta: float = 1.0,
 ) -> tuple[Any, Any, Any, Any]:
-    check_options(average, zero_division, beta)
-    strict = check_mode(mode)
-    warn_sample_weight(sample_weight)
-    counts = entity_counts(y_true, y_pred, strict=strict, scheme=scheme, suffix=suffix)
+    counts = checked_counts(
+        y_true, y_pred, mode, False, scheme, suffix, average, zero_division, sample_weight, beta
+    )
     return precision_recall_fscore(
         counts, average=average, warn_for=warn_for, beta=beta, zero_division=zero_division
     )
@@ -209,8 +208,5 @@ def classification_report(
     weighted avg       0.50      0.50      0.50         2
     <BLANKLINE>
     """
-    check_options(None, zero_division)
-    strict = check_mode(mode)
-    warn_sample_weight(sample_weight)
-    counts = entity_counts(y_true, y_pred, strict=strict, scheme=scheme, suffix=suffix)
+    counts = checked_counts(y_true, y_pred, mode, False, scheme, suffix, None, zero_division, sample_weight)
     return report_from_counts(counts, digits, output_dict, zero_division)

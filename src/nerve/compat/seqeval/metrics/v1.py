@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from ..counts import EntityCounts, entity_counts
+from ..counts import EntityCounts, check_mode, entity_counts
 from ..prf import UndefinedMetricWarning, check_options, precision_recall_fscore, warn_sample_weight
 from ..reporters import DictReporter, StringReporter
 
 __all__ = [
     "UndefinedMetricWarning",
+    "checked_counts",
     "classification_report",
     "precision_recall_fscore_support",
     "report_from_counts",
@@ -52,12 +53,35 @@ def precision_recall_fscore_support(
     >>> [float(x) for x in precision_recall_fscore_support(y_true, y_pred, average="macro", scheme=IOB2)]
     [0.5, 0.5, 0.5, 2.0]
     """
-    check_options(average, zero_division, beta)
-    warn_sample_weight(sample_weight)
-    counts = entity_counts(y_true, y_pred, strict=True, scheme=scheme, suffix=suffix)
+    counts = checked_counts(
+        y_true, y_pred, None, True, scheme, suffix, average, zero_division, sample_weight, beta
+    )
     return precision_recall_fscore(
         counts, average=average, warn_for=warn_for, beta=beta, zero_division=zero_division
     )
+
+
+def checked_counts(
+    y_true: Tags,
+    y_pred: Tags,
+    mode: str | None,
+    strict: bool,
+    scheme: object,
+    suffix: bool,
+    average: str | None,
+    zero_division: object,
+    sample_weight: object,
+    beta: float = 1.0,
+) -> EntityCounts:
+    """The entities counted, strictly or in ``mode``, once seqeval's options are checked.
+
+    ``average``, ``zero_division`` and ``beta`` are checked first, then ``mode`` (unless
+    ``strict``); ``sample_weight`` is warned about.
+    """
+    check_options(average, zero_division, beta)
+    strict = strict or check_mode(mode)
+    warn_sample_weight(sample_weight)
+    return entity_counts(y_true, y_pred, strict=strict, scheme=scheme, suffix=suffix)
 
 
 def report_from_counts(counts: EntityCounts, digits: int, output_dict: bool, zero_division: object) -> Any:
@@ -105,7 +129,5 @@ def classification_report(
     weighted avg       0.00      0.00      0.00         1
     <BLANKLINE>
     """
-    check_options(None, zero_division)
-    warn_sample_weight(sample_weight)
-    counts = entity_counts(y_true, y_pred, strict=True, scheme=scheme, suffix=suffix)
+    counts = checked_counts(y_true, y_pred, None, True, scheme, suffix, None, zero_division, sample_weight)
     return report_from_counts(counts, digits, output_dict, zero_division)
