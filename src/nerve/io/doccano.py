@@ -21,13 +21,11 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Problems, collect, is_offset, json_objects, read_span_file
-from .offsets import utf16_to_chars
+from .offsets import UTF16_MISFIT, utf16_span
 
 __all__ = ["SPAN_KEYS", "doccano_texts", "read_doccano", "read_doccano_pair"]
 
@@ -66,11 +64,10 @@ def _span(check: Checker, text: str, units: str, i: int, item: Any) -> tuple[int
     else:
         raise check.fail(f"span {i}: expected {_FORM}, got {quote(item)}")
     if units == "utf16" and is_offset(start) and is_offset(end) and 0 <= start < end:
-        a, b = utf16_to_chars(text, np.asarray([start, end], dtype=np.int64)).tolist()
-        if a < 0 or b < 0:
-            detail = f"UTF-16 offsets {start}, {end} fall inside a character or beyond the text"
-            raise check.fail(f"span {i}: {detail} (--offsets utf16)")
-        start, end = a, b
+        chars = utf16_span(text, start, end)
+        if chars is None:
+            raise check.fail(f"span {i}: UTF-16 offsets {start}, {end} {UTF16_MISFIT} (--offsets utf16)")
+        start, end = chars
     if given is not None and not isinstance(given, str):
         raise check.fail(f"span {i}: expected its text as a string, got {quote(given)}")
     return check.span(i, start, end, label, given)

@@ -33,7 +33,7 @@ from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Problems, collect, is_offset, parse_json, read_span_file
-from .offsets import has_astral, utf16_to_chars
+from .offsets import UTF16_MISFIT, has_astral, utf16_span, utf16_to_chars
 
 __all__ = ["TaskChecker", "labelstudio_texts", "read_labelstudio", "read_labelstudio_pair", "tasks"]
 
@@ -178,11 +178,10 @@ def _spans(check: TaskChecker, text: str, raw: list[Raw], units: str) -> list[tu
     def one(_: int, item: Raw) -> tuple[int, int, str]:
         j, start, end, label, given = item
         if units == "utf16" and _offsets(start, end):
-            a, b = utf16_to_chars(text, np.asarray([start, end], dtype=np.int64)).tolist()
-            if a < 0 or b < 0:
-                detail = f"UTF-16 offsets {start}, {end} fall inside a character or beyond the text"
-                raise check.fail(f"result {j}: {detail}")
-            start, end = a, b
+            chars = utf16_span(text, start, end)
+            if chars is None:
+                raise check.fail(f"result {j}: UTF-16 offsets {start}, {end} {UTF16_MISFIT}")
+            start, end = chars
         if given is not None and not isinstance(given, str):
             raise check.fail(f"result {j}: expected value.text to be a string, got {quote(given)}")
         return check.span(j, start, end, label, given)

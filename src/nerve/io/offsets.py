@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["decode_utf8", "first_difference", "has_astral", "utf16_to_chars"]
+__all__ = ["UTF16_MISFIT", "decode_utf8", "first_difference", "has_astral", "utf16_span", "utf16_to_chars"]
 
 
 def decode_utf8(path: str, data: bytes, keep_bom: bool = False) -> str:
@@ -60,6 +60,18 @@ def utf16_to_chars(text: str, offsets: Int) -> Int:
     ok = inside & (offsets >= 0)
     ok[inside] &= units[chars[inside]] == offsets[inside]
     return np.where(ok, chars, -1)
+
+
+UTF16_MISFIT = "fall inside a character or beyond the text"
+
+
+def utf16_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """One span's UTF-16 offsets as characters of ``text``.
+
+    ``None`` when one falls inside a character or beyond the text: the caller says `UTF16_MISFIT`.
+    """
+    a, b = utf16_to_chars(text, np.asarray([start, end], dtype=np.int64)).tolist()
+    return None if a < 0 or b < 0 else (a, b)
 
 
 def first_difference(a: str, b: str) -> int:
