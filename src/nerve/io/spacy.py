@@ -18,6 +18,7 @@ doccano reader checks (malformed JSON, offsets outside the text, a span's ``text
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -159,12 +160,7 @@ def read_spacy_pair(
     Raises:
         InputError: besides `read_spacy`'s, a predicted doc whose text is not the gold's.
     """
-    g = _docbin_spans(gold, spans_key)
-    if pred is None:
-        return g[2], None
-    p = _docbin_spans(pred, spans_key)
-    _pair(g, p, pred, problems)
-    return g[2], p[2]
+    return _both(lambda path: _docbin_spans(path, spans_key), gold, pred, problems)
 
 
 def read_spacy_jsonl(
@@ -178,10 +174,17 @@ def read_spacy_jsonl_pair(
     gold: str, pred: str | None, units: str | None = None, problems: Problems = None
 ) -> tuple[SpanArray, SpanArray | None]:
     """The gold spans of one JSONL file and the predicted ones of another, lines paired in order."""
-    g = _jsonl_spans(gold, problems)
+    return _both(lambda path: _jsonl_spans(path, problems), gold, pred, problems)
+
+
+def _both(
+    side: Callable[[str], Docs], gold: str, pred: str | None, problems: Problems
+) -> tuple[SpanArray, SpanArray | None]:
+    """The spans of the gold file and, if given, of the prediction file, documents paired in order."""
+    g = side(gold)
     if pred is None:
         return g[2], None
-    p = _jsonl_spans(pred, problems)
+    p = side(pred)
     _pair(g, p, pred, problems)
     return g[2], p[2]
 
