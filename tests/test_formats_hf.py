@@ -251,3 +251,20 @@ def test_validate_reads_datasets(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert f"{g}:2: gold: invalid transition 'O' -> 'I-PER'" in out
     assert out.endswith("1 invalid transition: scheme IOB2 (auto)\n")
+
+
+def test_a_missing_library_is_named_with_its_install_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from nerve.io.hf import read_hf
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
+    )
+    path = tmp_path / "g.parquet"
+    path.write_bytes(b"")
+    with pytest.raises(nerve.InputError, match=r"reading it needs pyarrow: pip install pyarrow"):
+        read_hf(path)

@@ -460,7 +460,7 @@ def test_a_missing_extra_is_one_line_naming_it(
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "matplotlib" else real(n, *a))
     assert main(["report", str(NEWS), "-o", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err
-    assert err == "nerve: error: the HTML report needs matplotlib: pip install 'nerve[report]'\n"
+    assert err == "nerve: error: the HTML report needs matplotlib: pip install matplotlib\n"
 
 
 def test_report_slices_are_chosen_and_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,6 +59,14 @@ def is_dataset(path: str) -> bool:
 
 def _table(path: str) -> tuple[Any, dict[str, Any]]:
     """The pyarrow table of a saved dataset, Parquet or Arrow file, and its features as JSON."""
+    import importlib.util
+
+    needed = ("datasets", "pyarrow") if os.path.isdir(path) else ("pyarrow",)
+    missing = [m for m in needed if importlib.util.find_spec(m) is None]
+    if missing:
+        raise InputError(
+            path, None, f"reading it needs {' and '.join(missing)}: pip install {' '.join(missing)}"
+        )
     if os.path.isdir(path):
         return _saved(path)
     import pyarrow as pa

@@ -45,7 +45,7 @@ def _docbin(path: str) -> list[Any]:
         from spacy.tokens import DocBin
         from spacy.vocab import Vocab
     except ImportError:  # pragma: no cover - the test extra installs spaCy
-        hint = "reading .spacy files needs spaCy: pip install 'nerve[spacy]'"
+        hint = "reading .spacy files needs spaCy: pip install spacy"
         raise InputError(path, None, hint) from None
     try:
         return list(DocBin().from_disk(path).get_docs(Vocab()))

@@ -75,7 +75,7 @@ def require() -> None:
     missing = [m for m in ("jinja2", "markupsafe", "matplotlib") if importlib.util.find_spec(m) is None]
     if missing:
         need = f"the HTML report needs {' and '.join(missing)}"
-        raise NerveError(f"{need}: pip install 'nerve[report]'")
+        raise NerveError(f"{need}: pip install {' '.join(missing)}")
 
 
 def render_html(systems: Sequence[SystemReport], *, title: str | None = None, cap: int = 1000) -> str:
