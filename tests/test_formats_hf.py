@@ -268,3 +268,14 @@ def test_a_missing_library_is_named_with_its_install_command(
     path.write_bytes(b"")
     with pytest.raises(nerve.InputError, match=r"reading it needs pyarrow: pip install pyarrow"):
         read_hf(path)
+
+
+def test_validate_takes_the_tag_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = str(tmp_path / "g.parquet")
+    dataset([[1, 2], [0, 2]]).rename_column("ner_tags", "labels").to_parquet(g)
+    assert main(["validate", g, "--tag-column", "labels"]) == 1
+    assert f"{g}:2: gold: invalid transition 'O' -> 'I-PER'" in capsys.readouterr().out
+    assert main(["validate", g]) == 2  # no ner_tags column: refused, naming the option
+    assert "--tag-column" in capsys.readouterr().err
+    assert main(["validate", g, "--tag-column", "labels", "--misc-key", "ner"]) == 2
+    assert capsys.readouterr().err.strip() == "nerve: error: --column: does not apply to hf input"

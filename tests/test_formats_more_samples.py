@@ -108,3 +108,17 @@ def test_a_real_docbin_and_its_prodigy_twin(capsys: pytest.CaptureFixture[str]) 
     assert read_spacy(str(DEMO_DOCBIN))[0].documents() == [[(11, 21, "PERSON")]]
     assert main(["score", str(DEMO_DOCBIN), str(DEMO_DOCBIN), "-o", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["exact"]["micro"]["tp"] == 1
+
+
+def test_validate_takes_the_span_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(ARABIZI), "--misc-key", "ner"]) == 0
+    assert capsys.readouterr().out == "valid: conllu spans\n"
+    assert main(["validate", str(ARABIZI)]) == 1  # the key the file lacks is a problem, with its fix
+    assert "give the key the file uses with --column" in capsys.readouterr().out
+    # Options of the other kind of input are refused, not ignored.
+    assert main(["validate", str(ARABIZI), "--misc-key", "ner", "--scheme", "IOB2"]) == 2
+    err = capsys.readouterr().err
+    assert err == "nerve: error: --scheme: applies to tagged (CoNLL) input, but the input reads as conllu\n"
+    news = str(Path(__file__).parent.parent / "examples" / "news.conll")
+    assert main(["validate", news, "--misc-key", "ner"]) == 2
+    assert capsys.readouterr().err == "nerve: error: --column: does not apply to conll input\n"

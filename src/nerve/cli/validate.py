@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .. import options
 from ..api import validate, validate_spans
 from ..api.sources import input_kind
-from ..errors import plural
+from ..errors import OptionError, plural
 from ..io.hf import read_hf
+from ..io.reader_options import ReaderOptions
 from .options import add_files, add_format, add_reading, reading, source
 from .output import Output
 
@@ -32,18 +34,68 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
     add_format(v)
+    spans = v.add_argument_group("span files and datasets")
+    spans.add_argument(
+        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
+    )
+    spans.add_argument(
+        "--column",
+        "--misc-key",
+        dest="column",
+        default=None,
+        help="hipe: the tag column(s); conllu: the MISC key",
+    )
+    spans.add_argument(
+        "--spans-key", default=None, metavar="KEY", help="spacy: check this span group, not doc.ents"
+    )
+    spans.add_argument(
+        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
+    )
+    spans.add_argument(
+        "--label-names",
+        default=None,
+        metavar="NAMES",
+        help="hf: the tag of each ClassLabel id, comma-separated",
+    )
     v.set_defaults(run=run)
+
+
+#: The options of tagged input and the values that mean "not given".
+_TAG_OPTIONS = {"scheme": "auto", "tag_format": None, "outside": "O", "comments": False, "delimiter": None}
+_TAG_OPTIONS.update(encoding="utf-8", ignore_tokens=False, merged=False)
+#: The options of span files and datasets, and the kinds of input each applies to.
+_SPAN_OPTIONS = {"offsets": ("span",), "column": ("span",), "spans_key": ("span",)}
+_SPAN_OPTIONS.update(tag_column=("hf",), label_names=("hf",))
+
+
+def _refuse_unused(ns: argparse.Namespace, kind: str) -> None:
+    """Refuse an option that does not apply to ``kind`` of input: nothing given is ignored."""
+    group = "conll" if kind == "conll" else "hf" if kind == "hf" else "span"
+    for option, unset in _TAG_OPTIONS.items():
+        value = getattr(ns, option)
+        if group != "conll" and value != unset and not (option == "scheme" and str(value).lower() == "auto"):
+            raise OptionError(
+                options.flag(option), f"applies to tagged (CoNLL) input, but the input reads as {kind}"
+            )
+    for option, kinds in _SPAN_OPTIONS.items():
+        if getattr(ns, option) is not None and group not in kinds:
+            raise OptionError(options.flag(option), f"does not apply to {kind} input")
 
 
 def run(ns: argparse.Namespace) -> Output:
     """Validate, and hand back the problems and the verdict, with status 1 if there is a problem."""
     kind = input_kind(ns.file, ns.input_format, None) if ns.file != "-" else "conll"
+    _refuse_unused(ns, kind)
     gold: Any = source(ns.file)
     pred: Any = source(ns.pred_file)
     if kind == "hf":  # ids outside the names and rows of different lengths raise; then the tags' transitions
-        gold, pred = read_hf(ns.file, ns.pred_file), None
+        names = ReaderOptions(label_names=ns.label_names).names()
+        gold, pred = (
+            read_hf(ns.file, ns.pred_file, tag_column=ns.tag_column or "ner_tags", label_names=names),
+            None,
+        )
     elif kind != "conll":
-        return _spans(ns.file, ns.pred_file, kind)
+        return _spans(ns, kind)
     scheme, problems = validate(
         gold,
         pred,
@@ -58,9 +110,11 @@ def run(ns: argparse.Namespace) -> Output:
     return Output("".join(lines), 1 if problems else 0)
 
 
-def _spans(gold: str, pred: str | None, kind: str) -> Output:
+def _spans(ns: argparse.Namespace, kind: str) -> Output:
     """Every problem of a span file (and its prediction file), then the verdict."""
-    problems = validate_spans(gold, pred, fmt=kind)
+    problems = validate_spans(
+        ns.file, ns.pred_file, fmt=kind, units=ns.offsets, column=ns.column, spans_key=ns.spans_key
+    )
     lines = [f"{problem}\n" for problem in problems]
     verdict = plural(len(problems), "problem") if problems else "valid"
     lines.append(f"{verdict}: {kind} spans\n")

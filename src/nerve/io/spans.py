@@ -216,19 +216,26 @@ def read_span_columns(
 
 
 def validate_spans(
-    gold: str, pred: str | None = None, *, fmt: str | None = None, units: str | None = None
+    gold: str,
+    pred: str | None = None,
+    *,
+    fmt: str | None = None,
+    units: str | None = None,
+    column: str | None = None,
+    spans_key: str | None = None,
 ) -> list[InputError]:
     """Every problem of a span file (and of a prediction file), in file and document order.
 
     The checks of `read_span_columns`: spans inside their document's text or tokens, ``0 <=
     start < end``, the span's ``text`` equal to what its offsets cover, values of the right
-    type. A file of one side is valid alone. Spans need not be in order.
+    type. A file of one side is valid alone. Spans need not be in order. ``column`` and
+    ``spans_key`` are as for `read_span_columns`.
 
     Raises:
         InputError: a file that cannot be read at all (missing, malformed JSON, not a list...).
     """
     problems: list[InputError] = []
-    _read(gold, pred, fmt, units, problems)
+    _read(gold, pred, fmt, units, problems, column, spans_key)
     return problems
 
 
