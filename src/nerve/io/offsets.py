@@ -21,7 +21,16 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["UTF16_MISFIT", "decode_utf8", "first_difference", "has_astral", "utf16_span", "utf16_to_chars"]
+__all__ = [
+    "UTF16_MISFIT",
+    "byte_to_chars",
+    "decode_utf8",
+    "first_difference",
+    "has_astral",
+    "units_to_chars",
+    "utf16_span",
+    "utf16_to_chars",
+]
 
 
 def decode_utf8(path: str, data: bytes, keep_bom: bool = False) -> str:
@@ -60,6 +69,36 @@ def utf16_to_chars(text: str, offsets: Int) -> Int:
     ok = inside & (offsets >= 0)
     ok[inside] &= units[chars[inside]] == offsets[inside]
     return np.where(ok, chars, -1)
+
+
+def byte_to_chars(text: str, offsets: Int) -> Int:
+    """The character offsets of UTF-8 byte ``offsets`` into ``text``.
+
+    An offset that falls inside the bytes of one character, is negative or lies beyond the text
+    gives -1.
+    """
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if text.isascii():
+        return np.where((offsets >= 0) & (offsets <= len(text)), offsets, -1)
+    code = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    width = 1 + (code > 0x7F) + (code > 0x7FF) + (code > 0xFFFF)
+    starts = np.zeros(len(text) + 1, dtype=np.int64)  # the byte offset of each character
+    np.cumsum(width, out=starts[1:])
+    chars = np.searchsorted(starts, offsets)
+    inside = chars <= len(text)
+    ok = inside & (offsets >= 0)
+    ok[inside] &= starts[chars[inside]] == offsets[inside]
+    return np.where(ok, chars, -1)
+
+
+def units_to_chars(text: str, offsets: Int, units: str) -> Int:
+    """``offsets`` counted in ``units`` (``char``, ``utf16`` or ``byte``) as characters; -1 where none."""
+    if units == "utf16":
+        return utf16_to_chars(text, offsets)
+    if units == "byte":
+        return byte_to_chars(text, offsets)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    return np.where((offsets >= 0) & (offsets <= len(text)), offsets, -1)
 
 
 UTF16_MISFIT = "fall inside a character or beyond the text"
