@@ -125,11 +125,41 @@ def test_conll_round_trip_every_scheme(tmp_path_factory: Any, docs: list[Doc], s
         return
     assert report.lost == {}
     assert report.entities_written == n
-    docs_back = _read_jsonl(tmp / "back.jsonl")
-    non_empty = [d for d in _sorted(docs) if d[0]]
-    if len(docs) == 1 and not docs[0][0]:
-        non_empty = [([], [])]  # one empty document: a lone -DOCSTART-
-    assert docs_back == (non_empty if len(docs) == 1 else _sorted(docs))
+    assert _read_jsonl(tmp / "back.jsonl") == _sorted(docs)
+
+
+@SETTINGS
+@given(flat_docs(), st.sampled_from(["brat", "spacy-jsonl"]))
+def test_tokens_through_text_formats_and_back(tmp_path_factory: Any, docs: list[Doc], to: str) -> None:
+    """Tokens -> text (brat, spaCy JSONL) -> CoNLL -> tokens: the same tokens and entities."""
+    tmp = tmp_path_factory.mktemp("text")
+    _write_tokens_jsonl(tmp / "in.jsonl", docs)
+    middle = tmp / ("mid" if to == "brat" else "mid.jsonl")
+    assert convert(tmp / "in.jsonl", middle, to=to).lost == {}
+    if not docs and to == "brat":
+        return  # an empty directory reads as no brat documents
+    report = convert(middle, tmp / "out.conll", to="conll", input_format=to)
+    assert report.lost == {}
+    convert(tmp / "out.conll", tmp / "back.jsonl", to="jsonl")
+    assert _read_jsonl(tmp / "back.jsonl") == _sorted(docs)
+
+
+@SETTINGS
+@given(flat_docs())
+def test_text_to_conll_cuts_tokens_at_entity_edges(tmp_path_factory: Any, docs: list[Doc]) -> None:
+    """Character offsets on token edges -> CoNLL: the regular expression's tokens, nothing widened."""
+    tmp = tmp_path_factory.mktemp("chars")
+    lines = []
+    for words, spans in docs:
+        starts = np.cumsum([0] + [len(w) + 1 for w in words])[:-1].tolist()
+        text = " ".join(words)
+        labels = [[starts[s], starts[e - 1] + len(words[e - 1]), t] for s, e, t in spans]
+        lines.append(json.dumps({"text": text, "label": labels}))
+    (tmp / "in.jsonl").write_text("".join(f"{line}\n" for line in lines))
+    report = convert(tmp / "in.jsonl", tmp / "out.conll", to="conll", input_format="doccano")
+    assert report.lost == {}
+    convert(tmp / "out.conll", tmp / "back.jsonl", to="jsonl")
+    assert _read_jsonl(tmp / "back.jsonl") == _sorted(docs)
 
 
 @SETTINGS
@@ -334,6 +364,10 @@ def test_news_iob1_to_bilou_and_back(tmp_path: Path) -> None:
     gold_problems = [p for p in problems if p.side == "gold"]
     assert sum(report.repairs.values()) == len(gold_problems) > 0
     assert report.input_scheme == "IOB1"
+    assert report.lost == {
+        "tokens whose other columns (1 besides token and tags) were not converted": 48,
+        "tokens whose predicted tag was not converted (side='pred' converts them)": 48,
+    }
     assert report.scheme == "BILOU"
     assert nerve.validate(str(tmp_path / "bilou.conll"), scheme="BILOU")[1] == []
     back = convert(
@@ -342,6 +376,8 @@ def test_news_iob1_to_bilou_and_back(tmp_path: Path) -> None:
     assert back.repairs == {}
     assert back.lost == {}
     assert nerve.validate(str(tmp_path / "iob1.conll"), scheme="IOB1")[1] == []
+    blank = [not line.strip() for line in NEWS.read_text().splitlines()]
+    assert [not line.strip() for line in (tmp_path / "iob1.conll").read_text().splitlines()] == blank
     gold_tags = [
         line.split()[-2] for line in NEWS.read_text().splitlines() if line and not line.startswith("-DOC")
     ]

@@ -205,7 +205,7 @@ def _write_tags(
             os.makedirs(parent, exist_ok=True)
         write_conll(out, tokens, tags)
     else:
-        write_bio_dir(out, corpus.names, tokens, tags)
+        write_bio_dir(out, [name.replace("/", "__") for name in corpus.names], tokens, tags)
     return len(spans)
 
 

@@ -122,6 +122,11 @@ def _read_tags(path: str, fmt: str, side: str, scheme: str, tag_format: str | No
             lost[f"tokens whose predicted tag was not converted ({pred} converts them)"] = int(
                 lines.ids.shape[0]
             )
+        extra = (first[0] if first is not None else 0) - (3 if merged else 2)
+        if extra > 0:
+            lost[f"tokens whose other columns ({extra} besides token and tags) were not converted"] = int(
+                lines.ids.shape[0]
+            )
         names = default_names(lines.n_docs)
     return _decoded(lines, fixed, names, fmt, lost)
 
