@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..errors import InvalidSequenceError, NerveError, plural
 from ..options import command_line_names
-from . import compare, conlleval, report, score, text, validate
+from . import compare, conlleval, convert, report, score, text, validate
 from .output import Output, StdoutError, check_stdout, emit
 
 __all__ = ["main"]
@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     text.add_parsers(sub)
     conlleval.add_parser(sub)
     report.add_parser(sub)
+    convert.add_parser(sub)
     return parser
 
 

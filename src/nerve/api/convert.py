@@ -1,0 +1,314 @@
+"""`convert`: any input nerve reads into CoNLL, BIO files, JSONL, brat or spaCy JSONL, losses counted.
+
+In: a path (`nerve.api.convert_input` reads it: CoNLL tags in any scheme with their repairs counted,
+a BIO directory, or any span format), the target format and its options. Out: the files written,
+and a `ConvertReport`: documents, entities read and written, repairs by kind, and what the target
+could not hold, by reason. Nothing is dropped or changed without a count:
+
+- tag targets (``conll``, ``bio``) hold flat, contiguous entities on tokens: nested or overlapping
+  entities are refused (`OptionError` naming ``flatten``) unless ``flatten`` names a policy of
+  `nerve.model.nesting`, which keeps some and counts the rest; a discontinuous entity is written as
+  its extent; a text is cut into tokens, entities widened to token edges (`convert_input`); IO tags
+  merge touching entities of one type.
+- ``jsonl`` and ``spacy-jsonl`` hold nesting but one piece per entity: a discontinuous entity is
+  written as its extent. JSONL documents of tokens hold no sentence breaks.
+- ``brat`` holds nesting and pieces: lossless, but for types with white space (written with ``_``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from .. import options
+from ..errors import InputError, OptionError, plural
+from ..io.spans import SPAN_FORMATS, sniff_format
+from ..io.write_conll import (
+    TokenColumns,
+    clean_words,
+    encode_tags,
+    io_merges,
+    tag_strings,
+    write_bio_dir,
+    write_conll,
+)
+from ..io.write_spans import write_brat, write_jsonl, write_spacy_jsonl
+from ..model import nesting
+from ..model.schemes import TagFormat
+from ..model.spans import SpanArray
+from .convert_input import TAG_FORMATS, Corpus, detokenised, read_corpus, tokenised
+
+__all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
+
+#: The formats `convert` writes: a CoNLL file, a directory of BIO files, nerve's JSONL, a brat
+#: directory, spaCy/Prodigy JSONL.
+TARGETS = ("conll", "bio", "jsonl", "brat", "spacy-jsonl")
+INPUT_FORMATS = (*TAG_FORMATS, *SPAN_FORMATS)
+SIDES = ("gold", "pred")
+DISCONTINUOUS = "discontinuous entities written as their extent"
+
+
+@dataclass(frozen=True)
+class ConvertReport:
+    """What a conversion read, wrote and could not carry over.
+
+    Attributes:
+        source: the input path; ``target``: the output path.
+        input_format: the format read; ``output_format``: the format written.
+        documents: the number of documents.
+        entities_read: the entities of the side read; ``entities_written``: those written.
+        input_scheme: the scheme the tags were read in (tag inputs), else ``None``.
+        scheme: the scheme written (tag targets), else ``None``.
+        repairs: invalid transitions of the input tags, by kind (``"O -> I"``); each began an entity.
+        lost: what the target could not hold, or the reading did not carry over, by reason.
+        notes: what the reader noted besides the entities (brat relations...), by kind.
+    """
+
+    source: str
+    target: str
+    input_format: str
+    output_format: str
+    documents: int
+    entities_read: int
+    entities_written: int
+    input_scheme: str | None = None
+    scheme: str | None = None
+    repairs: Mapping[str, int] = field(default_factory=dict)
+    lost: Mapping[str, int] = field(default_factory=dict)
+    notes: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def lossless(self) -> bool:
+        """Whether nothing was lost."""
+        return not self.lost
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready values."""
+        return {
+            "source": self.source,
+            "target": self.target,
+            "input_format": self.input_format,
+            "output_format": self.output_format,
+            "documents": self.documents,
+            "entities_read": self.entities_read,
+            "entities_written": self.entities_written,
+            "input_scheme": self.input_scheme,
+            "scheme": self.scheme,
+            "repairs": dict(self.repairs),
+            "lost": dict(self.lost),
+            "notes": dict(self.notes),
+        }
+
+
+def _input_format(path: str, fmt: str | None) -> str:
+    """The format named, or sniffed: a directory of other files than brat's is a BIO directory."""
+    if fmt is not None:
+        return options.one_of(fmt, INPUT_FORMATS, "input_format")
+    found = sniff_format(path)
+    return "bio" if found == "conll" and os.path.isdir(path) else found
+
+
+def _check_target(out: str, to: str, force: bool) -> None:
+    """Refuse to write over an existing OUT unless forced, or into a file for a directory target."""
+    if os.path.isdir(out) and to not in ("bio", "brat"):
+        raise InputError(out, None, f"is a directory; --to {to} writes one file")
+    if os.path.isfile(out) and to in ("bio", "brat"):
+        raise InputError(out, None, f"is a file; --to {to} writes a directory")
+    if os.path.exists(out) and not force:
+        raise OptionError(options.flag("force"), f"{out} exists; pass it to write over it")
+
+
+def _check_options(to: str, side: str, flatten: str | None, scheme: str) -> None:
+    """Refuse an unknown target, side or flattening policy, and ``auto`` as the scheme to write."""
+    options.one_of(to, TARGETS, "to")
+    options.one_of(side, SIDES, "side")
+    if flatten is not None:
+        options.one_of(flatten, nesting.POLICIES, "flatten")
+    if to in ("conll", "bio") and options.scheme(scheme) is None:
+        raise OptionError(options.flag("scheme"), "expected a scheme to write, not auto")
+
+
+def _discontinuous(spans: SpanArray, lost: dict[str, int]) -> SpanArray:
+    """``spans`` with each discontinuous entity as its extent, counted in ``lost``."""
+    f = spans.fragments
+    if f is None:
+        return spans
+    n = int(np.count_nonzero(np.diff(f.offsets) > 1))
+    if n:
+        lost[DISCONTINUOUS] = lost.get(DISCONTINUOUS, 0) + n
+    return replace(spans, fragments=None)
+
+
+def _flat(spans: SpanArray, policy: str | None, to: str, lost: dict[str, int]) -> SpanArray:
+    """``spans`` without nesting and overlaps: refused, or flattened by ``policy`` and counted."""
+    nested = int(np.count_nonzero(nesting.roles(spans) != 0))
+    if not nested:
+        return spans
+    if policy is None:
+        detail = (
+            f"{plural(nested, 'entity', 'entities')} nest or overlap, which {to} tags cannot hold; "
+            f"{options.setting('flatten', 'POLICY')} ({', '.join(nesting.POLICIES)}) "
+            "keeps some and counts the rest"
+        )
+        raise OptionError(options.flag("flatten"), detail)
+    kept, dropped = nesting.flatten(spans, policy)
+    if dropped:
+        lost[f"nested or overlapping entities dropped ({options.setting('flatten', policy)})"] = dropped
+    return kept
+
+
+def _unbroken(tokens: TokenColumns, start: Any, end: Any, lost: dict[str, int]) -> TokenColumns:
+    """``tokens`` without sentence breaks inside an entity (counted), which tags would split it at."""
+    inside = np.zeros(len(tokens.words) + 1, dtype=np.int64)
+    np.add.at(inside, start + 1, 1)
+    np.add.at(inside, end, -1)
+    broken = tokens.sentence_start & (np.cumsum(inside)[:-1] > 0)
+    n = int(np.count_nonzero(broken))
+    if not n:
+        return tokens
+    lost["sentence breaks inside an entity removed"] = n
+    return replace(tokens, sentence_start=tokens.sentence_start & ~broken)
+
+
+def _write_tags(
+    corpus: Corpus, out: str, to: str, scheme: str, policy: str | None, lost: dict[str, int]
+) -> int:
+    """Write a CoNLL file or a BIO directory; the number of entities written."""
+    tokens = corpus.tokens
+    assert tokens is not None
+    target = options.scheme(scheme)
+    assert target is not None  # refused by _check_options
+    spans = _flat(corpus.spans, policy, to, lost)
+    spans = spans.select(spans.order())
+    start = tokens.doc_start[spans.doc] + spans.start
+    end = tokens.doc_start[spans.doc] + spans.end
+    tokens = _unbroken(tokens, start, end, lost)
+    sentence = tokens.sentence_ids()
+    if target.name == "IO":
+        merged = io_merges(start, end, spans.label, sentence)
+        if merged:
+            lost["entities IO tags merge into a touching one of the same type"] = merged
+    kinds, types = encode_tags(start, end, spans.label, len(tokens.words), sentence, target)
+    tags = tag_strings(kinds, types, spans.labels, target, TagFormat())
+    words, changed = clean_words(tokens.words)
+    if changed:
+        lost["tokens with white space (or empty) written with _"] = changed
+    tokens = replace(tokens, words=words)
+    if to == "conll":
+        parent = os.path.dirname(out)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        write_conll(out, tokens, tags)
+    else:
+        write_bio_dir(out, [name.replace("/", "__") for name in corpus.names], tokens, tags)
+    return len(spans)
+
+
+def _write_spans(corpus: Corpus, out: str, to: str, lost: dict[str, int]) -> int:
+    """Write nerve's JSONL, spaCy JSONL or a brat directory; the number of entities written."""
+    spans = corpus.spans
+    if to == "jsonl":
+        bounds: list[Any] = [None] * spans.n_docs
+        if corpus.texts is not None:
+            bounds = list(corpus.texts)
+        elif corpus.tokens is not None:
+            t = corpus.tokens
+            bounds = [
+                t.words[int(a) : int(b)] for a, b in zip(t.doc_start[:-1], t.doc_start[1:], strict=True)
+            ]
+            breaks = int(np.count_nonzero(t.sentence_start)) - int(np.count_nonzero(np.diff(t.doc_start)))
+            if breaks:
+                lost["sentence breaks (JSONL documents of tokens hold none)"] = breaks
+        write_jsonl(out, spans, bounds)
+        return len(spans)
+    assert corpus.texts is not None
+    if to == "spacy-jsonl":
+        write_spacy_jsonl(out, spans, corpus.texts)
+        return len(spans)
+    bad = [i for i, name in enumerate(spans.labels) if re.search(r"\s", name) or not name]
+    if bad:
+        lost["entities whose type has white space (written with _)"] = int(np.isin(spans.label, bad).sum())
+        spans = replace(spans, labels=tuple(re.sub(r"\s", "_", n) or "_" for n in spans.labels))
+    untexted = write_brat(out, corpus.names, spans, corpus.texts)
+    if untexted:
+        lost["entities written without their text (it holds a line break)"] = untexted
+    return len(spans)
+
+
+def _in_units(corpus: Corpus, to: str, source: str) -> Corpus:
+    """``corpus`` in the units ``to`` needs: tokens for tags, texts for brat and spaCy JSONL."""
+    if to == "jsonl":
+        return corpus
+    if corpus.texts is None and corpus.tokens is None:
+        detail = (
+            f"its documents carry no text or tokens, which --to {to} needs (--to jsonl writes spans alone)"
+        )
+        raise InputError(source, None, detail)
+    return tokenised(corpus) if to in ("conll", "bio") else detokenised(corpus)
+
+
+def convert(
+    source: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    to: str,
+    scheme: str = "IOB2",
+    input_format: str | None = None,
+    from_scheme: str = "auto",
+    side: str = "gold",
+    flatten: str | None = None,
+    force: bool = False,
+    tag_format: str | None = None,
+    outside: str = "O",
+    offsets: str | None = None,
+) -> ConvertReport:
+    """Convert one side of ``source`` into ``out`` in format ``to`` (`TARGETS`); see the module.
+
+    ``source`` is a CoNLL file, a BIO directory or a span input (``input_format``, else sniffed;
+    ``offsets`` their units); ``side`` is ``gold``, or ``pred`` for its predictions; ``from_scheme``,
+    ``tag_format`` and ``outside`` say how its tags are read. ``out`` is a file (``conll``, ``jsonl``,
+    ``spacy-jsonl``) or directory (``bio``, ``brat``), written over only with ``force``; ``scheme``
+    is the scheme written; ``flatten`` a `nerve.model.nesting` policy for nested entities.
+
+    Raises:
+        OptionError: an unknown ``to``, ``scheme``, ``side`` or ``flatten``, an existing ``out``
+            without ``force``, or nested entities for a tag target without ``flatten``.
+        InputError: unreadable input, or input without text for a target that needs it.
+    """
+    src, dst = os.fspath(source), os.fspath(out)
+    _check_options(to, side, flatten, scheme)
+    if not os.path.exists(src):
+        raise InputError(src, None, "no such file or directory")
+    _check_target(dst, to, force)
+    fmt = _input_format(src, input_format)
+    corpus = read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
+    read = len(corpus.spans)
+    lost: dict[str, int] = dict(corpus.lost)
+    if to != "brat" or corpus.texts is None:
+        corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
+    corpus = _in_units(corpus, to, src)
+    lost = dict(corpus.lost)
+    if to in ("conll", "bio"):
+        written = _write_tags(corpus, dst, to, scheme, flatten, lost)
+    else:
+        written = _write_spans(corpus, dst, to, lost)
+    written_in = options.scheme(scheme) if to in ("conll", "bio") else None
+    return ConvertReport(
+        source=src,
+        target=dst,
+        input_format=fmt,
+        output_format=to,
+        documents=corpus.spans.n_docs,
+        entities_read=read,
+        entities_written=written,
+        input_scheme=corpus.scheme,
+        scheme=written_in.name if written_in is not None else None,
+        repairs=corpus.repairs,
+        lost=dict(sorted(lost.items())),
+        notes=corpus.notes,
+    )

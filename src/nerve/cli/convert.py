@@ -1,0 +1,104 @@
+"""``nerve convert IN OUT --to FORMAT``: one side of any input nerve reads, written in another format.
+
+In: the parsed command line. Out: the files `nerve.api.convert.convert` writes, and its report: as
+text lines on stderr (the default), or as JSON on stdout (``--report json``). Every value is
+checked by the API, so a bad ``--to``, ``--side`` or ``--flatten`` is one line and status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .. import options
+from ..api.convert import INPUT_FORMATS, SIDES, TARGETS, ConvertReport, convert
+from ..errors import plural
+from ..model.nesting import POLICIES
+from ..model.schemes import SUPPORTED_SCHEMES
+from .output import Output
+
+__all__ = ["REPORTS", "add_parser", "render", "run"]
+
+REPORTS = ("text", "json")
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``convert`` and its options."""
+    c = sub.add_parser(
+        "convert",
+        help="write one side of an input in another format, reporting what could not be kept",
+        description="Convert CoNLL tags, BIO directories and span files into CoNLL (any scheme), BIO "
+        "directories, JSONL, brat or spaCy JSONL. What the target cannot hold is refused or counted.",
+    )
+    c.add_argument("source", metavar="IN", help="a CoNLL file, a directory of .bio files, or a span file")
+    c.add_argument("out", metavar="OUT", help="the file (conll, jsonl, spacy-jsonl) or directory (bio, brat)")
+    c.add_argument("--to", required=True, metavar="FORMAT", help=f"the format to write: {', '.join(TARGETS)}")
+    schemes = ", ".join(s for s in SUPPORTED_SCHEMES if s != "auto")
+    c.add_argument(
+        "--scheme", default="IOB2", metavar="S", help=f"the scheme written: {schemes} (default: IOB2)"
+    )
+    c.add_argument(
+        "--flatten",
+        default=None,
+        metavar="POLICY",
+        help=f"for conll and bio: keep non-overlapping entities by {', '.join(POLICIES)}; "
+        "without it nested entities are refused",
+    )
+    c.add_argument(
+        "--format",
+        dest="input_format",
+        default=None,
+        metavar="F",
+        help=f"IN's format: {', '.join(INPUT_FORMATS)}",
+    )
+    c.add_argument(
+        "--from-scheme", default="auto", metavar="S", help="the scheme of IN's tags (default: auto)"
+    )
+    c.add_argument("--side", default="gold", metavar="SIDE", help=f"the side converted: {', '.join(SIDES)}")
+    c.add_argument(
+        "--tag-format", default=None, metavar="F", help="how IN's tags are spelled (default: inferred)"
+    )
+    c.add_argument("--outside", default="O", metavar="TAG", help="IN's outside tag (default: O)")
+    c.add_argument("--offsets", default=None, metavar="U", help="the offset units of a span input")
+    c.add_argument("--force", action="store_true", help="write over OUT if it exists")
+    c.add_argument("--report", default="text", metavar="R", help="text on stderr (default) or json on stdout")
+    c.set_defaults(run=run)
+
+
+def render(report: ConvertReport) -> str:
+    """The report as text lines: what was read and written, then repairs, losses and notes."""
+    written = report.output_format + (f" ({report.scheme})" if report.scheme else "")
+    read = report.input_format + (f" ({report.input_scheme})" if report.input_scheme else "")
+    lines = [
+        f"{report.source} ({read}) -> {report.target} ({written}): {plural(report.documents, 'document')}, "
+        f"{report.entities_read} entities read, {report.entities_written} written"
+    ]
+    for title, counts in (("repaired", report.repairs), ("lost", report.lost), ("note", report.notes)):
+        lines.extend(f"  {title}: {n} {what}" for what, n in counts.items())
+    if not report.lost:
+        lines.append("  lossless")
+    return "".join(f"{line}\n" for line in lines)
+
+
+def run(ns: argparse.Namespace) -> Output:
+    """Convert, and hand back the report (on stderr as text, or JSON for stdout)."""
+    options.one_of(ns.report, REPORTS, "report")
+    report = convert(
+        ns.source,
+        ns.out,
+        to=ns.to,
+        scheme=ns.scheme,
+        input_format=ns.input_format,
+        from_scheme=ns.from_scheme,
+        side=ns.side,
+        flatten=ns.flatten,
+        force=ns.force,
+        tag_format=ns.tag_format,
+        outside=ns.outside,
+        offsets=ns.offsets,
+    )
+    if ns.report == "json":
+        return Output(json.dumps(report.to_dict(), indent=2) + "\n")
+    sys.stderr.write(render(report))
+    return Output("")
