@@ -18,8 +18,10 @@ uses; a file where no word has it is refused the same way), a tag that is not ``
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,7 +29,12 @@ from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Problems, collect
-from .tag_columns import decode_tag_column, text_lines
+from .tag_columns import Lines, cells, decode_tag_ids, strings, text_bytes
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
 
 __all__ = ["DEFAULT_KEY", "conllu_texts", "read_conllu"]
 
@@ -36,56 +43,75 @@ DEFAULT_KEY = "NER"
 _SKIPPED = re.compile(r"^\d+[-.]")
 
 
-def _words(path: str) -> tuple[list[list[str]], list[int], list[int], list[int], int, dict[str, int]]:
-    """Word rows, their lines, documents and sentence ids, the number of documents, the notes."""
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    docs: list[int] = []
-    sents: list[int] = []
-    doc, sent, seen_doc = -1, 0, False
-    skipped = 0
-    for n, line in enumerate(text_lines(path), start=1):
-        if line.startswith("#"):
-            if line[1:].strip().startswith("newdoc"):
-                doc, seen_doc = doc + 1, True
-                sent += 1
-            continue
-        if not line.strip():
-            sent += 1
-            continue
-        if doc < 0:
-            doc = 0
-        cells = line.split("\t")
-        if len(cells) != 10:
-            detail = f"word line has {len(cells)} columns, expected the 10 of CoNLL-U (separated by tabs)"
-            raise InputError(path, n, detail)
-        if _SKIPPED.match(cells[0]):
-            skipped += 1
-            continue
-        rows.append(cells)
-        lines.append(n)
-        docs.append(doc)
-        sents.append(sent)
-    n_docs = doc + 1 if (rows or seen_doc) else 0
-    notes = {"multiword tokens and empty nodes (skipped)": skipped} if skipped else {}
-    return rows, lines, docs, sents, n_docs, notes
+Words = tuple[Lines, "Int", "Int", "Int", int, dict[str, int]]
 
 
-def _tags(path: str, misc: list[str], lines: list[int], key: str) -> list[str]:
+def _words(path: str) -> Words:
+    """The lines, the word rows among them, their documents and sentences, the number of documents, notes."""
+    lines = text_bytes(path)
+    comment = lines.first_byte(ord("#"))
+    blank = lines.blank() & ~comment
+    newdoc = np.zeros(len(lines), dtype=bool)
+    for m in re.finditer(rb"newdoc", lines.data):  # then the rule, on the few lines that have it
+        i = int(np.searchsorted(lines.end, m.start()))
+        newdoc[i] = bool(comment[i]) and lines.text(i)[1:].strip().startswith("newdoc")
+    word = ~comment & ~blank
+    at = np.flatnonzero(word)
+    widths = lines.widths(at)
+    if (widths != 10).any():
+        k = int(np.argmax(widths != 10))
+        detail = f"word line has {int(widths[k])} columns, expected the 10 of CoNLL-U (separated by tabs)"
+        raise InputError(path, int(at[k]) + 1, detail)
+    markers = np.cumsum(newdoc)
+    leading = bool(at.shape[0]) and int(markers[at[0]]) == 0  # words before the first newdoc
+    skipped = _skipped(lines, at)
+    rows = at[~skipped]
+    n_docs = int(markers[-1]) + int(leading) if (rows.shape[0] or (markers.shape[0] and markers[-1])) else 0
+    doc = markers[rows].astype(np.int64) - 1 + int(leading)
+    sent = np.cumsum(newdoc | blank)[rows].astype(np.int64)
+    n_skipped = int(np.count_nonzero(skipped))
+    notes = {"multiword tokens and empty nodes (skipped)": n_skipped} if n_skipped else {}
+    return lines, rows.astype(np.int64), doc, sent, n_docs, notes
+
+
+def _skipped(lines: Lines, at: Int) -> npt.NDArray[np.bool_]:
+    """Whether the ID of each word line is a range or an empty node (``_SKIPPED``: digits, then - or .)."""
+    start, end = cells(lines, at, 0, 10)
+    width = end - start
+    longest = int(width.max(initial=0))
+    dotted: npt.NDArray[np.bool_] = np.zeros(at.shape[0], dtype=bool)
+    if longest > 32:  # not IDs: the first - or . of the file after each cell's start
+        marks = np.flatnonzero((lines.buf == 45) | (lines.buf == 46))
+        dotted = np.append(marks, len(lines.data))[np.searchsorted(marks, start)] < end
+    for j in range(longest if longest <= 32 else 0):  # IDs are short: a pass per byte
+        byte = lines.buf[np.minimum(start + j, len(lines.data) - 1)]
+        dotted |= (j < width) & ((byte == 45) | (byte == 46))
+    found = np.zeros(at.shape[0], dtype=bool)
+    for k in np.flatnonzero(dotted).tolist():  # an ID with - or . (ranges and empty nodes only)
+        found[k] = _SKIPPED.match(lines.data[start[k] : end[k]].decode("utf-8")) is not None
+    return found
+
+
+def _tags(path: str, lines: Lines, rows: Int, key: str) -> tuple[list[str], Int]:
     """The value of ``key`` in each MISC cell; raise at a cell without it."""
     found = re.compile(rf"(?:^|[|\s]){re.escape(key)}=([^|\s]+)")
-    matches = [found.search(m) for m in misc]
+    start, end = cells(lines, rows, 9, 10)
+    names, ids = strings(lines, start, end)
+    matches = [found.search(m) for m in names]
     tags = [m.group(1) if m is not None else "" for m in matches]
-    if "" in tags:
-        k = tags.index("")
-        has = len(tags) - tags.count("")
+    missing = np.asarray([t == "" for t in tags], dtype=bool)[ids]
+    if missing.any():
+        k = int(np.argmax(missing))
+        has = int(np.count_nonzero(~missing))
         detail = (
-            f"MISC {quote(misc[k])} has no {key}=TAG, but {has} other words of the file have one"
+            f"MISC {quote(names[int(ids[k])])} has no {key}=TAG, but {has} other words of the file have one"
             if has
             else f"no word has {key}=TAG in MISC; give the key the file uses with --column"
         )
-        raise InputError(path, lines[k], detail, option="--column")
-    return tags
+        raise InputError(path, int(rows[k]) + 1, detail, option="--column")
+    distinct = sorted(set(tags))
+    index = {t: i for i, t in enumerate(distinct)}
+    return distinct, np.asarray([index[t] for t in tags], dtype=np.int64)[ids]
 
 
 def read_conllu(
@@ -95,15 +121,13 @@ def read_conllu(
     del units
     key = column or DEFAULT_KEY
     try:
-        rows, lines, docs, sents, n_docs, notes = _words(path)
-        if not rows:
+        lines, rows, docs, sent, n_docs, notes = _words(path)
+        if not rows.shape[0]:
             return replace(SpanArray.empty(n_docs), source=path, notes=notes), None
-        tags = _tags(path, [r[9] for r in rows], lines, key)
-        sent = np.asarray(sents, dtype=np.int64)
-        start = np.ones(len(rows), dtype=bool)
+        names, ids = _tags(path, lines, rows, key)
+        start = np.ones(rows.shape[0], dtype=bool)
         start[1:] = sent[1:] != sent[:-1]
-        where = (path, np.asarray(lines, dtype=np.int64))
-        spans = decode_tag_column(tags, np.asarray(docs, dtype=np.int64), start, n_docs, where)
+        spans = decode_tag_ids(names, ids, docs, start, n_docs, (path, rows + 1))
     except InputError as err:
         collect(problems, err)
         return replace(SpanArray.empty(0), source=path), None
@@ -112,8 +136,8 @@ def read_conllu(
 
 def conllu_texts(path: str) -> list[tuple[str, ...]]:
     """The words (FORM) of each document of the CoNLL-U file ``path``."""
-    rows, _, docs, _, n_docs, _ = _words(path)
-    out: list[list[str]] = [[] for _ in range(n_docs)]
-    for d, r in zip(docs, rows, strict=True):
-        out[d].append(r[1])
-    return [tuple(words) for words in out]
+    lines, rows, docs, _, n_docs, _ = _words(path)
+    names, ids = strings(lines, *cells(lines, rows, 1, 10))
+    words = [names[i] for i in ids.tolist()]
+    bounds = np.searchsorted(docs, np.arange(n_docs + 1)).tolist()
+    return [tuple(words[a:b]) for a, b in itertools.pairwise(bounds)]

@@ -31,7 +31,7 @@ from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Problems, collect
-from .tag_columns import decode_tag_column, merge_layers, text_lines
+from .tag_columns import Lines, cells, decode_tag_ids, merge_layers, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -47,19 +47,20 @@ _KEYS = ("document_id", "hipe2022:document_id")
 
 @dataclass(frozen=True)
 class Table:
-    """The token rows of a HIPE file: cells, document, sentence starts and lines of each row."""
+    """The token rows of a HIPE file: where they are, document, sentence starts and lines of each row."""
 
     path: str
     header: list[str]
     header_line: int
-    rows: list[list[str]]
+    text: Lines | None
+    rows: Int  # the index in ``text`` of each token row
     doc: Int
     sentence_start: npt.NDArray[np.bool_]
     lines: Int
     n_docs: int
 
-    def column(self, name: str) -> list[str]:
-        """The cells of column ``name``, ``_`` read as ``O``.
+    def column(self, name: str) -> tuple[list[str], Int]:
+        """The cells of column ``name``, ``_`` read as ``O``: the distinct ones sorted, and the index of each.
 
         Raises:
             InputError: at the header, when it has no such column.
@@ -70,8 +71,14 @@ class Table:
                 "with --column (comma-separated for nested layers)"
             )
             raise InputError(self.path, self.header_line, detail, option="--column")
-        k = self.header.index(name)
-        return ["O" if r[k] == "_" else r[k] for r in self.rows]
+        return self.strings(self.header.index(name), {"_": "O"})
+
+    def strings(self, k: int, rename: dict[str, str] | None = None) -> tuple[list[str], Int]:
+        """The cells of column ``k``: the distinct ones sorted (renamed first), the index of each."""
+        if self.text is None:
+            return [], np.zeros(0, dtype=np.int64)
+        start, end = cells(self.text, self.rows, k, len(self.header))
+        return strings(self.text, start, end, rename)
 
 
 def _marker(line: str) -> bool:
@@ -87,28 +94,29 @@ def read_table(path: str) -> Table:
         InputError: a first row that is not the ``TOKEN ...`` header, a row with another number
             of columns than the header.
     """
-    lines = text_lines(path)
+    lines = text_bytes(path)
     kind = np.zeros(len(lines), dtype=np.int8)  # 0 row, 1 document marker, 2 comment, 3 blank
-    comment = [ln.startswith("#") for ln in lines]
-    blank = [not ln.strip() for ln in lines]
-    kind[np.asarray(comment, dtype=bool)] = 2
-    kind[np.asarray(blank, dtype=bool)] = 3
+    kind[lines.first_byte(ord("#"))] = 2
+    kind[lines.blank()] = 3
     for i in np.flatnonzero(kind == 2).tolist():
-        if _marker(lines[i]):
+        if _marker(lines.text(i)):
             kind[i] = 1
     rows_at = np.flatnonzero(kind == 0)
     if not rows_at.shape[0]:
-        return Table(path, ["TOKEN"], 0, [], np.zeros(0, np.int64), np.zeros(0, bool), rows_at, 0)
+        return Table(path, ["TOKEN"], 0, None, rows_at, np.zeros(0, np.int64), np.zeros(0, bool), rows_at, 0)
     h = int(rows_at[0])
-    header = lines[h].split("\t")
+    first = lines.text(h)
+    header = first.split("\t")
     if header[0] != "TOKEN":
-        detail = f"expected the HIPE header TOKEN<TAB>NE-COARSE-LIT<TAB>..., got {quote(lines[h])}"
+        detail = f"expected the HIPE header TOKEN<TAB>NE-COARSE-LIT<TAB>..., got {quote(first)}"
         raise InputError(path, h + 1, detail)
     rows_at = rows_at[1:]
-    if rows_at.shape[0]:  # a header repeated, as where files are concatenated
-        rows_at = rows_at[np.asarray([lines[i] != lines[h] for i in rows_at.tolist()], dtype=bool)]
-    rows = [lines[i].split("\t") for i in rows_at.tolist()]
-    widths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    length = lines.end - lines.start
+    again = rows_at[length[rows_at] == length[h]]  # a header repeated, as where files are concatenated
+    again = again[[lines.text(i) == first for i in again.tolist()]]
+    if again.shape[0]:
+        rows_at = np.setdiff1d(rows_at, again)
+    widths = lines.widths(rows_at)
     if (widths != len(header)).any():
         k = int(np.argmax(widths != len(header)))
         detail = (
@@ -123,10 +131,11 @@ def read_table(path: str) -> Table:
     leading = bool(doc.shape[0]) and int(doc[0]) == 0  # rows before the first marker
     if not leading:
         doc -= 1
-    start = np.ones(len(rows), dtype=bool)
+    start = np.ones(rows_at.shape[0], dtype=bool)
     start[1:] = breaks[rows_at][1:] != breaks[rows_at][:-1]
     n_docs = n_markers + int(leading)
-    return Table(path, header, h + 1, rows, doc, start, rows_at.astype(np.int64) + 1, n_docs)
+    at = rows_at.astype(np.int64)
+    return Table(path, header, h + 1, lines, at, doc, start, at + 1, n_docs)
 
 
 def read_hipe(
@@ -144,8 +153,8 @@ def read_hipe(
         if table.n_docs == 0:
             return replace(SpanArray.empty(0), source=path), None
         layers = [
-            decode_tag_column(
-                table.column(name), table.doc, table.sentence_start, table.n_docs, (path, table.lines)
+            decode_tag_ids(
+                *table.column(name), table.doc, table.sentence_start, table.n_docs, (path, table.lines)
             )
             for name in names
         ]
@@ -158,6 +167,7 @@ def read_hipe(
 def hipe_texts(path: str) -> list[tuple[str, ...]]:
     """The tokens of each document of the HIPE file ``path``."""
     table = read_table(path)
-    tokens = [r[0] for r in table.rows]
+    names, ids = table.strings(0)
+    tokens = [names[i] for i in ids.tolist()]
     bounds = np.searchsorted(table.doc, np.arange(table.n_docs + 1)).tolist()
     return [tuple(tokens[a:b]) for a, b in itertools.pairwise(bounds)]

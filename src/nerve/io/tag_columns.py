@@ -14,6 +14,7 @@ that both give the same entities on random tags. Tags are looked up once per dis
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,6 +24,7 @@ from ..model.schemes import OUT, continuation_table
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from .brat import read_bytes
+from .bytes import BOM, intern
 from .offsets import decode_utf8
 
 if TYPE_CHECKING:
@@ -30,8 +32,18 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
+    Bytes = npt.NDArray[np.uint8]
 
-__all__ = ["decode_tag_column", "merge_layers", "text_lines"]
+__all__ = [
+    "Lines",
+    "cells",
+    "decode_tag_column",
+    "decode_tag_ids",
+    "merge_layers",
+    "strings",
+    "text_bytes",
+    "text_lines",
+]
 
 
 def decode_tag_column(
@@ -55,18 +67,34 @@ def decode_tag_column(
     Raises:
         InputError: a tag that has not the form of the others (``B-X``), at its line.
     """
-    n = len(tags)
+    distinct, inverse = np.unique(np.asarray(tags, dtype=object), return_inverse=True)
+    names = [str(t) for t in distinct]
+    return decode_tag_ids(
+        names, inverse.reshape(-1).astype(np.int64), doc, sentence_start, n_docs, where, outside
+    )
+
+
+def decode_tag_ids(
+    names: Sequence[str],
+    inverse: Int,
+    doc: Int,
+    sentence_start: Bool,
+    n_docs: int,
+    where: tuple[str, Int],
+    outside: str = "O",
+) -> SpanArray:
+    """`decode_tag_column` of tags given as ids into ``names`` (sorted, distinct): ``names[inverse[i]]``."""
+    n = int(inverse.shape[0])
     if n == 0:
         return SpanArray.from_documents([[] for _ in range(n_docs)])
-    distinct, inverse = np.unique(np.asarray(tags, dtype=object), return_inverse=True)
     vocab = TagVocab(outside=outside)
-    known = vocab.add([str(t) for t in distinct])
+    known = vocab.add(list(names))
     if (known < 0).any():
         bad = int(np.argmin(known))
         k = int(np.argmax(inverse == bad))
         path, lines = where
-        raise InputError(path, int(lines[k]), f"{vocab.explain(str(distinct[bad]))}")
-    ids = known.astype(np.int64)[inverse.reshape(-1)]
+        raise InputError(path, int(lines[k]), f"{vocab.explain(names[bad])}")
+    ids = known.astype(np.int64)[inverse]
     kinds, types = vocab.kinds, vocab.types
     continues = continuation_table(kinds, types)
     starts_doc = sentence_start.copy()
@@ -107,6 +135,101 @@ def text_lines(path: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+#: The ASCII characters that ``str.strip`` removes (``str.isspace``), as byte values.
+_SPACES = np.zeros(256, dtype=bool)
+_SPACES[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+_ASCII_SPACES = bytes(np.flatnonzero(_SPACES).tolist())
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The lines of a UTF-8 file as `text_lines` splits them, located in its bytes (no newline).
+
+    Line ``i`` is ``data[start[i]:end[i]]``; ``buf`` is ``data`` as a ``uint8`` array.
+    """
+
+    data: bytes
+    buf: Bytes
+    start: Int
+    end: Int
+    tab: Int  # where the tabs are
+
+    def __len__(self) -> int:
+        return int(self.start.shape[0])
+
+    def text(self, i: int) -> str:
+        """Line ``i`` decoded."""
+        return self.data[int(self.start[i]) : int(self.end[i])].decode("utf-8")
+
+    def first_byte(self, value: int) -> Bool:
+        """Whether each line starts with the byte ``value``."""
+        return (self.start < self.end) & (self.buf[np.minimum(self.start, len(self.data) - 1)] == value)
+
+    def blank(self) -> Bool:
+        """Whether each line is blank as ``not line.strip()`` says (non-ASCII spaces too).
+
+        Only lines that start with a space or a non-ASCII byte are looked at one by one.
+        """
+        empty = self.start == self.end
+        first = self.buf[np.minimum(self.start, len(self.data) - 1)]
+        blank = empty.copy()
+        for i in np.flatnonzero(~empty & (_SPACES[first] | (first >= 0x80))).tolist():
+            rest = self.data[int(self.start[i]) : int(self.end[i])].lstrip(_ASCII_SPACES)
+            blank[i] = not rest or (rest[0] >= 0x80 and not self.text(i).strip())
+        return blank
+
+    def tabs(self, rows: Int) -> tuple[Int, Int]:
+        """The tab positions of the file, and the index among them of the first tab of each row."""
+        return self.tab, np.searchsorted(self.tab, self.start[rows])
+
+    def widths(self, rows: Int) -> Int:
+        """The number of tab-separated cells of each line in ``rows``."""
+        return np.searchsorted(self.tab, self.end[rows]) - np.searchsorted(self.tab, self.start[rows]) + 1
+
+
+def text_bytes(path: str) -> Lines:
+    """The lines of `text_lines`, in bytes: checked as UTF-8, byte order mark dropped, CR LF read as LF.
+
+    Raises:
+        InputError: no such file, or bytes that are not UTF-8.
+    """
+    data = read_bytes(path)
+    decode_utf8(path, data)
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    buf = np.frombuffer(data, dtype=np.uint8)
+    end = np.flatnonzero(buf == 10)
+    start = np.zeros_like(end)
+    start[1:] = end[:-1] + 1
+    return Lines(data, buf, start, end, np.flatnonzero(buf == 9))
+
+
+def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+    """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` tab-separated cells."""
+    tabs, first = lines.tabs(rows)
+    start = lines.start[rows] if k == 0 else tabs[first + k - 1] + 1
+    end = lines.end[rows] if k == width - 1 else tabs[first + k]
+    return start, end
+
+
+def strings(
+    lines: Lines, start: Int, end: Int, rename: dict[str, str] | None = None
+) -> tuple[list[str], Int]:
+    """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
+    ids, values = intern(lines.buf, start, end)
+    texts = [v.decode("utf-8") for v in values]
+    if rename:
+        texts = [rename.get(t, t) for t in texts]
+    names = sorted(set(texts))
+    at = {t: i for i, t in enumerate(names)}
+    remap = np.asarray([at[t] for t in texts], dtype=np.int64)
+    return names, remap[ids] if ids.shape[0] else np.zeros(0, dtype=np.int64)
 
 
 def merge_layers(layers: Sequence[SpanArray]) -> SpanArray:
