@@ -79,7 +79,8 @@ def score_spans(
     }
     muc = None
     if overlap is not None:
-        muc = muc_columns((g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap)
+        pieces = (g.fragments, p.fragments)
+        muc = muc_columns((g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap, pieces)
     settings = Settings(
         scheme="-",
         scheme_inferred=False,
