@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import shutil
+from collections import Counter
 from itertools import permutations
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerve
 from nerve.analysis.errors import categorise, error_counts
 from nerve.api.pipeline import score_spans
 from nerve.matching.overlap import in_order, overlap_edges
 from nerve.metrics.muc import MODES, MucOptions
 from nerve.model.spans import Fragments, SpanArray
+from nerve.report.renderers import render
 
 Entity = tuple[int, tuple[tuple[int, int], ...], str]  # document, pieces, type
 
@@ -172,5 +178,90 @@ def test_error_categories_add_up_to_exact_and_muc(corpus: tuple[list[Entity], li
     assert strict.inc == total.type + total.boundary + total.boundary_type
     # An entity is flagged overlapping exactly when it shares a position with one of the other side.
     edges = naive_edges(gold, pred, None, None)
-    assert cats.gold_overlapping.tolist() == [any((i, j) in edges for j in range(len(pred))) for i in range(len(gold))]
-    assert cats.pred_overlapping.tolist() == [any((i, j) in edges for i in range(len(gold))) for j in range(len(pred))]
+    assert cats.gold_overlapping.tolist() == [
+        any((i, j) in edges for j in range(len(pred))) for i in range(len(gold))
+    ]
+    assert cats.pred_overlapping.tolist() == [
+        any((i, j) in edges for i in range(len(gold))) for j in range(len(pred))
+    ]
+
+
+# --- exact scores over discontinuous entities only ------------------------------------------------
+
+
+def naive_discontinuous(gold: list[Entity], pred: list[Entity]) -> tuple[int, int, int] | None:
+    """TP, FP, FN over entities of more than one piece: a multiset intersection."""
+    g = Counter(e for e in gold if len(e[1]) > 1)
+    p = Counter(e for e in pred if len(e[1]) > 1)
+    if not g and not p:
+        return None
+    tp = sum((g & p).values())
+    return tp, sum(p.values()) - tp, sum(g.values()) - tp
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpora())
+def test_discontinuous_scores_match_a_naive_reference(corpus: tuple[list[Entity], list[Entity], int]) -> None:
+    gold, pred, n_docs = corpus
+    result = score_spans(spans_of(gold, n_docs), spans_of(pred, n_docs))
+    want = naive_discontinuous(gold, pred)
+    if want is None:
+        assert result.discontinuous is None
+        assert "discontinuous" not in result.to_dict()
+        return
+    assert result.discontinuous is not None
+    s = result.discontinuous.score
+    assert (s.tp, s.fp, s.fn) == want
+    assert s.precision == (want[0] / (want[0] + want[1]) if want[0] + want[1] else 0.0)
+    assert s.recall == (want[0] / (want[0] + want[2]) if want[0] + want[2] else 0.0)
+    assert result.to_dict()["discontinuous"]["tp"] == want[0]
+
+
+def test_merged_results_add_their_discontinuous_counts() -> None:
+    both = spans_of([(0, ((0, 1), (2, 3)), "A")], 1)
+    flat = spans_of([(0, ((0, 1),), "A")], 1)
+    a, b = score_spans(both, both), score_spans(flat, flat)
+    assert b.discontinuous is None
+    merged = a + b + a
+    assert merged.discontinuous is not None
+    assert (merged.discontinuous.score.tp, merged.discontinuous.score.fn) == (2, 0)
+
+
+def _dkpro_pred(tmp_path: Path) -> Path:
+    """The dkpro sample with one discontinuous entity's second piece moved: ``is n`` becomes ``is an``."""
+    pred = tmp_path / "pred"
+    shutil.copytree(DKPRO, pred)
+    ann = pred / "document0d.ann"
+    text = ann.read_text(encoding="utf-8")
+    assert "T2\tToken 5 7;9 10\tis n\n" in text
+    ann.write_text(
+        text.replace("T2\tToken 5 7;9 10\tis n\n", "T2\tToken 5 7;8 10\tis an\n"), encoding="utf-8"
+    )
+    return pred
+
+
+DKPRO = Path(__file__).parent / "data" / "formats" / "brat" / "dkpro"
+
+
+def test_dkpro_discontinuous_scores(tmp_path: Path) -> None:
+    same = nerve.score(str(DKPRO), str(DKPRO))
+    assert same.discontinuous is not None
+    assert (same.discontinuous.score.tp, same.discontinuous.score.gold) == (2, 2)
+    result = nerve.score(str(DKPRO), str(_dkpro_pred(tmp_path)), metrics="exact,muc")
+    assert result.discontinuous is not None
+    s = result.discontinuous.score
+    assert (s.tp, s.fp, s.fn, s.precision, s.recall) == (1, 1, 1, 0.5, 0.5)
+    assert (result.micro.tp, result.micro.gold) == (13, 14)
+    # The moved piece still shares positions 5, 6 and 9 with the gold: a partial match in MUC.
+    assert result.muc is not None
+    assert result.muc.modes["partial"].overall.par == 1
+
+
+@pytest.mark.parametrize("output", ["table", "json", "markdown", "csv", "latex"])
+def test_every_renderer_shows_discontinuous_scores(output: str, tmp_path: Path) -> None:
+    result = nerve.score(str(DKPRO), str(_dkpro_pred(tmp_path)))
+    text = render(result, output)
+    assert "discontinuous" in text.lower()
+    assert ("0.5" if output in ("json", "csv") else "50.00") in text
+    flat = score_spans([[(0, 2, "A")]], [[(0, 2, "A")]])
+    assert "discontinuous" not in render(flat, output).lower()
