@@ -204,6 +204,9 @@ def naive_discontinuous(gold: list[Entity], pred: list[Entity]) -> tuple[int, in
 def test_discontinuous_scores_match_a_naive_reference(corpus: tuple[list[Entity], list[Entity], int]) -> None:
     gold, pred, n_docs = corpus
     result = score_spans(spans_of(gold, n_docs), spans_of(pred, n_docs))
+    # All entities: a multiset of (document, pieces, type), every piece equal for a match.
+    tp = sum((Counter(gold) & Counter(pred)).values())
+    assert (result.micro.tp, result.micro.fp, result.micro.fn) == (tp, len(pred) - tp, len(gold) - tp)
     want = naive_discontinuous(gold, pred)
     if want is None:
         assert result.discontinuous is None
