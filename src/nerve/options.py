@@ -70,7 +70,7 @@ FORMAT_OFFSETS = {
     "labelstudio": ("char", "utf16"),
 }
 SPAN_OFFSET_FORMATS = tuple(FORMAT_OFFSETS)
-SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta")
+SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
 UNITS = ("document", "sentence")  # what the bootstrap resamples
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)

@@ -13,6 +13,7 @@ from ..api import score
 from ..errors import OptionError
 from ..io.hf import SUBWORD_POLICIES
 from ..io.reader_options import ReaderOptions
+from ..model.nesting import POLICIES
 from ..report.renderers import RENDERERS, render
 from .options import (
     add_files,
@@ -67,6 +68,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "conllu: the MISC key (default NER)",
     )
     _add_datasets(s)
+    s.add_argument(  # checked by nerve.options, as in Python
+        "--flatten",
+        default=None,
+        metavar="POLICY",
+        help="span input: keep one of overlapping entities of each side before scoring, "
+        f"dropped ones counted in the notes: {', '.join(POLICIES)}",
+    )
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
@@ -227,6 +235,7 @@ def run(ns: argparse.Namespace) -> Output:
         slices=ns.slices,
         train=ns.train,
         meta=ns.meta,
+        flatten=ns.flatten,
         reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords),
         **statistics(ns),
         **reading(ns),
