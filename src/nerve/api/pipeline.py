@@ -21,6 +21,7 @@ from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
 from ..io.label_maps import label_map as read_label_map
+from ..io.lenient import lenient_texts
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
 from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
@@ -236,6 +237,7 @@ def score_input(
     keep: bool = False,
     words: bool = False,
     reader: ReaderOptions | None = None,
+    lenient: bool = False,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     labels = read_label_map(label_map, types, ignore_types)
@@ -245,11 +247,11 @@ def score_input(
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
     gold, pred, kind, reader = _source_kind(gold, pred, input_format, offsets, column, pattern, reader)
+    options.lenient(lenient, kind)
     if kind != "conll":
         _only_tags(kind, dict(locals()))
-        files = (os.fspath(gold), path_of(pred))  # type: ignore[arg-type]
-        reading = (offsets, column, reader.spans_key)
-        return _span_files(files, kind, reading, beta, overlap, labels, keep, words)
+        reading = (offsets, column, reader.spans_key, lenient)
+        return _span_files((gold, pred), kind, reading, beta, overlap, labels, keep, words)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
     pairs = _pairs(gold, pred, pattern)
@@ -327,9 +329,9 @@ def _schemes(
 
 
 def _span_files(
-    files: tuple[str, str | None],
+    sources: tuple[Source, Source | None],
     kind: str,
-    reading: tuple[str | None, str | None, str | None],
+    reading: tuple[str | None, str | None, str | None, bool],
     beta: float,
     overlap: MucOptions | None,
     labels: LabelMap | None,
@@ -338,18 +340,20 @@ def _span_files(
 ) -> tuple[Result, Aligned | None]:
     """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after ``labels``).
 
-    ``reading`` is the offset units, the column (HIPE, CoNLL-U) and the span group (spaCy) to read.
+    ``reading``: the offset units, the column (HIPE, CoNLL-U), the span group (spaCy), ``lenient``.
     """
-    offsets, column, spans_key = reading
-    g, p = read_span_columns(files[0], files[1], fmt=kind, units=offsets, column=column, spans_key=spans_key)
-    result = score_spans(g, p, beta=beta, overlap=overlap, source=kind, labels=labels)
+    files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
+    offsets, column, key, lenient = reading
+    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
+    result = score_spans(g, p, beta=beta, overlap=overlap, source=kind + " lenient" * lenient, labels=labels)
     if not keep:
         return result, None
     g, p = (labels.spans(g), labels.spans(p)) if labels else (g, p)
     p = p.relabel(g.labels)
     g = replace(g, labels=p.labels)
     names = (files[0], files[1] or files[0])
-    texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+    with lenient_texts(lenient):
+        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
     return result, Aligned(g, p, None, names, texts or None)
 
 

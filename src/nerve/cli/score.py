@@ -59,6 +59,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
     )
     s.add_argument(
+        "--lenient",
+        action="store_true",
+        help="json/jsonl, brat, labelstudio, spacy-jsonl: score an entity whose text differs from what its "
+        "offsets cover as the offsets say, and count it in the notes (default: an error)",
+    )
+    s.add_argument(
         "--column",
         "--misc-key",
         dest="column",
@@ -220,6 +226,7 @@ def run(ns: argparse.Namespace) -> Output:
         document_average=ns.document_average,
         matching=ns.matching,
         offsets=ns.offsets,
+        lenient=ns.lenient,
         column=ns.column,
         errors=ns.errors,
         confusion=ns.confusion,

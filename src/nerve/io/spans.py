@@ -63,6 +63,7 @@ from .jsonl import (
     span_array,
 )
 from .labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
+from .lenient import PRED_KEYS, lenient_texts, noted
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .nested import nested_texts, read_nested
@@ -194,6 +195,7 @@ def read_span_columns(
     units: str | None = None,
     column: str | None = None,
     spans_key: str | None = None,
+    lenient: bool = False,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -206,8 +208,9 @@ def read_span_columns(
             doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
         column: the HIPE tag column(s) or the CoNLL-U MISC key (`COLUMN_READERS`).
         spans_key: spacy: the span group to read instead of ``doc.ents``.
+        lenient: count an entity text unlike its offsets' in the notes, not refuse it (`nerve.io.lenient`).
     """
-    g, p = _read(gold, pred, fmt, units, None, column, spans_key)
+    g, p = _read(gold, pred, fmt, units, None, column, spans_key, lenient)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -240,11 +243,13 @@ def _read(
     problems: Problems,
     column: str | None = None,
     spans_key: str | None = None,
+    lenient: bool = False,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
     options.one_of(fmt, SPAN_FORMATS, "input_format")
     options.offsets(units, fmt)
+    options.lenient(lenient, fmt)
     check_column(column, fmt)
     by_column = COLUMN_READERS.get(fmt)
     reader: Reader = SPAN_READERS[fmt]
@@ -256,14 +261,17 @@ def _read(
             detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
             raise OptionError(options.flag("spans_key"), detail)
         paired = partial(read_spacy_pair, spans_key=spans_key)
-    with no_gc():
+    with no_gc(), lenient_texts(lenient) as found:
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
+    g = noted(g, found, lambda path, key: path == gold and key not in PRED_KEYS)
+    p = p if p is None else noted(p, found, lambda path, key: path != gold or key in PRED_KEYS)
     if pred is not None and paired is None:  # a file without documents may stand for either side
         if p is not None and g.n_docs:
             both_sides = "holds predictions too; give one file with both sides, or two files"
             collect(problems, InputError(gold, None, both_sides))
-        with no_gc():
+        with no_gc(), lenient_texts(lenient) as found:
             p, both = reader(pred, units, problems)
+        p = noted(p, found, lambda path, key: True)
         if both is not None and p.n_docs:
             collect(problems, InputError(pred, None, "holds two sides; expected predictions only"))
     if p is not None and p.n_docs != g.n_docs:

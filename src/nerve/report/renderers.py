@@ -70,12 +70,20 @@ def _pc(value: float) -> str:
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans."""
     if result.settings.source != "tags":
-        return [f"documents: {result.documents}"]
+        return [f"documents: {result.documents}", *_notes(result)]
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
     tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
     return [f"{tokens}; sentences: {result.sentences}; documents: {result.documents}", repairs]
+
+
+def _notes(result: Result) -> list[str]:
+    """What the readers counted but did not score, or converted, one line a side: ``notes gold: ...``."""
+    return [
+        f"notes {side}: " + "; ".join(f"{kind}: {n}" for kind, n in counts.items())
+        for side, counts in result.notes.items()
+    ]
 
 
 def _totals(result: Result) -> list[tuple[str, object]]:
