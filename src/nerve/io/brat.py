@@ -210,7 +210,8 @@ def _check_pieces(ann: Annotations, length: int, txt: str) -> None:
         )
     else:
         detail = (
-            f"entity {ann.ids[i]}: offset {e} is beyond the text ({plural(length, 'character')} in {txt})"
+            f"entity {ann.ids[i]}: offset {e} is beyond the text ({plural(length, 'character')} in {txt}); "
+            "expected offsets within it"
         )
     raise InputError(ann.path, where, detail)
 

@@ -156,7 +156,8 @@ def _tag_ids(values: Any, where: tuple[str, str, Int], names: list[str] | None, 
             row = int(np.searchsorted(np.cumsum(lengths), k, side="right"))
             token = k - int(lengths[:row].sum())
             detail = f"row {row}, token {token}: tag id {int(ids[k])} is outside the {len(names)} names"
-            raise InputError(path, None, f"{detail} of column {quote(name)} (0..{len(names) - 1})")
+            detail = f"{detail} of column {quote(name)} (0..{len(names) - 1})"
+            raise InputError(path, None, detail, option="--label-names")
     else:
         raise InputError(path, None, f"column {quote(name)}: expected tag ids or strings, got {values.type}")
     mapped = vocab.add(names)
@@ -196,7 +197,7 @@ def _side(
         if not np.array_equal(token_lengths, lengths):
             row = int(np.argmax(token_lengths != lengths))
             detail = f"has {token_lengths[row]} tokens but {lengths[row]} tags in {quote(column)}"
-            raise InputError(path, None, f"row {row}: {detail}")
+            raise InputError(path, None, f"row {row}: {detail}; expected one tag a token")
     return _tag_ids(values, (path, column, lengths), names_of, vocab), lengths, names_of
 
 

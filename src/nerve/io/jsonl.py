@@ -122,7 +122,8 @@ def parse_json(path: str, data: bytes, where: str) -> Any:
     try:
         return _loads()(data)
     except ValueError as err:
-        raise InputError(path, None, f"{where}: malformed JSON: {err}") from None
+        fix = "one complete JSON value a line (JSONL)" if where.startswith("line") else "one JSON value"
+        raise InputError(path, None, f"{where}: malformed JSON: {err}; expected {fix}") from None
 
 
 @contextmanager
@@ -240,7 +241,8 @@ class Checker:
         if self.units == "char" and self.text is not None:
             if end > len(self.text):
                 raise self.fail(
-                    f"span {i}: end {end} is beyond the text ({plural(len(self.text), 'character')})"
+                    f"span {i}: end {end} is beyond the text ({plural(len(self.text), 'character')}); "
+                    f"expected offsets within it"
                 )
             if text is not None and self.text[start:end] != text and not counted(self.path, self.side):
                 found = quote(self.text[start:end])
