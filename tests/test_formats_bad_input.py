@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
+import nerve
 from conftest import peer
 from nerve.cli import main
 
@@ -308,3 +309,110 @@ def test_every_problem_of_a_file_is_reported_not_only_the_first(tmp_path: Path) 
     path.write_text(jsonl({"text": "John lives", "spans": [span(0, 4, "Jon"), span(5, 99), span(0, 4)]}))
     problems = validate_spans(str(path))
     assert [p.detail.split(":")[1].strip() for p in problems] == ["span 0", "span 1"]
+
+
+# ---------------------------------------------------------------------------------------------
+# --lenient: an entity text unlike its offsets' is an error by default; with --lenient it is scored
+# as the offsets say and counted, per side, in the notes, and the signature says so.
+
+MISMATCH = "entity texts that differ from the text at their offsets (lenient)"
+
+
+def run_json(capsys: pytest.CaptureFixture[str], args: list[str]) -> dict[str, object]:
+    code = main(["score", *args, "--output", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert err == ""
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+def without_texts(doc: dict[str, object]) -> dict[str, object]:
+    """The document with its spans' texts left out: the naive reference scores offsets alone."""
+    return {
+        k: [{f: x for f, x in s.items() if f != "text"} for s in v] if k != "text" else v
+        for k, v in doc.items()
+    }
+
+
+LENIENT_DOC = {
+    "text": "John lives in Paris",
+    "gold": [span(0, 4, "Jon"), span(14, 19, "Paris")],
+    "pred": [span(0, 4, "John"), span(5, 10, "live"), span(14, 19, "Pari")],
+}
+
+
+def test_lenient_counts_each_sides_mismatches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(jsonl(LENIENT_DOC))
+    line = score_fails(capsys, [str(path)])
+    assert "document 0 (line 1): span 0: text[0:4] is 'John', not 'Jon'" in line
+    assert "--lenient" in line
+    lenient = run_json(capsys, [str(path), "--lenient"])
+    assert lenient["notes"] == {"gold": {MISMATCH: 1}, "pred": {MISMATCH: 2}}
+    assert "| spans jsonl lenient |" in str(lenient["signature"])
+    reference = tmp_path / "r.jsonl"
+    reference.write_text(jsonl(without_texts(LENIENT_DOC)))
+    plain = run_json(capsys, [str(reference)])
+    assert lenient["exact"] == plain["exact"]
+    assert "notes" not in plain
+
+
+def test_lenient_counts_the_prediction_files_mismatches_as_predictions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text(jsonl({"text": "John", "spans": [span(0, 4, "John")]}))
+    pred.write_text(jsonl({"text": "John", "spans": [span(0, 4, "Jo"), span(0, 2, "x")]}))
+    assert "p.jsonl:1:" in score_fails(capsys, [str(gold), str(pred)])
+    result = run_json(capsys, [str(gold), str(pred), "--lenient"])
+    assert result["notes"] == {"pred": {MISMATCH: 2}}
+
+
+def test_lenient_brat_directories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for side, ann in (("g", "T1\tPER 0 4\tJohn\n"), ("p", "T1\tPER 0 4\tJo\nT2\tLOC 5 10\tlive\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a.txt").write_text("John lives\n")
+        (tmp_path / side / "a.ann").write_text(ann)
+    args = [str(tmp_path / "g"), str(tmp_path / "p")]
+    assert "a.ann:1: entity T1" in score_fails(capsys, args)
+    result = run_json(capsys, [*args, "--lenient"])
+    assert result["notes"] == {"pred": {MISMATCH: 2}}
+    assert result["exact"]["micro"]["tp"] == 1  # type: ignore[index]
+    assert result["exact"]["micro"]["fp"] == 1  # type: ignore[index]
+
+
+def test_lenient_labelstudio_annotations_and_predictions(tmp_path: Path) -> None:
+    task = json.loads(labelstudio(0, 4, "Jon"))
+    task[0]["predictions"] = [{"result": [dict(task[0]["annotations"][0]["result"][0])]}]
+    task[0]["predictions"][0]["result"][0]["value"] = {"start": 5, "end": 10, "text": "l", "labels": ["X"]}
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(task))
+    result = nerve.score(str(path), lenient=True)
+    assert result.notes == {"gold": {MISMATCH: 1}, "pred": {MISMATCH: 1}}
+    assert "spans labelstudio lenient" in result.signature
+
+
+def test_lenient_table_prints_the_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(jsonl(LENIENT_DOC))
+    assert main(["score", str(path), "--lenient"]) == 0
+    out = capsys.readouterr().out
+    assert f"notes gold: {MISMATCH}: 1" in out
+    assert f"notes pred: {MISMATCH}: 2" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("t.conll", "John B-PER B-PER\n"), ("d.jsonl", '{"text": "John", "label": [[0, 4, "PER"]]}\n')],
+    ids=["conll", "doccano"],
+)
+def test_lenient_is_refused_where_entities_carry_no_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    line = score_fails(capsys, [str(path), "--lenient"])
+    assert line.startswith("nerve: error: --lenient: applies to json, jsonl, brat, labelstudio, spacy-jsonl")
+    with pytest.raises(nerve.OptionError, match=r"^lenient: applies to"):
+        nerve.score(str(path), lenient=True)
