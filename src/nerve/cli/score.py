@@ -99,7 +99,8 @@ def _add_datasets(s: argparse.ArgumentParser) -> None:
         "--subwords",
         default=None,
         choices=SUBWORD_POLICIES,
-        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label",
+        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label; "
+        "all: every labelled sub-token scored, the gold spread over them as Hugging Face's label_all_tokens",
     )
 
 
