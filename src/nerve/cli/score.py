@@ -20,6 +20,7 @@ from .options import (
     add_labels,
     add_output,
     add_reading,
+    add_span_reading,
     add_statistics,
     labels,
     reading,
@@ -55,15 +56,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(s)
     add_labels(s)
-    s.add_argument(
-        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
-    )
-    s.add_argument(
-        "--lenient",
-        action="store_true",
-        help="json/jsonl, brat, labelstudio, spacy-jsonl: score an entity whose text differs from what its "
-        "offsets cover as the offsets say, and count it in the notes (default: an error)",
-    )
+    add_span_reading(s)
     s.add_argument(
         "--column",
         "--misc-key",
