@@ -21,9 +21,11 @@ from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
 from ..io.label_maps import label_map as read_label_map
+from ..io.lenient import lenient_texts
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
-from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
+from ..io.span_lists import check_columns, span_lists
+from ..io.spans import check_column, document_texts, read_span_columns
 from ..metrics.discontinuous import discontinuous_scores
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
@@ -167,8 +169,10 @@ def _count(
 def _only_tags(kind: str, given: dict[str, Any]) -> None:
     """Refuse the options of tagged input that ``given`` (`score_input`'s arguments) sets, for span files.
 
-    For tagged input, refuse ``flatten``: entities decoded from one tag column never overlap.
+    For tagged input, refuse ``flatten``: entities decoded from one tag column never overlap; and
+    ``lenient`` for input whose entities carry no text.
     """
+    options.lenient(given["lenient"], kind)
     if kind == "conll":
         if given["flatten"] is not None:
             detail = "applies to span input, whose entities can nest; entities decoded from tags never do"
@@ -243,6 +247,7 @@ def score_input(
     words: bool = False,
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
+    lenient: bool = False,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     labels = read_label_map(label_map, types, ignore_types)
@@ -254,9 +259,8 @@ def score_input(
     gold, pred, kind, reader = _source_kind(gold, pred, input_format, offsets, column, pattern, reader)
     _only_tags(kind, dict(locals()))
     if kind != "conll":
-        files = (os.fspath(gold), path_of(pred))  # type: ignore[arg-type]
-        reading = (offsets, column, reader.spans_key)
-        return _span_files(files, kind, reading, beta, overlap, labels, keep, words, flatten)
+        reading = (offsets, column, reader.spans_key, lenient)
+        return _span_files((gold, pred), kind, reading, beta, overlap, labels, keep, words, flatten)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
     fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
     pairs = _pairs(gold, pred, pattern)
@@ -334,9 +338,9 @@ def _schemes(
 
 
 def _span_files(
-    files: tuple[str, str | None],
+    sources: tuple[Source, Source | None],
     kind: str,
-    reading: tuple[str | None, str | None, str | None],
+    reading: tuple[str | None, str | None, str | None, bool],
     beta: float,
     overlap: MucOptions | None,
     labels: LabelMap | None,
@@ -346,18 +350,21 @@ def _span_files(
 ) -> tuple[Result, Aligned | None]:
     """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after ``labels``).
 
-    ``reading`` is the offset units, the column (HIPE, CoNLL-U) and the span group (spaCy) to read.
+    ``reading``: the offset units, the column (HIPE, CoNLL-U), the span group (spaCy), ``lenient``.
     """
-    offsets, column, spans_key = reading
-    g, p = read_span_columns(files[0], files[1], fmt=kind, units=offsets, column=column, spans_key=spans_key)
-    result = score_spans(g, p, beta=beta, overlap=overlap, source=kind, labels=labels, flatten=flatten)
+    files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
+    offsets, column, key, lenient = reading
+    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
+    source = kind + " lenient" * lenient
+    result = score_spans(g, p, beta=beta, overlap=overlap, source=source, labels=labels, flatten=flatten)
     if not keep:
         return result, None
     g, p = flatten_sides(*((labels.spans(g), labels.spans(p)) if labels else (g, p)), flatten)
     p = p.relabel(g.labels)
     g = replace(g, labels=p.labels)
     names = (files[0], files[1] or files[0])
-    texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+    with lenient_texts(lenient):
+        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
     return result, Aligned(g, p, None, names, texts or None)
 
 

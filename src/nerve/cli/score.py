@@ -21,6 +21,7 @@ from .options import (
     add_labels,
     add_output,
     add_reading,
+    add_span_reading,
     add_statistics,
     labels,
     reading,
@@ -56,9 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(s)
     add_labels(s)
-    s.add_argument(
-        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
-    )
+    add_span_reading(s)
     s.add_argument(
         "--column",
         "--misc-key",
@@ -101,7 +100,8 @@ def _add_datasets(s: argparse.ArgumentParser) -> None:
         "--subwords",
         default=None,
         choices=SUBWORD_POLICIES,
-        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label",
+        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label; "
+        "all: every labelled sub-token scored, the gold spread over them as Hugging Face's label_all_tokens",
     )
 
 
@@ -228,6 +228,7 @@ def run(ns: argparse.Namespace) -> Output:
         document_average=ns.document_average,
         matching=ns.matching,
         offsets=ns.offsets,
+        lenient=ns.lenient,
         column=ns.column,
         errors=ns.errors,
         confusion=ns.confusion,

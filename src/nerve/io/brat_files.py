@@ -70,7 +70,8 @@ def _text(txt: str | None, ann: str) -> str:
     """The text of a document's ``.txt`` (a byte order mark is a character, as brat reads it)."""
     if txt is None:
         stem = os.path.basename(os.path.splitext(ann)[0])
-        raise InputError(ann, None, f"has no {stem}.txt beside it (brat entities need their text)")
+        detail = f"has no {stem}.txt beside it (expected it there: brat entities need their text)"
+        raise InputError(ann, None, detail)
     return decode_utf8(txt, read_bytes(txt), keep_bom=True)
 
 

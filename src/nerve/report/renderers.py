@@ -70,9 +70,9 @@ def _pc(value: float) -> str:
 
 
 def _notes(result: Result) -> list[str]:
-    """What the readers (or ``flatten``) left out or converted, one line per side, if anything."""
+    """What readers (or ``flatten``) left out, converted or counted, a line a side: ``notes gold: ...``."""
     return [
-        f"{side} notes: " + ", ".join(f"{kind}: {n}" for kind, n in counts.items())
+        f"notes {side}: " + "; ".join(f"{kind}: {n}" for kind, n in counts.items())
         for side, counts in result.notes.items()
         if counts
     ]
