@@ -65,6 +65,27 @@ def _nerve_counts(result: Result) -> dict[str, Any]:
     return out
 
 
+def _seqeval_keys(counts: EntityCounts, zero_division: object) -> dict[str, Any]:
+    """The keys of evaluate's seqeval (all but ``overall_accuracy``), by seqeval's arithmetic."""
+    report = report_from_counts(counts, 2, True, zero_division)
+    overall = report.pop("micro avg")
+    report.pop("macro avg")
+    report.pop("weighted avg")
+    out: dict[str, Any] = {
+        name: {
+            "precision": float(s["precision"]),
+            "recall": float(s["recall"]),
+            "f1": float(s["f1-score"]),
+            "number": int(s["support"]),
+        }
+        for name, s in report.items()
+    }
+    out["overall_precision"] = float(overall["precision"])
+    out["overall_recall"] = float(overall["recall"])
+    out["overall_f1"] = float(overall["f1-score"])
+    return out
+
+
 def compute(
     predictions: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
@@ -81,6 +102,10 @@ def compute(
     entities ``scheme`` (or the scheme seqeval detects) does not allow (``repair="discard"``);
     ``suffix`` reads ``PER-B`` tags; ``zero_division`` (``"warn"``, 0 or 1) is the score of a zero
     denominator. ``sample_weight`` is refused: seqeval 1.2.2 takes it and never uses it.
+
+    With ``mode=None`` and no ``scheme``, tags of the letters B, I, E, S and O are decoded as IOBES
+    (seqeval's default mode knows those letters), so the signature says IOBES and ``repairs``
+    counts each entity no E or S closes, in IOB2 tags too: that is how the lenient count arises.
 
     >>> out = compute([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]])
     >>> out["overall_f1"], out["PER"]["number"], out["counts"]["tp"]
@@ -109,22 +134,7 @@ def compute(
     if clash:
         detail = f"has the entity type {clash[0]!r}, which is also the name of a key of the result"
         raise InputError("<references>", None, detail)
-    report = report_from_counts(counts, 2, True, zero_division)
-    overall = report.pop("micro avg")
-    report.pop("macro avg")
-    report.pop("weighted avg")
-    out: dict[str, Any] = {
-        name: {
-            "precision": float(s["precision"]),
-            "recall": float(s["recall"]),
-            "f1": float(s["f1-score"]),
-            "number": int(s["support"]),
-        }
-        for name, s in report.items()
-    }
-    out["overall_precision"] = float(overall["precision"])
-    out["overall_recall"] = float(overall["recall"])
-    out["overall_f1"] = float(overall["f1-score"])
+    out = _seqeval_keys(counts, zero_division)
     out["overall_accuracy"] = result.tokens.accuracy
     out["counts"] = _nerve_counts(result)
     out["signature"] = result.signature
