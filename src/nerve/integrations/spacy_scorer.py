@@ -97,15 +97,15 @@ def _example_spans(example: Any, spans_key: str | None) -> tuple[Columns, Column
     return _group(ref, spans_key), pred, lost
 
 
-def _columns(parts: list[Columns], strings: Any) -> SpanArray:
-    """One SpanArray of the documents' columns, one document per part, labels named by ``strings``."""
+def _columns(parts: list[Columns], names: dict[int, str]) -> SpanArray:
+    """One SpanArray of the documents' columns, one document per part, labels named by ``names``."""
     if not parts:
         none = np.zeros(0, dtype=np.int64)
         return SpanArray(none, none, none, none, (), 0)
     doc = np.repeat(np.arange(len(parts), dtype=np.int64), [len(p[0]) for p in parts])
     start, end = (np.concatenate([p[k] for p in parts]).astype(np.int64) for k in (0, 1))
-    names, label = np.unique(np.concatenate([p[2] for p in parts]).astype(np.uint64), return_inverse=True)
-    labels = tuple(strings[int(h)] for h in names)
+    hashes, label = np.unique(np.concatenate([p[2] for p in parts]).astype(np.uint64), return_inverse=True)
+    labels = tuple(names[int(h)] for h in hashes)
     return SpanArray(doc, start, end, label.astype(np.int64).reshape(-1), labels, len(parts))
 
 
@@ -129,17 +129,18 @@ def score_examples(
     gold: list[Columns] = []
     pred: list[Columns] = []
     ignored = {"examples": 0, "predictions": 0}
-    strings = None
+    names: dict[int, str] = {}  # label hash -> name, each read from its own doc's vocabulary
     for example in examples:
-        strings = example.reference.vocab.strings
         spans = _example_spans(example, spans_key)
         if spans is None:
             ignored["examples"] += 1
             continue
+        for side, doc in ((spans[0], example.reference), (spans[1], example.predicted)):
+            names.update({h: doc.vocab.strings[h] for h in map(int, np.unique(side[2])) if h not in names})
         gold.append(spans[0])
         pred.append(spans[1])
         ignored["predictions"] += spans[2]
-    g, p = _columns(gold, strings), _columns(pred, strings)
+    g, p = _columns(gold, names), _columns(pred, names)
     result = score_spans(g, p, overlap=overlap, source="spacy")
     return _scores(result, "ents" if spans_key is None else f"spans_{spans_key}", ignored)
 
