@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .. import options
-from ..errors import NerveError, OptionError
+from ..errors import InputError, NerveError, OptionError
 from ..io.label_maps import label_map as read_label_map
 from ..metrics.exact import ExactAccumulator, infer_from
 from ..metrics.muc import MucOptions
@@ -119,8 +119,17 @@ def count_documents(p: Plan, documents: Iterable[tuple[Tags, Tags]]) -> ExactAcc
 
     Each document is counted as one, as each file of a directory is.
     """
-    inputs = [Input(g, q, False, "utf-8", p.check_tokens) for g, q in documents]
+    inputs = [Input(_sentences(g), _sentences(q), False, "utf-8", p.check_tokens) for g, q in documents]
     return _count(p, inputs) if inputs else None
+
+
+def _sentences(side: Tags) -> list[list[str]]:
+    """A document's side as lists (a frame's cells may be arrays); a string is refused, not read as a path."""
+    if isinstance(side, (str, bytes, os.PathLike)):
+        found = repr(side)[:60]
+        detail = f"expected a document's sentences as lists of tags, got a string {found}"
+        raise InputError("<documents>", None, detail + " (a dataframe column of lists turned into strings?)")
+    return [list(sentence) for sentence in side]
 
 
 def transitions(p: Plan, files: Sequence[tuple[str, str | None]]) -> ExactAccumulator:

@@ -221,6 +221,7 @@ _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact an
 
 def _on_dask(ns: argparse.Namespace) -> Result:
     """``--dask``: exact and muc counts of tagged files made on Dask workers (`nerve.integrations.dask`)."""
+    from ..api.partial import plan
     from ..integrations.dask import connect, score_files  # only here: plain scoring never imports Dask
 
     given = [n for n in _NOT_ON_DASK.split() if getattr(ns, n, None) not in (None, False)]
@@ -229,8 +230,11 @@ def _on_dask(ns: argparse.Namespace) -> Result:
         raise OptionError(option, "--dask counts exact and muc scores of tagged files read by the workers")
     kw = {**reading(ns), **labels(ns), "repair": ns.repair, "beta": ns.beta, "metrics": ns.metrics}
     kw.update(min_iou=ns.min_iou, min_gold_share=ns.min_gold_share, matching=ns.matching)
+    kw.update(document_average=ns.document_average)
+    pattern = kw.pop("pattern", None)
+    plan(**kw)  # the options checked before a cluster starts
     with connect(ns.dask) as client:
-        return score_files(ns.file, ns.pred_file, client=client, document_average=ns.document_average, **kw)
+        return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, **kw)
 
 
 def run(ns: argparse.Namespace) -> Output:

@@ -161,7 +161,7 @@ def score_files(
     return finish(p, _map_files(client, count_files, p, pairs))
 
 
-def _partitions(p: Plan, documents: list[Any]) -> list[Any]:
+def _partitions(documents: list[Any], p: Plan) -> list[Any]:
     return [count_documents(p, [(d[0], d[1]) for d in documents])]
 
 
@@ -186,6 +186,8 @@ def score_dataframe(
     """`score_bag` of a `dask.dataframe`: a row per document, its ``gold`` and ``pred`` cells its sentences.
 
     (A frame of sentences, one tag list per cell, is scored with one-sentence documents: wrap each cell.)
+    Dask turns object columns into strings unless ``dataframe.convert-string`` is off (`dask.config`)
+    or the columns are Arrow lists: strings are refused (`InputError`), never read as tags.
     """
     missing = [c for c in (gold, pred) if c not in frame.columns]
     if missing:
