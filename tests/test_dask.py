@@ -293,3 +293,18 @@ def test_plain_score_does_not_import_dask() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_expand_names_what_it_cannot_read(tmp_path: Path) -> None:
+    (tmp_path / "b.conll").write_text("w O O\n", encoding="utf-8")
+    (tmp_path / "a.conll").write_text("w O O\n", encoding="utf-8")
+    (tmp_path / "sub.conll").mkdir()
+    files = [str(tmp_path / "a.conll"), str(tmp_path / "b.conll")]
+    assert nd.expand(str(tmp_path / "*.conll")) == [(f, None) for f in files]  # sorted, no directory
+    assert nd.expand([files[1], (files[0], files[1])]) == [(files[1], None), (files[0], files[1])]
+    with pytest.raises(InputError, match=r"\*\.txt: matches no file"):
+        nd.expand(str(tmp_path / "*.txt"))
+    with pytest.raises(InputError, match="is a directory"):
+        nd.expand([str(tmp_path)])
+    with pytest.raises(OptionError, match="applies to two directories"):
+        nd.expand(str(tmp_path / "*.conll"), pattern="*.txt")

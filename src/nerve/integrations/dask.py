@@ -86,7 +86,8 @@ def expand(
 
     ``files``: a glob, a file, or a list of them (merged files; each glob's matches sorted), or a
     list of ``(gold, prediction)`` pairs; or a directory with ``pred`` one beside it, paired by
-    relative name under ``pattern`` as `nerve.score` pairs them.
+    relative name under ``pattern`` as `nerve.score` pairs them. Names are read as the workers see
+    them (relative ones from their working directory).
     """
     if isinstance(files, (str, os.PathLike)) and os.path.isdir(files):
         return list(conll_pairs(os.fspath(files), None if pred is None else os.fspath(pred), pattern))
@@ -108,10 +109,17 @@ def expand(
             out.append((os.fspath(each[0]), os.fspath(each[1])))
             continue
         name = os.fspath(each)
-        found = sorted(glob.glob(name, recursive=True)) if glob.has_magic(name) else [name]
+        if not glob.has_magic(name):
+            if os.path.isdir(name):
+                raise InputError(
+                    name, None, "is a directory: give a glob of its files, or it and a prediction one"
+                )
+            out.append((name, None))  # a missing file is the reader's error, with its name
+            continue
+        found = [f for f in sorted(glob.glob(name, recursive=True)) if not os.path.isdir(f)]
         if not found:
             raise InputError(name, None, "matches no file")
-        out.extend((f, None) for f in found if not os.path.isdir(f))
+        out.extend((f, None) for f in found)
     return out
 
 
