@@ -227,6 +227,8 @@ def test_the_cli_prints_the_workers_error_as_one_line(
     shards = bad_shards(corpus, tmp_path, ())
     assert main(["score", str(tmp_path / "*.conll"), "--dask", address, "--output", "json"]) == 0
     whole = capsys.readouterr().out
+    assert main(["score", str(tmp_path / "*.conll"), "--dask", "local:1", "--output", "json"]) == 0
+    assert capsys.readouterr().out == whole  # a cluster of its own, started and stopped
     assert main(["score", str(shards[0]), "--output", "json"]) == 0
     assert capsys.readouterr().out != whole  # the glob read every shard, not the first
     shards = bad_shards(corpus, tmp_path, (2,))

@@ -64,7 +64,7 @@ def connect(address: str) -> Iterator[Any]:
             raise OptionError(
                 "--dask", f"expected local:N with N a number of workers, 1 or more, got {address!r}"
             )
-        kw: dict[str, Any] = {"threads_per_worker": 1, "host": "127.0.0.1", "dashboard_address": None}
+        kw: dict[str, Any] = {"threads_per_worker": 1, "host": "127.0.0.1", "dashboard_address": ":0"}
         kw["silence_logs"] = logging.CRITICAL  # a part's error is raised here once, not logged by each worker
         with LocalCluster(n_workers=int(n), processes=True, **kw) as cluster, Client(cluster) as client:
             yield client
