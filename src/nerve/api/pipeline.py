@@ -40,7 +40,8 @@ from .shards import score_shards, shards
 from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of
 from .span_scores import exact_hits, flatten_sides, span_settings
 
-__all__ = ["score_aligned", "score_input", "score_spans"]
+__all__ = ["count_inputs", "muc_options", "result_of", "scheme_pair"]  # the parts `nerve.api.partial` uses
+__all__ += ["score_aligned", "score_input", "score_spans"]
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -103,7 +104,7 @@ def score_spans(
     )
 
 
-def _muc(
+def muc_options(
     metrics: str | Sequence[str],
     policy: str,
     min_iou: float | None,
@@ -123,7 +124,7 @@ def _muc(
     return MucOptions(iou, share, document_average, options.matching(matching))
 
 
-def _count(
+def count_inputs(
     source: Input,
     more: list[Input],
     parts: list[tuple[FileRange, FileRange | None]] | None,
@@ -252,7 +253,7 @@ def score_input(
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     labels = read_label_map(label_map, types, ignore_types)
     policy = options.repair(repair)
-    overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
+    overlap = muc_options(metrics, policy, min_iou, min_gold_share, document_average, matching)
     beta = options.beta(beta)
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
@@ -262,17 +263,17 @@ def score_input(
         reading = (offsets, column, reader.spans_key, lenient)
         return _span_files((gold, pred), kind, reading, beta, overlap, labels, keep, words, flatten)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
-    fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
+    fixed, other = scheme_pair(fixed, gold_scheme, pred_scheme, policy)
     pairs = _pairs(gold, pred, pattern)
     inputs = [Input(g, p, comments, encoding, check_tokens, delimiter=delimiter) for g, p in pairs]
     # conlleval's state crosses sentences; directories are read file by file
     threads = policy != "conlleval" and delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
-    acc = _count(
+    acc = count_inputs(
         inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels, other
     )
-    result = _result(acc, fixed is None, other is None, policy, beta, overlap, labels)
+    result = result_of(acc, fixed is None, other is None, policy, beta, overlap, labels)
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
 
@@ -297,7 +298,7 @@ def _source_kind(
     return gold, pred, kind, reader
 
 
-def _result(
+def result_of(
     acc: ExactAccumulator,
     inferred: bool,
     pred_inferred: bool,
@@ -321,7 +322,7 @@ def _result(
     return Result.of_totals(settings, totals)
 
 
-def _schemes(
+def scheme_pair(
     fixed: Scheme | None, gold: str | None, pred: str | None, policy: str
 ) -> tuple[Scheme | None, Scheme | str | None]:
     """The gold scheme, and the predictions' (``"same"`` when it is the gold one): ``scheme`` unless given."""
