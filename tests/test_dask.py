@@ -244,6 +244,9 @@ def test_the_cli_prints_the_workers_error_as_one_line(
         (["--dask", "local:zero"], "--dask: expected local:N"),
         (["--dask", "127.0.0.1:8786"], "--dask: expected tcp://HOST:PORT or local:N"),
         (["--dask", "local:2", "--errors"], "--errors: --dask counts exact and muc"),
+        (["--dask", "local:2", "--seed", "3"], "--seed: --dask counts exact and muc"),
+        (["--dask", "local:2", "--flatten", "first"], "--flatten: --dask counts exact and muc"),
+        (["--dask", "local:2", "--lenient"], "--lenient: --dask counts exact and muc"),
         (["--dask", "local:2", "--repair", "conlleval"], "--repair: conlleval's rules carry state"),
     ],
 )

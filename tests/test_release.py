@@ -121,7 +121,7 @@ def test_the_all_extra_is_every_run_time_extra(dist: dict[str, Path]) -> None:
     assert {"torch", "dask", "report", "spacy", "hf", "all", "test"} <= set(extras)
     runtime = set().union(*(reqs for name, reqs in extras.items() if name not in RUNTIME_ONLY_NOT))
     assert extras["all"] == runtime
-    assert {"torch>=2.1", "dask[distributed]>=2023.1", "jinja2>=3.1"} <= extras["all"]
+    assert {"torch>=2.1", "dask>=2024.1", "distributed>=2024.1", "jinja2>=3.1"} <= extras["all"]
 
 
 def _closure(requirements: list[str]) -> list[importlib.metadata.Distribution]:

@@ -222,8 +222,8 @@ def _add_slices(s: argparse.ArgumentParser) -> None:
 
 
 _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact and muc scores of tags)
-    "errors confusion instances slices train meta bootstrap input_format offsets column spans_key tag_column "
-    "label_names subwords"
+    "errors confusion instances slices train meta bootstrap seed confidence unit input_format offsets column "
+    "spans_key tag_column label_names subwords flatten lenient"
 )
 
 
