@@ -115,8 +115,8 @@ def test_pycon_examples(page: Path, workdir: Path) -> None:
     assert failed == 0, f"{failed} of {attempted} examples failed in {page.relative_to(ROOT)}"
 
 
-# The README's python blocks are sketches with undefined names (model, loader): not run yet.
-SCRIPTS = [b for b in all_blocks() if b.lang == "python" and b.path.name != "README.md"]
+
+SCRIPTS = [b for b in all_blocks() if b.lang == "python"]
 
 
 @pytest.mark.parametrize("block", SCRIPTS, ids=[b.where for b in SCRIPTS])
