@@ -110,6 +110,7 @@ def test_pycon_examples(page: Path, workdir: Path) -> None:
     for block in (b for b in blocks(page) if b.lang == "pycon"):
         test = parser.get_doctest(block.body, globs, block.where, str(page), block.line)
         runner.run(test, clear_globs=False)
+        globs = test.globs  # DocTest copies its globals: the next block continues from these
     failed, attempted = runner.summarize(verbose=False)
     assert attempted > 0
     assert failed == 0, f"{failed} of {attempted} examples failed in {page.relative_to(ROOT)}"
