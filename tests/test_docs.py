@@ -127,3 +127,10 @@ def test_python_example(block: Block, workdir: Path) -> None:
             for module in line.removeprefix("# needs: ").split(","):
                 need(module.strip())
     exec(compile(block.body, block.where, "exec"), {"__name__": "__docs__"})
+
+
+def test_getting_started_has_the_readme_quickstart() -> None:
+    """The two commands of the site's first page are the README's, which CI runs."""
+    readme = [b.body for b in blocks(ROOT / "README.md") if b.lang == "sh"][:2]
+    index = [b.body for b in blocks(ROOT / "docs" / "index.md") if b.lang == "sh"]
+    assert index == readme
