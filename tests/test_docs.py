@@ -116,7 +116,6 @@ def test_pycon_examples(page: Path, workdir: Path) -> None:
     assert failed == 0, f"{failed} of {attempted} examples failed in {page.relative_to(ROOT)}"
 
 
-
 SCRIPTS = [b for b in all_blocks() if b.lang == "python"]
 
 
