@@ -18,7 +18,7 @@ import pytest
 from docs_examples import ROOT, Block, blocks, commands, pages, run_command, scratch
 
 RUN = {"console", "pycon", "python"}
-SHOWN = {"", "text", "json", "sh", "conll", "tsv", "yaml", "toml"}
+SHOWN = {"", "text", "json", "sh", "conll", "tsv", "yaml", "toml", "ini"}
 
 
 def all_blocks() -> list[Block]:

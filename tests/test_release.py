@@ -26,7 +26,7 @@ import nerve
 from conftest import peer
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNTIME_ONLY_NOT = {"all", "test", "bench"}  # extras that `all` leaves out: for developers, or itself
+RUNTIME_ONLY_NOT = {"all", "test", "bench", "docs"}  # extras that `all` leaves out: for developers, or itself
 
 
 def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
