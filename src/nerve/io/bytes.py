@@ -144,7 +144,7 @@ DELIMITERS = {"tab": 9, "space": 32}
 
 
 def count_lines(data: bytes) -> int:
-    """The number of LF bytes in ``data``: ``data.count(b"\\n")``, in numpy's vectorised loops.
+    """The number of newlines (LF bytes) in ``data``, counted in numpy's vectorised loops.
 
     ``bytes.count`` of one byte runs at about 1 GB/s, numpy's comparison and count at ten times that.
     """
