@@ -81,12 +81,21 @@ def fast_columns(
     if type(docs) is not list or not set(map(type, docs)) <= {list}:
         return None
     flat = list(chain.from_iterable(docs))
-    if not set(map(type, flat)) <= {dict} or not set(chain.from_iterable(flat)) <= allowed:
+    try:  # the keys of every object, in order; a TypeError: not every span is an object
+        shapes = set(map(tuple, map(dict.keys, flat)))
+    except TypeError:
         return None
-    try:
-        starts, ends, labels = (list(map(itemgetter(k), flat)) for k in required)
-    except KeyError:
+    if not set(chain.from_iterable(shapes)) <= allowed:
         return None
+    (shape,) = shapes if len(shapes) == 1 else {()}
+    if set(required) <= set(shape):  # every object has its keys in one order: the values in one pass
+        values = list(chain.from_iterable(map(dict.values, flat)))
+        starts, ends, labels = (values[shape.index(k) :: len(shape)] for k in required)
+    else:
+        try:
+            starts, ends, labels = (list(map(itemgetter(k), flat)) for k in required)
+        except KeyError:
+            return None
     if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
         return None
     doc = np.repeat(np.arange(len(docs), dtype=np.int64), list(map(len, docs)))
