@@ -14,7 +14,8 @@ from .errors import InputError, InvalidSequenceError, NerveError, OptionError, P
 
 if TYPE_CHECKING:
     from .analysis.query import InstanceQuery
-    from .api import compare, decode, encode, score, score_text, validate, validate_spans
+    from .api import decode, encode, score, score_text, validate, validate_spans
+    from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
     from .io.conll import TaggedCorpus, read_conll

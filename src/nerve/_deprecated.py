@@ -13,6 +13,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 MOVED = {
     "nerve.chunk_evaluator": "nerve.compat.paddlenlp",
@@ -47,7 +51,7 @@ class _Moved:
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED[spec.name]
