@@ -279,3 +279,76 @@ def test_validate_takes_the_tag_column(tmp_path: Path, capsys: pytest.CaptureFix
     assert "--tag-column" in capsys.readouterr().err
     assert main(["validate", g, "--tag-column", "labels", "--misc-key", "ner"]) == 2
     assert capsys.readouterr().err.strip() == "nerve: error: --column: does not apply to hf input"
+
+
+def naive_all(gold: list[int], labels: list[int], words: list[int | None]) -> tuple[list[str], list[str]]:
+    """``--subwords all`` as Hugging Face's run_ner.py scores ``label_all_tokens``, one sub-token at a time:
+    every sub-token with a word and a label, the word's gold tag on it, ``B-X`` as ``I-X`` after the
+    word's first (``b_to_i_label``)."""
+    g, p, seen = [], [], set()
+    for label, w in zip(labels, words, strict=True):
+        if w is None or label == -100:
+            continue
+        tag = NAMES[gold[w]]
+        if w in seen and tag.startswith("B-") and "I-" + tag[2:] in NAMES:
+            tag = "I-" + tag[2:]
+        seen.add(w)
+        g.append(tag)
+        p.append(NAMES[label])
+    return g, p
+
+
+@st.composite
+def subword_rows(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]], list[list[int | None]]]:
+    rows = draw(st.lists(subwords(), min_size=1, max_size=4))
+    gold = [
+        [
+            draw(st.integers(0, len(NAMES) - 1))
+            for _ in range(max((w for w in ws if w is not None), default=-1) + 1)
+        ]
+        for _, ws in rows
+    ]
+    return gold, [labels for labels, _ in rows], [ws for _, ws in rows]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=SAFE)
+@given(case=subword_rows())
+def test_subwords_all_scores_every_labelled_subtoken(
+    tmp_path_factory: pytest.TempPathFactory,
+    case: tuple[list[list[int]], list[list[int]], list[list[int | None]]],
+) -> None:
+    gold, labels, words = case
+    d = tmp_path_factory.mktemp("all")
+    dataset(gold).to_parquet(str(d / "g.parquet"))
+    outputs = datasets.Dataset.from_dict(
+        {"ner_tags": labels, "word_ids": words},
+        features=datasets.Features(
+            {
+                "ner_tags": datasets.Sequence(datasets.Value("int64")),
+                "word_ids": datasets.Sequence(datasets.Value("int64")),
+            }
+        ),
+    )
+    outputs.to_parquet(str(d / "o.parquet"))
+    expected = [naive_all(g, lab, w) for g, lab, w in zip(gold, labels, words, strict=True)]
+    corpus = read_hf(d / "g.parquet", d / "o.parquet", subwords="all")
+    assert corpus.gold == [g for g, _ in expected if g]  # a row without words is no sentence
+    assert corpus.pred == [p for _, p in expected if p]
+    result = nerve.score(str(d / "g.parquet"), str(d / "o.parquet"), reader=ReaderOptions(subwords="all"))
+    assert counts(result) == counts(nerve.score([g for g, _ in expected], [p for _, p in expected]))
+
+
+def test_subwords_all_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One word of two sub-tokens, B-PER: gold B-PER I-PER; a model that tagged B-PER B-PER is wrong."""
+    dataset([[1, 0]]).to_parquet(str(tmp_path / "g.parquet"))
+    outputs = datasets.Dataset.from_dict(
+        {"ner_tags": [[-100, 1, 1, 0, -100]], "word_ids": [[None, 0, 0, 1, None]]}
+    )
+    outputs.to_parquet(str(tmp_path / "o.parquet"))
+    args = ["score", str(tmp_path / "g.parquet"), str(tmp_path / "o.parquet"), "-o", "json"]
+    assert main([*args, "--subwords", "all"]) == 0
+    micro = json.loads(capsys.readouterr().out)["exact"]["micro"]
+    assert (micro["tp"], micro["fp"], micro["fn"]) == (0, 2, 1)
+    assert main([*args, "--subwords", "first"]) == 0  # the same outputs, aggregated to words: right
+    micro = json.loads(capsys.readouterr().out)["exact"]["micro"]
+    assert (micro["tp"], micro["fp"], micro["fn"]) == (1, 0, 0)

@@ -7,6 +7,7 @@ so that the CLI can print it as one line and exit with status 2.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "InputError",
@@ -51,6 +52,10 @@ class InputError(NerveError):
         hint = f" (use {option})" if option and option not in detail else ""
         super().__init__(f"{where}: {detail}{hint}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments, so the error crosses processes (Dask workers) intact."""
+        return type(self), (self.source, self.line, self.detail, self.option)
+
 
 class OptionError(NerveError, ValueError):
     """An option with a value nerve cannot use, or that does not apply to the input.
@@ -64,6 +69,10 @@ class OptionError(NerveError, ValueError):
         self.option = option
         self.detail = detail
         super().__init__(f"{option}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments (see `InputError.__reduce__`)."""
+        return type(self), (self.option, self.detail)
 
 
 class SchemeError(NerveError):
@@ -106,3 +115,7 @@ class InvalidSequenceError(NerveError):
         self.scheme = scheme
         first = f"; first: {problems[0]}" if problems else ""
         super().__init__(f"{plural(len(problems), 'invalid transition')} for scheme {scheme}{first}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments (see `InputError.__reduce__`)."""
+        return type(self), (self.problems, self.scheme)

@@ -35,6 +35,7 @@ __all__ = [
     "entity_repair",
     "flag",
     "fraction",
+    "lenient",
     "matching",
     "metric_families",
     "muc_only",
@@ -63,14 +64,10 @@ MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token", "utf16")
 #: The offset units each span format may be told it has (``--offsets``): characters (code points,
 #: as Python counts them), tokens, or UTF-16 code units (JavaScript tools), converted on read.
-FORMAT_OFFSETS = {
-    "json": ("char", "token"),
-    "jsonl": ("char", "token"),
-    "doccano": ("char", "utf16"),
-    "labelstudio": ("char", "utf16"),
-}
-SPAN_OFFSET_FORMATS = tuple(FORMAT_OFFSETS)
-SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta")
+FORMAT_OFFSETS = dict.fromkeys(("json", "jsonl"), ("char", "token"))
+FORMAT_OFFSETS.update(doccano=("char", "utf16"), labelstudio=("char", "utf16"))
+TEXT_FORMATS = ("json", "jsonl", "brat", "labelstudio", "spacy-jsonl")  # entities with a text: --lenient
+SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
 UNITS = ("document", "sentence")  # what the bootstrap resamples
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)
@@ -305,7 +302,7 @@ def offsets(units: str | None, input_format: str, option: str = "offsets") -> st
     one_of(units, OFFSET_UNITS, option)
     allowed = FORMAT_OFFSETS.get(input_format)
     if allowed is None:
-        formats = ", ".join(SPAN_OFFSET_FORMATS[:-1]) + f" and {SPAN_OFFSET_FORMATS[-1]}"
+        formats = ", ".join(list(FORMAT_OFFSETS)[:-1]) + f" and {list(FORMAT_OFFSETS)[-1]}"
         hint = f"(set {setting('input_format', 'jsonl')} if it is one)"
         detail = f"applies to {formats} span files, but the input reads as {input_format} {hint}"
         raise OptionError(flag(option), detail)
@@ -313,6 +310,12 @@ def offsets(units: str | None, input_format: str, option: str = "offsets") -> st
         detail = f"{input_format} offsets count {' or '.join(allowed)}, not {units}"
         raise OptionError(flag(option), detail)
     return units
+
+
+def lenient(value: bool, input_format: str, option: str = "lenient") -> None:
+    """Refuse ``lenient`` (entity texts unlike their offsets' counted) but for `TEXT_FORMATS`."""
+    if value and input_format not in TEXT_FORMATS:
+        raise OptionError(flag(option), f"applies to {', '.join(TEXT_FORMATS)} spans, not to {input_format}")
 
 
 # --------------------------------------------------------------------------- statistics

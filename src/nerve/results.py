@@ -19,6 +19,7 @@ from .model.signature import repair_field, signature
 
 if TYPE_CHECKING:
     from .analysis.summary import Analysis
+    from .metrics.discontinuous import DiscontinuousScores
     from .metrics.exact import ExactTotals
     from .metrics.muc import MucOptions, MucResult
     from .model.vocab import TagVocab
@@ -131,6 +132,7 @@ class Settings:
     statistics: tuple[str, ...] = ()  # the bootstrap's signature fields, when asked for
     pred_scheme: str | None = None  # the predictions' scheme, when it is not ``scheme`` (``IOBES (auto)``)
     labels: tuple[str, ...] = ()  # the label map's and type filters' fields (`LabelMap.fields`), when used
+    flatten: str | None = None  # the flattening policy both sides' spans went through, if any
 
     def __post_init__(self) -> None:
         options.beta(self.beta)
@@ -169,6 +171,7 @@ class Settings:
             f"tags {self.tag_format or 'B-X'} {self.outside}" if tags else f"spans {self.source}",
             repair_field(self.repair, repairs) if tags else None,
             f"match {self.match}",
+            f"flatten {self.flatten}" if self.flatten else None,
             *self.labels,
             f"beta {self.beta:g}" if self.beta != 1 else None,
             f"avg {self.average}",
@@ -208,6 +211,8 @@ class Result:
         analysis: the error analysis (`nerve.analysis.summary.Analysis`), when asked for.
         notes: per side (``"gold"``, ``"pred"``), what the reader of a span format read but left
             out of the spans, or converted, counted by kind (`nerve.model.spans.SpanArray.notes`).
+        discontinuous: exact scores over discontinuous entities only, when either side has one
+            (`nerve.metrics.discontinuous`); ``None`` otherwise.
     """
 
     settings: Settings
@@ -219,6 +224,7 @@ class Result:
     muc: MucResult | None = None
     analysis: Analysis | None = None
     notes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    discontinuous: DiscontinuousScores | None = None
 
     @classmethod
     def build(
@@ -301,6 +307,7 @@ class Result:
             muc=self.muc + other.muc if self.muc is not None and other.muc is not None else None,
             analysis=_merge_analysis(self.analysis, other.analysis),
             notes=_merge_notes(self.notes, other.notes),
+            discontinuous=_merge_discontinuous(self.discontinuous, other.discontinuous),
         )
 
     __add__ = merge
@@ -319,7 +326,18 @@ class Result:
             d.update(self.analysis.to_dict())
         if self.notes:
             d["notes"] = {side: dict(counts) for side, counts in self.notes.items()}
+        if self.discontinuous is not None:
+            d["discontinuous"] = self.discontinuous.to_dict()
         return d
+
+
+def _merge_discontinuous(
+    a: DiscontinuousScores | None, b: DiscontinuousScores | None
+) -> DiscontinuousScores | None:
+    """Two shards' discontinuous-only scores added up; a shard without any adds nothing."""
+    if a is None or b is None:
+        return a if b is None else b
+    return a + b
 
 
 def _merge_notes(

@@ -15,9 +15,10 @@ missed         gold left unmatched                            MIS
 spurious       prediction left unmatched                      SPU
 ============== ============================================ =============================
 
-Discontinuous spans (brat fragments) are the same span only when every piece is; the overlap
-that pairs them is still that of their extents. A pair of different spans gets one boundary
-subtype: ``left`` or ``right`` when only that
+Discontinuous spans (brat fragments) are the same span only when every piece is, and overlap
+by the positions their pieces share (spans whose extents cross but whose pieces share no
+position do not overlap); the thresholds use the pieces' lengths. A pair of different spans gets
+one boundary subtype, by the extents: ``left`` or ``right`` when only that
 boundary differs, ``too_long`` when the prediction contains the gold and both differ,
 ``too_short`` when it lies inside the gold and both differ, and ``shifted`` when both differ in
 the same direction; ``pieces`` when discontinuous spans share their extent but not their

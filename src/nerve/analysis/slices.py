@@ -19,6 +19,9 @@ The slices and their bands:
 - ``seen``: ``seen`` when the entity's (surface, type) is that of an entity of the training file,
   else ``unseen`` (CoNLL input only).
 - ``meta:NAME``: the value of the document attribute NAME in the sidecar.
+- ``nesting``: the entity's role among the entities of its own side (`nerve.model.nesting.roles`):
+  ``flat``, ``outermost`` or ``inner``. A matched pair can straddle two roles, so each band also
+  counts its matched predictions (``pred_tp``): recall is tp / gold, precision pred_tp / pred.
 
 Where an entity goes: every slice is a function of the entity's own document, span and type, so
 a predicted entity is placed by its own span exactly as a gold entity is (a prediction's surface
@@ -32,14 +35,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import options
 from ..errors import OptionError
-from ..model.counts import Counts, Score
+from ..model.counts import Counts, Score, fbeta
+from ..model.nesting import ROLES, roles
 from ..model.spans import SpanArray
 from .aligned import Aligned
 from .sidecars import Meta, read_meta
@@ -66,6 +70,7 @@ LENGTH_BANDS = ("1", "2", "3", "4", "5+")
 SENTENCE_BANDS = ((11, 21, 41), ("1-10", "11-20", "21-40", "41+"))
 FREQUENCY_BANDS = ((1, 2, 6, 21), ("0", "1", "2-5", "6-20", "21+"))
 TOKEN_SLICES = ("sentence_length", "frequency", "seen")  # they need the tokens of CoNLL input
+SPLIT_SLICES = ("nesting",)  # the two entities of a matched pair can fall in different bands
 
 
 @dataclass(frozen=True)
@@ -75,11 +80,12 @@ class SliceRow:
     gold: int
     pred: int
     tp: int
+    pred_tp: int | None = None  # matched predictions, where they differ from matched gold (nesting)
 
     @property
     def fp(self) -> int:
         """Predictions in the band without an exact match."""
-        return self.pred - self.tp
+        return self.pred - (self.tp if self.pred_tp is None else self.pred_tp)
 
     @property
     def fn(self) -> int:
@@ -89,7 +95,11 @@ class SliceRow:
     @property
     def score(self) -> Score:
         """Precision (tp / pred), recall (tp / gold) and F1, as exact counts score them."""
-        return Counts(self.tp, self.fp, self.fn).score()
+        score = Counts(self.tp, self.fp, self.fn).score()
+        if self.pred_tp is None:
+            return score
+        precision = Counts(self.pred_tp, self.fp, self.fn).score().precision  # pred_tp / pred
+        return replace(score, precision=precision, f1=fbeta(precision, score.recall))
 
     @property
     def precision(self) -> float:
@@ -107,11 +117,12 @@ class SliceRow:
         return self.score.f1
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"gold", "pred", "tp", "precision", "recall", "f1"}``."""
+        """``{"gold", "pred", "tp", "precision", "recall", "f1"}``, and ``pred_tp`` where counted."""
         return {
             "gold": self.gold,
             "pred": self.pred,
             "tp": self.tp,
+            **({} if self.pred_tp is None else {"pred_tp": self.pred_tp}),
             "precision": self.precision,
             "recall": self.recall,
             "f1": self.f1,
@@ -256,6 +267,9 @@ def slice_keys(
         words, vocabulary, labels = tokens.words, tokens.vocabulary, aligned.labels
         g, p = _both(aligned, lambda s: (~seen(words, vocabulary, labels, s, train)).astype(np.int64))
         return SliceKeys(name, ("seen", "unseen"), g, p)
+    if name == "nesting":
+        g, p = _both(aligned, roles)
+        return SliceKeys(name, ROLES, g, p)
     return _meta(aligned, name, meta)
 
 
@@ -324,10 +338,10 @@ def slice_table(
     rows = {}
     for name, k in keys.items():
         size = len(k.labels)
-        counts = [np.bincount(b, minlength=size) for b in (k.gold, k.pred, k.gold[matched[0]])]
-        rows[name] = {
-            band: SliceRow(int(g), int(p), int(t)) for band, g, p, t in zip(k.labels, *counts, strict=True)
-        }
+        sides = (k.gold, k.pred, k.gold[matched[0]], k.pred[matched[1]])
+        g, p, t, pt = ([int(x) for x in np.bincount(b, minlength=size)] for b in sides)
+        split = name in SPLIT_SLICES  # a matched pair can straddle two bands: count both sides' tp
+        rows[name] = {b: SliceRow(g[i], p[i], t[i], pt[i] if split else None) for i, b in enumerate(k.labels)}
     unit = "tokens" if aligned.tokens is not None else "offsets"
     return Slices(rows, unit, keys, matched)
 

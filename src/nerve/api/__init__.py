@@ -99,19 +99,17 @@ def score(
     confidence: float | str | None = None,
     unit: str | None = None,
     reader: ReaderOptions | None = None,
+    flatten: str | None = None,
+    lenient: bool = False,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold``: a merged CoNLL file (gold and predicted tags last), a gold file (``pred``: the
-    prediction file), a directory of them (paired by name, ``pattern``), an open binary file, tag
-    lists (one per sentence), a `TaggedCorpus`, or a span or dataset file (``input_format``, else
-    sniffed; ``offsets``, ``column``, ``reader``). `nerve.options` checks each option: ``scheme``
-    (``auto`` infers it; ``gold_scheme``, ``pred_scheme`` one side's), ``beta`` (an F-beta too),
-    ``delimiter``, ``comments`` (skip ``#`` lines), ``check_tokens``, ``workers`` (threads; ``None``:
-    two for 8 MiB or more). ``metrics="exact,muc"`` adds MUC's modes (``min_iou``,
-    ``min_gold_share``, ``document_average``, ``matching``). ``label_map`` renames types, then
-    ``types`` keeps and ``ignore_types`` drops types on both sides. The analysis (opt-in) fills
-    ``result.analysis`` (see the module). ``result.micro.f1`` is the headline.
+    ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
+    (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``,
+    ``offsets``, ``column``, ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by
+    `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
+    ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
+    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis.
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.

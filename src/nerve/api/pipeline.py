@@ -21,13 +21,16 @@ from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
 from ..io.label_maps import label_map as read_label_map
+from ..io.lenient import lenient_texts
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
-from ..io.spans import check_column, check_columns, document_texts, read_span_columns, span_lists
-from ..matching.exact import exact_match_fragments, exact_match_types
+from ..io.span_lists import check_columns, span_lists
+from ..io.spans import check_column, document_texts, read_span_columns
+from ..metrics.discontinuous import discontinuous_scores
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions, muc_columns
 from ..model.labels import LabelMap
+from ..model.nesting import POLICIES
 from ..model.schemes import Scheme, TagFormat
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
@@ -35,8 +38,10 @@ from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenS
 from .dirs import conll_pairs
 from .shards import score_shards, shards
 from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of
+from .span_scores import exact_hits, flatten_sides, span_settings
 
-__all__ = ["score_aligned", "score_input", "score_spans"]
+__all__ = ["count_inputs", "muc_options", "result_of", "scheme_pair"]  # the parts `nerve.api.partial` uses
+__all__ += ["score_aligned", "score_input", "score_spans"]
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -52,16 +57,19 @@ def score_spans(
     overlap: MucOptions | None = None,
     source: str = "lists",
     labels: LabelMap | None = None,
+    flatten: str | None = None,
 ) -> Result:
     """Score documents of spans ``(start, end, label)`` (half-open): exact match, and MUC.
 
-    Duplicated spans are matched at most once each. ``labels`` renames and filters the types of both.
+    Duplicated spans are matched at most once each. ``labels`` renames and filters the types of both;
+    then ``flatten`` (a `nerve.model.nesting.POLICIES` name) flattens both, counting what it drops.
     """
     g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
     p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
     if labels:
         check_types(labels, (*g.labels, *p.labels))
         g, p = labels.spans(g), labels.spans(p)
+    g, p = flatten_sides(g, p, None if flatten is None else options.one_of(flatten, POLICIES, "flatten"))
     if g.n_docs != p.n_docs:
         raise NerveError(
             f"Expected as many predicted documents as gold ones, but got {p.n_docs} and {g.n_docs}"
@@ -70,7 +78,7 @@ def score_spans(
     names, gt, pt = list(p.labels), g.label, p.label
     width = int(max(g.end.max(initial=0), p.end.max(initial=0))) + 1
     n = len(names)
-    hits = _exact_hits(g, p, width, n, source)
+    hits = exact_hits(g, p, width, n, source)
     g_count = np.bincount(gt, minlength=n)
     p_count = np.bincount(pt, minlength=n)
     counts = {
@@ -79,20 +87,12 @@ def score_spans(
     }
     muc = None
     if overlap is not None:
-        muc = muc_columns((g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap)
-    settings = Settings(
-        scheme="-",
-        scheme_inferred=False,
-        tag_format=None,
-        outside="-",
-        repair="none",
-        beta=beta,
-        match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
-        source=source,
-        labels=labels.fields() if labels else (),
-    )
+        pieces = (g.fragments, p.fragments)
+        muc = muc_columns(
+            (g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap, pieces
+        )
     return Result(
-        settings=settings,
+        settings=span_settings(beta, overlap, source, labels, flatten),
         tokens=TokenStats(),
         exact=ExactScores(counts, beta),
         repairs=RepairStats("none"),
@@ -100,10 +100,11 @@ def score_spans(
         documents=g.n_docs,
         muc=muc,
         notes={side: dict(s.notes) for side, s in (("gold", g), ("pred", p)) if s.notes},
+        discontinuous=discontinuous_scores(g, p, beta),
     )
 
 
-def _muc(
+def muc_options(
     metrics: str | Sequence[str],
     policy: str,
     min_iou: float | None,
@@ -123,7 +124,7 @@ def _muc(
     return MucOptions(iou, share, document_average, options.matching(matching))
 
 
-def _count(
+def count_inputs(
     source: Input,
     more: list[Input],
     parts: list[tuple[FileRange, FileRange | None]] | None,
@@ -167,7 +168,17 @@ def _count(
 
 
 def _only_tags(kind: str, given: dict[str, Any]) -> None:
-    """Refuse the options of tagged input that ``given`` (`score_input`'s arguments) sets, for span files."""
+    """Refuse the options of tagged input that ``given`` (`score_input`'s arguments) sets, for span files.
+
+    For tagged input, refuse ``flatten``: entities decoded from one tag column never overlap; and
+    ``lenient`` for input whose entities carry no text.
+    """
+    options.lenient(given["lenient"], kind)
+    if kind == "conll":
+        if given["flatten"] is not None:
+            detail = "applies to span input, whose entities can nest; entities decoded from tags never do"
+            raise OptionError(options.flag("flatten"), detail)
+        return
     unset = {"scheme": "auto", "repair": "begin", "outside": "O", "comments": False, "check_tokens": True}
     unset.update(tag_format=None, delimiter=None, workers=None, gold_scheme=None, pred_scheme=None)
     utf8 = codecs.lookup(options.encoding(given["encoding"])).name == "utf-8"
@@ -236,32 +247,33 @@ def score_input(
     keep: bool = False,
     words: bool = False,
     reader: ReaderOptions | None = None,
+    flatten: str | None = None,
+    lenient: bool = False,
 ) -> tuple[Result, Aligned | None]:
     """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
     labels = read_label_map(label_map, types, ignore_types)
     policy = options.repair(repair)
-    overlap = _muc(metrics, policy, min_iou, min_gold_share, document_average, matching)
+    overlap = muc_options(metrics, policy, min_iou, min_gold_share, document_average, matching)
     beta = options.beta(beta)
     if keep:
         options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
     gold, pred, kind, reader = _source_kind(gold, pred, input_format, offsets, column, pattern, reader)
+    _only_tags(kind, dict(locals()))
     if kind != "conll":
-        _only_tags(kind, dict(locals()))
-        files = (os.fspath(gold), path_of(pred))  # type: ignore[arg-type]
-        reading = (offsets, column, reader.spans_key)
-        return _span_files(files, kind, reading, beta, overlap, labels, keep, words)
+        reading = (offsets, column, reader.spans_key, lenient)
+        return _span_files((gold, pred), kind, reading, beta, overlap, labels, keep, words, flatten)
     fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
-    fixed, other = _schemes(fixed, gold_scheme, pred_scheme, policy)
+    fixed, other = scheme_pair(fixed, gold_scheme, pred_scheme, policy)
     pairs = _pairs(gold, pred, pattern)
     inputs = [Input(g, p, comments, encoding, check_tokens, delimiter=delimiter) for g, p in pairs]
     # conlleval's state crosses sentences; directories are read file by file
     threads = policy != "conlleval" and delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
-    acc = _count(
+    acc = count_inputs(
         inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels, other
     )
-    result = _result(acc, fixed is None, other is None, policy, beta, overlap, labels)
+    result = result_of(acc, fixed is None, other is None, policy, beta, overlap, labels)
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
 
@@ -286,7 +298,7 @@ def _source_kind(
     return gold, pred, kind, reader
 
 
-def _result(
+def result_of(
     acc: ExactAccumulator,
     inferred: bool,
     pred_inferred: bool,
@@ -310,7 +322,7 @@ def _result(
     return Result.of_totals(settings, totals)
 
 
-def _schemes(
+def scheme_pair(
     fixed: Scheme | None, gold: str | None, pred: str | None, policy: str
 ) -> tuple[Scheme | None, Scheme | str | None]:
     """The gold scheme, and the predictions' (``"same"`` when it is the gold one): ``scheme`` unless given."""
@@ -327,29 +339,33 @@ def _schemes(
 
 
 def _span_files(
-    files: tuple[str, str | None],
+    sources: tuple[Source, Source | None],
     kind: str,
-    reading: tuple[str | None, str | None, str | None],
+    reading: tuple[str | None, str | None, str | None, bool],
     beta: float,
     overlap: MucOptions | None,
     labels: LabelMap | None,
     keep: bool,
     words: bool,
+    flatten: str | None = None,
 ) -> tuple[Result, Aligned | None]:
     """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after ``labels``).
 
-    ``reading`` is the offset units, the column (HIPE, CoNLL-U) and the span group (spaCy) to read.
+    ``reading``: the offset units, the column (HIPE, CoNLL-U), the span group (spaCy), ``lenient``.
     """
-    offsets, column, spans_key = reading
-    g, p = read_span_columns(files[0], files[1], fmt=kind, units=offsets, column=column, spans_key=spans_key)
-    result = score_spans(g, p, beta=beta, overlap=overlap, source=kind, labels=labels)
+    files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
+    offsets, column, key, lenient = reading
+    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
+    source = kind + " lenient" * lenient
+    result = score_spans(g, p, beta=beta, overlap=overlap, source=source, labels=labels, flatten=flatten)
     if not keep:
         return result, None
-    g, p = (labels.spans(g), labels.spans(p)) if labels else (g, p)
+    g, p = flatten_sides(*((labels.spans(g), labels.spans(p)) if labels else (g, p)), flatten)
     p = p.relabel(g.labels)
     g = replace(g, labels=p.labels)
     names = (files[0], files[1] or files[0])
-    texts = tuple(document_texts(names[0], kind, offsets)) if words else None
+    with lenient_texts(lenient):
+        texts = tuple(document_texts(names[0], kind, offsets)) if words else None
     return result, Aligned(g, p, None, names, texts or None)
 
 
@@ -372,23 +388,3 @@ def _hf(kind: str, gold: Source, pred: Source | None, reader: ReaderOptions) -> 
         raise OptionError(options.flag(name), detail)
     column, subwords = reader.tag_column or "ner_tags", reader.subwords or "auto"
     return read_hf(gold, pred, tag_column=column, label_names=reader.names(), subwords=subwords)  # type: ignore[arg-type]
-
-
-def _exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> Int:
-    """Exact matches per type, keying a position by document * width + offset.
-
-    Discontinuous entities match when every piece is equal (`exact_match_fragments`).
-    """
-    if g.fragments is not None or p.fragments is not None:
-        return exact_match_fragments(g, p, n)
-    too_far = f"{g.n_docs} documents with offsets up to {width - 1}: too many to match in 64-bit keys"
-    if g.n_docs * width >= 2**62:
-        raise InputError(source, None, too_far)
-    try:
-        return exact_match_types(
-            (g.doc * width + g.start, g.doc * width + g.end, g.label),
-            (p.doc * width + p.start, p.doc * width + p.end, p.label),
-            n,
-        )
-    except OverflowError:  # the key of (position, length, type)
-        raise InputError(source, None, f"{too_far} with spans this long") from None

@@ -14,7 +14,7 @@ from typing import Any, BinaryIO
 
 from ..io.spans import SPAN_FORMATS
 from ..model.schemes import SUPPORTED_SCHEMES
-from ..options import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, UNITS
+from ..options import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, OFFSET_UNITS, TEXT_FORMATS, UNITS
 
 __all__ = [
     "add_files",
@@ -22,6 +22,7 @@ __all__ = [
     "add_output",
     "add_reading",
     "add_repair",
+    "add_span_reading",
     "add_statistics",
     "reading",
     "source",
@@ -80,6 +81,19 @@ def add_format(p: argparse.ArgumentParser) -> None:
         default=None,
         choices=["conll", "hf", *SPAN_FORMATS],
         help="input format (default: sniffed from the file)",
+    )
+
+
+def add_span_reading(p: argparse.ArgumentParser) -> None:
+    """``--offsets`` and ``--lenient``: how span files' offsets count, and entity texts unlike them."""
+    p.add_argument(
+        "--offsets", default=None, choices=OFFSET_UNITS, help="json/jsonl: what span offsets count"
+    )
+    p.add_argument(
+        "--lenient",
+        action="store_true",
+        help=f"{', '.join(TEXT_FORMATS)}: score an entity whose text differs from what its offsets cover "
+        "as the offsets say, and count it in the notes (default: an error)",
     )
 
 

@@ -12,7 +12,17 @@ import argparse
 from .. import options
 from ..api.report import DEFAULT_CAP, write_report
 from ..errors import OptionError
-from .options import add_format, add_labels, add_reading, add_statistics, labels, reading, source, statistics
+from .options import (
+    add_format,
+    add_labels,
+    add_reading,
+    add_span_reading,
+    add_statistics,
+    labels,
+    reading,
+    source,
+    statistics,
+)
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -63,9 +73,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(r)
     add_labels(r, pattern=False)
-    r.add_argument(
-        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
-    )
+    add_span_reading(r)
     r.set_defaults(run=run)
 
 
@@ -86,6 +94,7 @@ def run(ns: argparse.Namespace) -> Output:
         repair=ns.repair,
         input_format=ns.input_format,
         offsets=ns.offsets,
+        lenient=ns.lenient,
         **statistics(ns),
         **reading(ns),
         **labels(ns),

@@ -13,13 +13,16 @@ from ..api import score
 from ..errors import OptionError
 from ..io.hf import SUBWORD_POLICIES
 from ..io.reader_options import ReaderOptions
+from ..model.nesting import POLICIES
 from ..report.renderers import RENDERERS, render
+from ..results import Result
 from .options import (
     add_files,
     add_format,
     add_labels,
     add_output,
     add_reading,
+    add_span_reading,
     add_statistics,
     labels,
     reading,
@@ -55,9 +58,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(s)
     add_labels(s)
-    s.add_argument(
-        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
-    )
+    add_span_reading(s)
     s.add_argument(
         "--column",
         "--misc-key",
@@ -67,11 +68,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "conllu: the MISC key (default NER)",
     )
     _add_datasets(s)
+    s.add_argument(  # checked by nerve.options, as in Python
+        "--flatten",
+        default=None,
+        metavar="POLICY",
+        help="span input: keep one of overlapping entities of each side before scoring, "
+        f"dropped ones counted in the notes: {', '.join(POLICIES)}",
+    )
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
     add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
+    s.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="count the files (FILE: a glob, a file or a directory) on Dask workers: tcp://HOST:PORT, "
+        "or local:N for N local processes (pip install 'dask[distributed]')",
+    )
     s.set_defaults(run=run)
 
 
@@ -93,7 +107,8 @@ def _add_datasets(s: argparse.ArgumentParser) -> None:
         "--subwords",
         default=None,
         choices=SUBWORD_POLICIES,
-        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label",
+        help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label; "
+        "all: every labelled sub-token scored, the gold spread over them as Hugging Face's label_all_tokens",
     )
 
 
@@ -206,8 +221,34 @@ def _add_slices(s: argparse.ArgumentParser) -> None:
     )
 
 
+_NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact and muc scores of tags)
+    "errors confusion instances slices train meta bootstrap seed confidence unit input_format offsets column "
+    "spans_key tag_column label_names subwords flatten lenient"
+)
+
+
+def _on_dask(ns: argparse.Namespace) -> Result:
+    """``--dask``: exact and muc counts of tagged files made on Dask workers (`nerve.integrations.dask`)."""
+    from ..api.partial import plan
+    from ..integrations.dask import connect, score_files  # only here: plain scoring never imports Dask
+
+    given = [n for n in _NOT_ON_DASK.split() if getattr(ns, n, None) not in (None, False)]
+    if given or "-" in (ns.file, ns.pred_file):
+        option = f"--{given[0].replace('_', '-')}" if given else "--dask"
+        raise OptionError(option, "--dask counts exact and muc scores of tagged files read by the workers")
+    kw = {**reading(ns), **labels(ns), "repair": ns.repair, "beta": ns.beta, "metrics": ns.metrics}
+    kw.update(min_iou=ns.min_iou, min_gold_share=ns.min_gold_share, matching=ns.matching)
+    kw.update(document_average=ns.document_average)
+    pattern = kw.pop("pattern", None)
+    plan(**kw)  # the options checked before a cluster starts
+    with connect(ns.dask) as client:
+        return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, **kw)
+
+
 def run(ns: argparse.Namespace) -> Output:
     """Score, and hand back the rendering with status 0."""
+    if ns.dask is not None:
+        return Output(render(_on_dask(ns), ns.output))
     result = score(
         source(ns.file),  # type: ignore[arg-type]
         source(ns.pred_file),
@@ -220,6 +261,7 @@ def run(ns: argparse.Namespace) -> Output:
         document_average=ns.document_average,
         matching=ns.matching,
         offsets=ns.offsets,
+        lenient=ns.lenient,
         column=ns.column,
         errors=ns.errors,
         confusion=ns.confusion,
@@ -227,6 +269,7 @@ def run(ns: argparse.Namespace) -> Output:
         slices=ns.slices,
         train=ns.train,
         meta=ns.meta,
+        flatten=ns.flatten,
         reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords),
         **statistics(ns),
         **reading(ns),

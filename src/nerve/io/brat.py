@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import InputError, plural
 from ..model.quoting import quote
 from .jsonl import MAX_OFFSET
+from .lenient import TEXT_MISMATCH, mismatch_fix, reading
 from .offsets import decode_utf8
 
 if TYPE_CHECKING:
@@ -177,7 +178,9 @@ def check_document(ann: Annotations, text: str, txt: str) -> Document:
     wrong = _mismatches(ann, text)
     if wrong:
         moved = _as_universal(ann, text, notes)
-        if moved is None:
+        if moved is None and reading():  # lenient: counted, scored as the offsets say
+            notes[TEXT_MISMATCH] += len(wrong)
+        elif moved is None:
             _raise_mismatch(ann, text, wrong[0], txt)
         else:
             return Document(ann.labels, moved, ann.counts, notes)
@@ -207,7 +210,8 @@ def _check_pieces(ann: Annotations, length: int, txt: str) -> None:
         )
     else:
         detail = (
-            f"entity {ann.ids[i]}: offset {e} is beyond the text ({plural(length, 'character')} in {txt})"
+            f"entity {ann.ids[i]}: offset {e} is beyond the text ({plural(length, 'character')} in {txt}); "
+            "expected offsets within it"
         )
     raise InputError(ann.path, where, detail)
 
@@ -248,7 +252,7 @@ def _raise_mismatch(ann: Annotations, text: str, i: int, txt: str) -> None:
     spans = ";".join(f"{s} {e}" for s, e in ann.pieces[lo:hi].tolist())
     covered = _covered(ann.pieces[lo:hi], ann.counts[i : i + 1], text)[0]
     detail = f"entity {ann.ids[i]}: {txt} has {quote(covered)} at {spans}, not {quote(ann.texts[i])}"
-    raise InputError(ann.path, ann.line(i), detail)
+    raise InputError(ann.path, ann.line(i), detail + mismatch_fix())
 
 
 def _as_universal(ann: Annotations, text: str, notes: Counter[str]) -> Int | None:

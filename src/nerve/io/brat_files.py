@@ -27,9 +27,9 @@ from .offsets import decode_utf8, first_difference
 
 __all__ = ["DISCONTINUOUS", "brat_documents", "brat_texts", "read_brat", "read_brat_pair"]
 
-#: The note counting discontinuous entities: exact match compares their pieces, but the MUC modes
-#: and the error analysis see only their extent, from the first piece's start to the last's end.
-DISCONTINUOUS = "discontinuous entities (MUC and the error analysis see only their extent)"
+#: The note counting discontinuous entities: exact match compares their pieces, and the MUC modes
+#: and the error analysis count the positions their pieces share (`nerve.matching.overlap`).
+DISCONTINUOUS = "discontinuous entities (matched by their pieces)"
 Pair = tuple[str, str, str | None]  # a document's name, its .ann and its .txt (None if absent)
 Item = tuple[str, str, str] | None  # a .ann, its text and the file the text is from; None: unread
 
@@ -70,7 +70,8 @@ def _text(txt: str | None, ann: str) -> str:
     """The text of a document's ``.txt`` (a byte order mark is a character, as brat reads it)."""
     if txt is None:
         stem = os.path.basename(os.path.splitext(ann)[0])
-        raise InputError(ann, None, f"has no {stem}.txt beside it (brat entities need their text)")
+        detail = f"has no {stem}.txt beside it (expected it there: brat entities need their text)"
+        raise InputError(ann, None, detail)
     return decode_utf8(txt, read_bytes(txt), keep_bom=True)
 
 

@@ -15,7 +15,12 @@ Ids become tags column-wise (one gather), never a Python loop per token.
 
 `words_from_subwords` turns a model's sub-token labels (``-100`` where no label is wanted, and
 the tokenizer's ``word_ids``, ``None`` or negative for special tokens) into one label a word: the
-first, the last or the most frequent of its sub-tokens' labels.
+first, the last or the most frequent of its sub-tokens' labels. ``all`` aggregates nothing: every
+labelled sub-token is a position of its own, and the gold tag of its word is spread over the word's
+labelled sub-tokens, ``B-X`` becoming ``I-X`` after the first (when ``I-X`` is a known tag). That is
+how Hugging Face's token classification examples score a model trained with ``label_all_tokens``
+(``compute_metrics`` scores every position whose label is not ``-100``, and ``b_to_i_label`` makes
+the label of a word's later sub-tokens): entities are then matched in sub-tokens, as that model sees them.
 
 Problems raise `InputError` naming the file, the row and the token: a missing column (and the
 option that names it), an id outside the names, rows of different lengths, an unreadable file.
@@ -41,11 +46,14 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
+    Spread = tuple[Int, Int]  # --subwords all: the word of each labelled sub-token, and their count a row
 
-__all__ = ["SUBWORD_POLICIES", "is_dataset", "read_hf", "words_from_subwords"]
+__all__ = ["SUBWORD_POLICIES", "WORD_POLICIES", "is_dataset", "read_hf", "words_from_subwords"]
 
-#: How a word's label is chosen among its sub-tokens' (``--subwords``).
-SUBWORD_POLICIES = ("first", "last", "majority")
+#: How a word's label is chosen among its sub-tokens' (``--subwords``); ``all``: none is, every
+#: labelled sub-token is scored (see the module).
+SUBWORD_POLICIES = ("first", "last", "majority", "all")
+WORD_POLICIES = SUBWORD_POLICIES[:3]  # one label a word
 
 
 def is_dataset(path: str) -> bool:
@@ -156,7 +164,8 @@ def _tag_ids(values: Any, where: tuple[str, str, Int], names: list[str] | None, 
             row = int(np.searchsorted(np.cumsum(lengths), k, side="right"))
             token = k - int(lengths[:row].sum())
             detail = f"row {row}, token {token}: tag id {int(ids[k])} is outside the {len(names)} names"
-            raise InputError(path, None, f"{detail} of column {quote(name)} (0..{len(names) - 1})")
+            detail = f"{detail} of column {quote(name)} (0..{len(names) - 1})"
+            raise InputError(path, None, detail, option="--label-names")
     else:
         raise InputError(path, None, f"column {quote(name)}: expected tag ids or strings, got {values.type}")
     mapped = vocab.add(names)
@@ -172,13 +181,15 @@ def _side(
     names: tuple[Sequence[str] | None, Sequence[str] | None],
     vocab: TagVocab,
     subwords: str | None = None,
-) -> tuple[Any, Int, list[str] | None]:
+) -> tuple[Any, Int, list[str] | None, Spread | None]:
     """The tag ids and row lengths of one side (the gold, without ``subwords``), and its names.
 
     ``names``: the tags of the ids given by the caller, and those where neither they nor the
     column's features name them. A prediction with a ``word_ids`` column has a label a
-    sub-token, aggregated to words by ``subwords``.
+    sub-token, aggregated to words by ``subwords``; with ``all``, the lengths count words and
+    the `Spread` says where the gold goes.
     """
+    spread = None
     table, features = _table(path)
     option = "--tag-column"
     values, lengths = _column(table, path, column, option)
@@ -186,7 +197,7 @@ def _side(
     found = list(given) if given is not None else _class_names(features.get(column))
     names_of = found if found is not None else (list(fallback) if fallback is not None else None)
     if subwords is not None and "word_ids" in table.column_names:
-        values, lengths = _to_words(table, path, values, lengths, subwords)
+        values, lengths, spread = _to_words(table, path, values, lengths, subwords)
     elif subwords not in (None, "auto"):
         raise OptionError(
             options.flag("subwords"), f"applies to predictions with a word_ids column, and {path} has none"
@@ -196,12 +207,18 @@ def _side(
         if not np.array_equal(token_lengths, lengths):
             row = int(np.argmax(token_lengths != lengths))
             detail = f"has {token_lengths[row]} tokens but {lengths[row]} tags in {quote(column)}"
-            raise InputError(path, None, f"row {row}: {detail}")
-    return _tag_ids(values, (path, column, lengths), names_of, vocab), lengths, names_of
+            raise InputError(path, None, f"row {row}: {detail}; expected one tag a token")
+    where = (path, column, lengths if spread is None else spread[1])
+    return _tag_ids(values, where, names_of, vocab), lengths, names_of, spread
 
 
-def _to_words(table: Any, path: str, values: Any, lengths: Int, policy: str) -> tuple[Any, Int]:
-    """Sub-token labels aggregated to words (`words_from_subwords`), all rows at once."""
+def _to_words(
+    table: Any, path: str, values: Any, lengths: Int, policy: str
+) -> tuple[Any, Int, Spread | None]:
+    """Sub-token labels aggregated to words (`words_from_subwords`), all rows at once.
+
+    With ``all``: the labelled sub-tokens, the words a row, and their `Spread`.
+    """
     import pyarrow as pa
 
     word_values, word_lengths = _column(table, path, "word_ids", "--subwords")
@@ -216,16 +233,42 @@ def _to_words(table: Any, path: str, values: Any, lengths: Int, policy: str) -> 
     offset = np.cumsum(n_words) - n_words
     words = np.where(words >= 0, words + offset[row], -1)  # one numbering of every row's words
     labels = values.to_numpy(zero_copy_only=False).astype(np.int64)
-    try:
-        out = words_from_subwords(labels, words, "first" if policy == "auto" else policy)
-    except InputError:
-        missing = np.ones(int(n_words.sum()), dtype=bool)
-        missing[words[(words >= 0) & (labels != -100)]] = False
+    keep = (words >= 0) & (labels != -100)
+    missing = np.ones(int(n_words.sum()), dtype=bool)
+    missing[words[keep]] = False
+    if missing.any():  # a word that no policy can score: it would be dropped
         k = int(np.argmax(missing))
         r = int(np.searchsorted(np.cumsum(n_words), k, side="right"))
         detail = f"row {r}: word {k - int(offset[r])} has no sub-token with a label (all are -100)"
-        raise InputError(path, None, detail, option="--subwords") from None
-    return pa.array(out), n_words
+        raise InputError(path, None, detail, option="--subwords")
+    if policy == "all":
+        return (
+            values.filter(pa.array(keep)),
+            n_words,
+            (words[keep], np.bincount(row[keep], minlength=len(lengths))),
+        )
+    return (
+        pa.array(words_from_subwords(labels, words, "first" if policy == "auto" else policy)),
+        n_words,
+        None,
+    )
+
+
+def _spread(gold: Any, spread: Spread, vocab: TagVocab) -> tuple[Any, Int]:
+    """The gold tag of each word on each of its labelled sub-tokens (``--subwords all``).
+
+    ``B-X`` becomes ``I-X`` after a word's first sub-token when ``I-X`` is a known tag (Hugging
+    Face's ``b_to_i_label``). Also the number of sub-tokens of each row.
+    """
+    words, lengths = spread
+    inside = np.arange(len(vocab.tags), dtype=np.int64)
+    for i, tag in enumerate(list(vocab.tags)):  # a loop over the tag vocabulary, not the tokens
+        if tag.startswith("B-") and "I-" + tag[2:] in vocab.tags:
+            inside[i] = vocab.tags.index("I-" + tag[2:])
+    ids = np.asarray(gold, dtype=np.int64)[words]
+    later = np.zeros(len(words), dtype=bool)
+    later[1:] = words[1:] == words[:-1]
+    return np.where(later, inside[ids], ids).astype(np.int32), lengths
 
 
 def read_hf(
@@ -247,7 +290,8 @@ def read_hf(
         label_names: the tag of each ClassLabel id, where the features give none; the
             predictions' ids default to the gold's names.
         subwords: predictions with a ``word_ids`` column have a label a sub-token (``-100`` for
-            none): a word takes its ``first``, ``last`` or ``majority`` label (``auto``: first).
+            none): a word takes its ``first``, ``last`` or ``majority`` label (``auto``: first);
+            ``all`` scores every labelled sub-token, the gold spread over them (see the module).
 
     Raises:
         InputError: a missing column, an id outside the names, sides of different lengths.
@@ -256,16 +300,20 @@ def read_hf(
     g_path = os.fspath(gold)
     p_path = os.fspath(pred) if pred is not None else g_path
     vocab = TagVocab()
-    g_ids, lengths, names = _side(g_path, tag_column, (label_names, None), vocab)
+    g_ids, lengths, names, _ = _side(g_path, tag_column, (label_names, None), vocab)
     p_ids = None
     if pred is not None or pred_column is not None:
-        p_ids, p_lengths, _ = _side(p_path, pred_column or tag_column, (label_names, names), vocab, subwords)
+        p_ids, p_lengths, _, spread = _side(
+            p_path, pred_column or tag_column, (label_names, names), vocab, subwords
+        )
         if len(p_lengths) != len(lengths):
             raise InputError(p_path, None, f"has {len(p_lengths)} rows, but the gold has {len(lengths)}")
         if not np.array_equal(p_lengths, lengths):
             row = int(np.argmax(p_lengths != lengths))
             detail = f"row {row}: {p_lengths[row]} predicted tags for {lengths[row]} gold ones"
             raise InputError(p_path, None, detail)
+        if spread is not None:
+            g_ids, lengths = _spread(g_ids, spread, vocab)
     return TaggedCorpus((_block(g_ids, p_ids, lengths),), vocab, g_path)
 
 
@@ -295,7 +343,7 @@ def words_from_subwords(
         OptionError: an unknown ``policy``, or inputs of different lengths.
         InputError: a word none of whose sub-tokens has a label.
     """
-    options.one_of(policy, SUBWORD_POLICIES, "subwords")
+    options.one_of(policy, WORD_POLICIES, "subwords")
     labels = np.asarray(label_ids, dtype=np.int64).reshape(-1)
     given = word_ids if isinstance(word_ids, np.ndarray) else [-1 if w is None else w for w in word_ids]
     words = np.asarray(given, dtype=np.int64).reshape(-1)

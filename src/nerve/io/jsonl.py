@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import InputError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
+from .lenient import counted, mismatch_fix
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -130,7 +131,8 @@ def parse_json(path: str, data: bytes, where: str) -> Any:
     try:
         return _loads()(data)
     except ValueError as err:
-        raise InputError(path, None, f"{where}: malformed JSON: {err}") from None
+        fix = "one complete JSON value a line (JSONL)" if where.startswith("line") else "one JSON value"
+        raise InputError(path, None, f"{where}: malformed JSON: {err}; expected {fix}") from None
 
 
 @contextmanager
@@ -205,6 +207,7 @@ class Checker:
         problems: Problems = None,
     ):
         self.path, self.line, self.doc, self.problems = path, line, doc, problems
+        self.side = ""  # the key of the spans being checked, for the lenient count
         self.text = doc_obj.get("text")
         self.tokens = doc_obj.get("tokens")
         if units is None:
@@ -247,17 +250,20 @@ class Checker:
         if self.units == "char" and self.text is not None:
             if end > len(self.text):
                 raise self.fail(
-                    f"span {i}: end {end} is beyond the text ({plural(len(self.text), 'character')})"
+                    f"span {i}: end {end} is beyond the text ({plural(len(self.text), 'character')}); "
+                    f"expected offsets within it"
                 )
-            if text is not None and self.text[start:end] != text:
+            if text is not None and self.text[start:end] != text and not counted(self.path, self.side):
                 found = quote(self.text[start:end])
-                raise self.fail(f"span {i}: text[{start}:{end}] is {found}, not {quote(text)}")
+                detail = f"span {i}: text[{start}:{end}] is {found}, not {quote(text)}"
+                raise self.fail(detail + mismatch_fix())
         if self.units == "token" and self.tokens is not None:
             if end > len(self.tokens):
                 raise self.fail(f"span {i}: end {end} is beyond the {plural(len(self.tokens), 'token')}")
             covered = " ".join(self.tokens[start:end])
-            if text is not None and covered != text:
-                raise self.fail(f"span {i}: tokens {start}..{end} are {quote(covered)}, not {quote(text)}")
+            if text is not None and covered != text and not counted(self.path, self.side):
+                detail = f"span {i}: tokens {start}..{end} are {quote(covered)}, not {quote(text)}"
+                raise self.fail(detail + mismatch_fix())
         return start, end, label
 
 
@@ -277,6 +283,7 @@ def _span(check: Checker, i: int, item: Any) -> tuple[int, int, str]:
 def _spans(check: Checker, items: Any, key: str) -> list[tuple[int, int, str]]:
     if not isinstance(items, list):
         raise check.fail(f'expected a list under "{key}", got {type(items).__name__}')
+    check.side = key
     return check.spans(items, partial(_span, check))
 
 

@@ -22,7 +22,7 @@ class ReaderOptions:
         label_names: hf: the tag of each ClassLabel id, in id order (a list, or comma-separated),
             where the features name none.
         subwords: hf: predictions with a ``word_ids`` column take a word's ``first`` (``None``),
-            ``last`` or ``majority`` sub-token label.
+            ``last`` or ``majority`` sub-token label, or (``all``) score every labelled sub-token.
     """
 
     spans_key: str | None = None

@@ -33,17 +33,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
-from itertools import chain
-from operator import itemgetter
-from typing import Any
-
-import numpy as np
 
 from .. import options
 from ..errors import InputError, OptionError, plural
-from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .brat_files import brat_texts, read_brat, read_brat_pair
 from .conllu import conllu_texts, read_conllu
@@ -51,18 +45,16 @@ from .doccano import doccano_texts, read_doccano, read_doccano_pair
 from .eval4ner import read_eval4ner
 from .hipe import hipe_texts, read_hipe
 from .jsonl import (
-    MAX_OFFSET,
     Documents,
     Problems,
     collect,
-    is_offset,
     json_objects,
     no_gc,
     read_documents,
     read_span_file,
-    span_array,
 )
 from .labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
+from .lenient import PRED_KEYS, lenient_texts, noted
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .nested import nested_texts, read_nested
@@ -83,12 +75,10 @@ __all__ = [
     "DocumentText",
     "Documents",
     "check_column",
-    "check_columns",
     "document_texts",
     "read_span_columns",
     "read_spans",
     "sniff_format",
-    "span_lists",
     "validate_spans",
 ]
 
@@ -194,6 +184,7 @@ def read_span_columns(
     units: str | None = None,
     column: str | None = None,
     spans_key: str | None = None,
+    lenient: bool = False,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -206,8 +197,9 @@ def read_span_columns(
             doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
         column: the HIPE tag column(s) or the CoNLL-U MISC key (`COLUMN_READERS`).
         spans_key: spacy: the span group to read instead of ``doc.ents``.
+        lenient: count an entity text unlike its offsets' in the notes, not refuse it (`nerve.io.lenient`).
     """
-    g, p = _read(gold, pred, fmt, units, None, column, spans_key)
+    g, p = _read(gold, pred, fmt, units, None, column, spans_key, lenient)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -247,11 +239,13 @@ def _read(
     problems: Problems,
     column: str | None = None,
     spans_key: str | None = None,
+    lenient: bool = False,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
     fmt = fmt or sniff_format(gold)
     options.one_of(fmt, SPAN_FORMATS, "input_format")
     options.offsets(units, fmt)
+    options.lenient(lenient, fmt)
     check_column(column, fmt)
     by_column = COLUMN_READERS.get(fmt)
     reader: Reader = SPAN_READERS[fmt]
@@ -263,14 +257,17 @@ def _read(
             detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
             raise OptionError(options.flag("spans_key"), detail)
         paired = partial(read_spacy_pair, spans_key=spans_key)
-    with no_gc():
+    with no_gc(), lenient_texts(lenient) as found:
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
+    g = noted(g, found, lambda path, key: path == gold and key not in PRED_KEYS)
+    p = p if p is None else noted(p, found, lambda path, key: path != gold or key in PRED_KEYS)
     if pred is not None and paired is None:  # a file without documents may stand for either side
         if p is not None and g.n_docs:
             both_sides = "holds predictions too; give one file with both sides, or two files"
             collect(problems, InputError(gold, None, both_sides))
-        with no_gc():
+        with no_gc(), lenient_texts(lenient) as found:
             p, both = reader(pred, units, problems)
+        p = noted(p, found, lambda path, key: True)
         if both is not None and p.n_docs:
             collect(problems, InputError(pred, None, "holds two sides; expected predictions only"))
     if p is not None and p.n_docs != g.n_docs:
@@ -288,77 +285,6 @@ def check_column(value: str | None, fmt: str) -> None:
         raise OptionError(options.flag("column"), detail)
     if not value.strip(", "):
         raise OptionError(options.flag("column"), "expected a column name, got an empty one")
-
-
-def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> SpanArray:
-    """The `SpanArray` of one list of ``(start, end, label)`` per document, given in Python.
-
-    Raises:
-        InputError: a document that is not a list, or a span that is not three values with
-            integer offsets (not booleans), ``0 <= start < end <= 2**40``, and a string label,
-            named by ``side``, document and span.
-    """
-    lists: list[list[tuple[int, int, str]]] = []
-    for i, doc in enumerate(docs):
-        try:
-            lists.append(list(doc))
-        except TypeError:
-            detail = f"expected a list of spans, got {quote(doc)}"
-            raise InputError(f"{side}: document {i}", None, detail) from None
-    flat = list(chain.from_iterable(lists))
-    try:  # columns at once when every span is three values of the right types
-        if set(map(len, flat)) <= {3}:
-            starts, ends, labels = (list(map(itemgetter(k), flat)) for k in range(3))
-            named = all(issubclass(t, str) for t in set(map(type, labels)))
-            if named and _integers(starts) and _integers(ends):
-                doc = np.repeat(np.arange(len(lists), dtype=np.int64), list(map(len, lists)))
-                start, end = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-                return check_columns(span_array(doc, start, end, labels, len(lists)), side)
-    except (TypeError, KeyError, IndexError, OverflowError):  # not sequences, or beyond 64 bits
-        pass
-    for i, spans in enumerate(lists):
-        for j, span in enumerate(spans):
-            _check_span(span, f"{side}: document {i}, span {j}")
-    raise InputError(side, None, "expected one list of (start, end, label) per document")
-
-
-def _integers(values: list[Any]) -> bool:
-    """Whether every value is an integer (numpy's too), and none a boolean."""
-    return all(t is not bool and issubclass(t, int | np.integer) for t in set(map(type, values)))
-
-
-def _check_span(span: Any, where: str) -> None:
-    """Raise `InputError` at ``where`` unless ``span`` is a well-formed ``(start, end, label)``."""
-    try:
-        start, end, label = span
-    except (TypeError, ValueError):
-        raise InputError(where, None, f"expected (start, end, label), got {quote(span)}") from None
-    if not (is_offset(start) and is_offset(end) and isinstance(label, str)):
-        detail = f"expected (start, end, label) with integer offsets and a string label, got {quote(span)}"
-        raise InputError(where, None, detail)
-    if not 0 <= start < end <= MAX_OFFSET:
-        raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")
-
-
-def check_columns(spans: SpanArray, side: str) -> SpanArray:
-    """``spans`` if every one has ``0 <= start < end <= 2**40``, a document and a label in range.
-
-    Raises:
-        InputError: the first span that has not, named by ``side``, document and span.
-    """
-    ok = (spans.start >= 0) & (spans.start < spans.end) & (spans.end <= MAX_OFFSET)
-    ok &= (spans.doc >= 0) & (spans.doc < spans.n_docs)
-    ok &= (spans.label >= 0) & (spans.label < len(spans.labels))
-    if ok.all():
-        return spans
-    k = int(np.argmin(ok))
-    d, start, end = int(spans.doc[k]), int(spans.start[k]), int(spans.end[k])
-    where = f"{side}: document {d}, span {int(np.count_nonzero(spans.doc[:k] == d))}"
-    if not 0 <= d < spans.n_docs:
-        raise InputError(where, None, f"expected a document in 0..{spans.n_docs - 1}")
-    if not 0 <= int(spans.label[k]) < len(spans.labels):
-        raise InputError(where, None, f"expected a label id in 0..{len(spans.labels) - 1}")
-    raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")
 
 
 DocumentText = str | tuple[str, ...] | None

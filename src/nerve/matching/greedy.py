@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .assignment import split_edges
+from .overlap import same_spans
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -52,7 +53,7 @@ def greedy_edges(
     order = np.lexsort((g_pos[gr], gold.doc[gr], p_pos[pr], pred.doc[pr], component))
     edges = rest[order]
     ge, pe = g[edges], p[edges]
-    same_span = ((gold.start[ge] == pred.start[pe]) & (gold.end[ge] == pred.end[pe])).tolist()
+    same_span = same_spans(gold, pred, ge, pe).tolist()
     same_type = (gold.label[ge] == pred.label[pe]).tolist()
     distance = (np.abs(gold.start[ge] - pred.start[pe]) + np.abs(gold.end[ge] - pred.end[pe])).tolist()
     walk = _Walk(ge.tolist(), pe.tolist(), same_type, distance)

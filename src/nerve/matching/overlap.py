@@ -6,6 +6,11 @@ In: the spans of both sides as `SpanArray` columns, sorted by document, start, e
 optimal matching (`optimal_edges`). The optimum prefers, lexicographically: pairs with the same
 span and type, then the same span, then overlap with the same type, then any overlap (the
 `tiers`); ties go to the larger total overlap, then to the first pair in sorted order.
+
+Discontinuous spans (`nerve.model.spans.Fragments`) overlap by the positions their pieces share,
+not by their extents: two spans whose extents cross but whose pieces share no position do not
+overlap, and a span's length (for IoU and the gold share) is the sum of its pieces' lengths. The
+pieces are matched as rows of their own (`pieces`) and their overlaps summed per pair of spans.
 """
 
 from __future__ import annotations
@@ -26,7 +31,18 @@ if TYPE_CHECKING:
     Bool = npt.NDArray[np.bool_]
     Float = npt.NDArray[np.float64]
 
-__all__ = ["candidates", "in_order", "one_document", "optimal_edges", "overlap_edges", "same_spans", "tiers"]
+__all__ = [
+    "candidates",
+    "in_order",
+    "lengths",
+    "one_document",
+    "optimal_edges",
+    "overlap_edges",
+    "pieces",
+    "same_spans",
+    "shared",
+    "tiers",
+]
 
 
 def in_order(spans: SpanArray) -> tuple[SpanArray, Int]:
@@ -44,8 +60,8 @@ def one_document(start: Int, end: Int, label: Int, labels: Sequence[str]) -> Spa
     return SpanArray(np.zeros(start.shape[0], dtype=np.int64), start, end, label, tuple(labels), 1)
 
 
-def candidates(gold: SpanArray, pred: SpanArray) -> tuple[Int, Int]:
-    """Every (gold row, pred row) pair of one document whose spans share a position."""
+def _contiguous_candidates(gold: SpanArray, pred: SpanArray) -> tuple[Int, Int]:
+    """The pairs of one document whose extents share a position (``pred`` sorted by document, start)."""
     if not len(gold) or not len(pred):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
@@ -63,6 +79,52 @@ def candidates(gold: SpanArray, pred: SpanArray) -> tuple[Int, Int]:
     return g[keep], p[keep]
 
 
+def pieces(spans: SpanArray) -> tuple[SpanArray, Int]:
+    """Each piece of every span as a row of its own (a contiguous span is one piece), and its span."""
+    f = spans.fragments
+    if f is None:
+        return spans, np.arange(len(spans), dtype=np.int64)
+    owner = np.repeat(np.arange(len(spans), dtype=np.int64), np.diff(f.offsets))
+    rows = SpanArray(spans.doc[owner], f.start, f.end, spans.label[owner], spans.labels, spans.n_docs)
+    return rows, owner
+
+
+def lengths(spans: SpanArray) -> Int:
+    """How many positions each span covers: the sum of its pieces' lengths."""
+    rows, owner = pieces(spans)
+    if spans.fragments is None:
+        return spans.end - spans.start
+    return np.bincount(owner, weights=rows.end - rows.start, minlength=len(spans)).astype(np.int64)
+
+
+def shared(gold: SpanArray, pred: SpanArray) -> tuple[Int, Int, Int]:
+    """Every (gold row, pred row) pair of one document sharing a position, and how many they share.
+
+    ``pred`` is sorted by document and start (`in_order`); the pairs come gold row by gold row,
+    predicted rows ascending. Discontinuous spans share the positions their pieces share.
+    """
+    if gold.fragments is None and pred.fragments is None:
+        g, p = _contiguous_candidates(gold, pred)
+        overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
+        return g, p, overlap
+    gp, g_owner = pieces(gold)
+    pp, p_owner = pieces(pred)
+    order = np.lexsort((pp.end, pp.start, pp.doc))
+    pp, p_owner = pp.select(order), p_owner[order]
+    cg, cp = _contiguous_candidates(gp, pp)
+    size = np.minimum(gp.end[cg], pp.end[cp]) - np.maximum(gp.start[cg], pp.start[cp])
+    n_pred = max(len(pred), 1)
+    key, where = np.unique(g_owner[cg] * n_pred + p_owner[cp], return_inverse=True)
+    overlap = np.bincount(where.reshape(-1), weights=size, minlength=key.shape[0]).astype(np.int64)
+    return key // n_pred, key % n_pred, overlap
+
+
+def candidates(gold: SpanArray, pred: SpanArray) -> tuple[Int, Int]:
+    """Every (gold row, pred row) pair of one document whose spans share a position (`shared`)."""
+    g, p, _ = shared(gold, pred)
+    return g, p
+
+
 def overlap_edges(
     gold: SpanArray,
     pred: SpanArray,
@@ -77,15 +139,16 @@ def overlap_edges(
     quotient equals the threshold's float whenever the share equals the decimal threshold (7/25
     and 0.28), where ``0.28 * 25`` exceeds 7. With ``percent_test`` the gold share is tested as
     nervaluate 1.2.1 does, in percent and in floating point, so that borderline cases agree.
+    Lengths and overlaps of discontinuous spans count the positions of their pieces (`shared`).
     """
-    g, p = candidates(gold, pred)
-    overlap = np.minimum(gold.end[g], pred.end[p]) - np.maximum(gold.start[g], pred.start[p])
+    g, p, overlap = shared(gold, pred)
     keep = np.ones(g.shape[0], dtype=np.bool_)
+    gold_length = lengths(gold)[g] if min_iou is not None or min_gold_share is not None else overlap
     if min_iou is not None:
-        union = np.maximum(gold.end[g], pred.end[p]) - np.minimum(gold.start[g], pred.start[p])
+        union = gold_length + lengths(pred)[p] - overlap
         keep &= overlap / union >= min_iou
     if min_gold_share is not None:
-        length = gold.end[g] - gold.start[g]
+        length = gold_length
         if percent_test:
             keep &= (overlap / length) * 100.0 >= round(min_gold_share * 100.0, 9)
         else:

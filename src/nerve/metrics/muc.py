@@ -24,8 +24,8 @@ from .. import options
 from ..errors import InputError
 from ..matching.assignment import split_edges
 from ..matching.greedy import MODES, greedy_edges
-from ..matching.overlap import in_order, optimal_edges, overlap_edges
-from ..model.spans import Span, SpanArray
+from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans
+from ..model.spans import Fragments, Span, SpanArray
 from .muc_counts import FIELDS, Columns, DocumentMacro, ModeScores, MucCounts, document_macro, mode_scores
 
 if TYPE_CHECKING:
@@ -144,8 +144,8 @@ class Outcomes:
 
 
 def outcomes(gold: SpanArray, pred: SpanArray, g: Int, p: Int, mode: str) -> Outcomes:
-    """Classify the pairs ``g[k] - p[k]`` in one mode."""
-    same_span = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
+    """Classify the pairs ``g[k] - p[k]`` in one mode (discontinuous spans: by their pieces)."""
+    same_span = same_spans(gold, pred, g, p)
     same_type = gold.label[g] == pred.label[p]
     unmatched_g = np.ones(len(gold), dtype=np.bool_)
     unmatched_p = np.ones(len(pred), dtype=np.bool_)
@@ -276,14 +276,16 @@ def muc_columns(
     names: Sequence[str],
     n_docs: int,
     options: MucOptions,
+    fragments: tuple[Fragments | None, Fragments | None] = (None, None),
 ) -> MucResult:
     """`muc_score` for spans already in arrays.
 
     Each side is ``(doc, start, end, label id)``, label ids indexing ``names``, in list order
     (which only greedy matching looks at); pairs are reported by position in these arrays.
+    ``fragments`` gives each side's pieces of discontinuous spans, if any.
     """
-    g_side, g_pos = in_order(SpanArray(*gold, tuple(names), n_docs))
-    p_side, p_pos = in_order(SpanArray(*pred, tuple(names), n_docs))
+    g_side, g_pos = in_order(SpanArray(*gold, tuple(names), n_docs, fragments=fragments[0]))
+    p_side, p_pos = in_order(SpanArray(*pred, tuple(names), n_docs, fragments=fragments[1]))
     return _result(g_side, p_side, (g_pos, p_pos), names, options)
 
 

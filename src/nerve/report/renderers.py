@@ -1,9 +1,11 @@
 """Renderers: a `Result` as a text table, JSON, Markdown, CSV or LaTeX.
 
-Every rendering carries the signature and the same information: the exact scores, the MUC modes
+Every rendering carries the signature and the same information: the exact scores (and, when
+either side has discontinuous entities, the exact scores over those only), the MUC modes
 (scores and COR/INC/PAR/MIS/SPU/POS/ACT counts) and their document average when computed, token
-accuracy, sentences, documents and repairs. Tables show scores as percentages with two decimals;
-JSON and CSV give full-precision fractions in 0..1.
+accuracy, sentences, documents and repairs, and the notes of what the readers (or flattening)
+left out. Tables show scores as percentages with two decimals; JSON and CSV give full-precision
+fractions in 0..1.
 """
 
 from __future__ import annotations
@@ -66,21 +68,40 @@ def _pc(value: float) -> str:
     return f"{100 * value:.2f}"
 
 
+def _notes(result: Result) -> list[str]:
+    """What readers (or ``flatten``) left out, converted or counted, a line a side: ``notes gold: ...``."""
+    return [
+        f"notes {side}: " + "; ".join(f"{kind}: {n}" for kind, n in counts.items())
+        for side, counts in result.notes.items()
+        if counts
+    ]
+
+
 def _footer(result: Result) -> list[str]:
-    """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans."""
+    """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
+
+    The notes (`Result.notes`) follow, one line per side.
+    """
     if result.settings.source != "tags":
-        return [f"documents: {result.documents}"]
+        return [f"documents: {result.documents}", *_notes(result)]
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
     tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
-    return [f"{tokens}; sentences: {result.sentences}; documents: {result.documents}", repairs]
+    return [
+        f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
+        repairs,
+        *_notes(result),
+    ]
 
 
 def _totals(result: Result) -> list[tuple[str, object]]:
     """What `_footer` says, as (JSON path, value) pairs, values at full precision."""
+    notes = [
+        (f"notes.{side}.{kind}", n) for side, counts in result.notes.items() for kind, n in counts.items()
+    ]
     if result.settings.source != "tags":
-        return [("documents", result.documents)]
+        return [("documents", result.documents), *notes]
     r = result.repairs
     return [
         ("tokens.count", result.tokens.count),
@@ -91,6 +112,7 @@ def _totals(result: Result) -> list[tuple[str, object]]:
         ("repairs.gold", r.gold),
         ("repairs.pred", r.pred),
         *((f"repairs.by_kind.{k}", v) for k, v in r.by_kind.items()),
+        *notes,
     ]
 
 
@@ -104,6 +126,30 @@ def _exact_table(result: Result) -> Table:
         scores = [s.precision, s.recall, s.f1, *([s.fbeta or 0.0] if fb else [])]
         body.append([_type_name(name), *map(_pc, scores), str(s.gold), str(s.predicted), str(s.tp)])
     return head, body
+
+
+def _discontinuous_table(result: Result) -> list[Table]:
+    """Exact scores over discontinuous entities only, when either side has one (else nothing)."""
+    if result.discontinuous is None:
+        return []
+    s = result.discontinuous.score
+    head = ["discontinuous", "precision", "recall", "f1", "gold", "predicted", "correct"]
+    return [
+        (
+            head,
+            [
+                [
+                    "all types",
+                    _pc(s.precision),
+                    _pc(s.recall),
+                    _pc(s.f1),
+                    str(s.gold),
+                    str(s.predicted),
+                    str(s.tp),
+                ]
+            ],
+        )
+    ]
 
 
 def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...]]]:
@@ -143,6 +189,8 @@ def render_table(result: Result) -> str:
     n_types = len(result.per_type)
     lines = aligned(head, body)
     out = [result.signature, "", *lines[: n_types + 1], "", *lines[n_types + 1 :], ""]
+    for head, body in _discontinuous_table(result):
+        out += [*aligned(head, body), ""]
     for (head, body), labels, _ in _muc_tables(result):
         out += [*aligned(head, body, labels), ""]
     for t in _analysis_tables(result):
@@ -166,6 +214,8 @@ def render_markdown(result: Result) -> str:
     for row in body[len(result.per_type) :]:
         row[0] = f"**{row[0]}**"
     out = [f"`{result.signature}`", "", *markdown_table(head, body)]
+    for head, body in _discontinuous_table(result):
+        out += ["", *markdown_table(head, body)]
     for (head, body), labels, _ in _muc_tables(result):
         out += ["", *markdown_table(head, body, labels)]
     for t in _analysis_tables(result):
@@ -187,7 +237,8 @@ def render_csv(result: Result) -> str:
     """CSV with one row per type and per average; fractions at full precision.
 
     The first line is the signature as a ``#`` comment. Further tables follow, each after a
-    blank line and a ``#`` comment naming it: with the muc metrics ``# muc`` (one row per mode
+    blank line and a ``#`` comment naming it: with discontinuous entities on either side
+    ``# discontinuous`` (exact scores over those only); with the muc metrics ``# muc`` (one row per mode
     and type, with counts) and, with the document average, ``# muc document average``; then one
     section per analysis table (``# errors: NOTE``, ``# confusion (exact): NOTE``...); with slices
     ``# slices``; last ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and
@@ -201,6 +252,10 @@ def render_csv(result: Result) -> str:
     for name, s in _rows(result):
         d = s.to_dict()
         writer.writerow([name, *(_csv_value(d[k]) for k in keys)])
+    if result.discontinuous is not None:
+        buf.write("\n# discontinuous\n")
+        d = result.discontinuous.to_dict()
+        writer.writerows([["type", *d], ["all types", *(_csv_value(v) for v in d.values())]])
     if result.muc is not None:
         buf.write("\n# muc\n")
         fields = [*_COUNTS[:5], "pos", "act", "precision", "recall", "f1"]
@@ -236,6 +291,8 @@ def render_latex(result: Result) -> str:
     head, body = _exact_table(result)
     head = [h.capitalize() for h in head]
     out = [f"% {result.signature}", *latex_tabular(head, body, rules=(len(result.per_type),))]
+    for head, body in _discontinuous_table(result):
+        out += ["", *latex_tabular([h.capitalize() for h in head], body)]
     for (head, body), labels, rules in _muc_tables(result):
         out += ["", *latex_tabular(head, body, labels, rules)]
     for t in _analysis_tables(result):

@@ -39,12 +39,14 @@ def _tables(found: Slices) -> list[Table]:
     tables = []
     for name, bands in found.rows.items():
         ci = (found.intervals or {}).get(name)
+        split = any(r.pred_tp is not None for r in bands.values())
         head = [_title(name, found), "precision", "recall", "f1", "gold", "predicted", "correct"]
+        head += ["correct predicted"] if split else []
         head += ["f1 interval"] if ci is not None else []
         body = []
         for band, r in bands.items():
             row = [band or '""', *(f"{100 * x:.2f}" for x in (r.precision, r.recall, r.f1))]
-            row += [str(r.gold), str(r.pred), str(r.tp)]
+            row += [str(r.gold), str(r.pred), str(r.tp), *([str(r.pred_tp)] if split else [])]
             if ci is not None:
                 low, high = ci[band].f1
                 row.append(f"{100 * low:.2f}-{100 * high:.2f}")
@@ -83,7 +85,8 @@ def slices_csv(result: Result, buf: TextIO) -> None:
     """A ``# slices`` section: ``slice,band,gold,pred,tp,precision,recall,f1`` rows, after a blank line.
 
     With intervals, six more columns: ``precision_low``, ``precision_high``, ``recall_low``...
-    (empty for a slice without intervals).
+    (empty for a slice without intervals). With the ``nesting`` slice, a last ``pred_tp`` column
+    (matched predictions of the band; empty for the other slices).
     """
     found = _slices(result)
     if not found:
@@ -92,6 +95,8 @@ def slices_csv(result: Result, buf: TextIO) -> None:
     writer = csv.writer(buf, lineterminator="\n")
     ci = found.intervals
     extra = [f"{m}_{end}" for m in ("precision", "recall", "f1") for end in ("low", "high")] if ci else []
+    split = any(r.pred_tp is not None for bands in found.rows.values() for r in bands.values())
+    extra += ["pred_tp"] if split else []
     writer.writerow(["slice", "band", "gold", "pred", "tp", "precision", "recall", "f1", *extra])
     for name, bands in found.rows.items():
         for band, r in bands.items():
@@ -99,4 +104,5 @@ def slices_csv(result: Result, buf: TextIO) -> None:
             if ci:
                 i = ci.get(name, {}).get(band)
                 row += [repr(x) for m in (i.precision, i.recall, i.f1) for x in m] if i else [""] * 6
+            row += ["" if r.pred_tp is None else r.pred_tp] if split else []
             writer.writerow(row)

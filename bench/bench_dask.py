@@ -1,0 +1,122 @@
+"""Throughput of scoring on Dask: one, two and four local worker processes on the same shards.
+
+The shards are merged ``token gold pred`` files made by gen_corpus.py (seed = shard number), the
+tokens split evenly between them; they are generated once into bench/out/dask-<tokens>-<shards>/.
+Rows:
+
+- ``one process, no Dask`` (the floor): `nerve.api.partial` counting the shards one after another
+  in this process, the counts added up: what a worker does, without the scheduler;
+- ``Dask, N workers``: `nerve.integrations.dask.score_files` on a `LocalCluster` of N processes, one
+  thread each, on loopback; the workers read the shards themselves. The cluster is started and nerve
+  imported on every worker before the clock starts.
+
+Every row must give the floor's `Result` (checked). Each run is repeated ``--repeats`` times and the
+median kept; throughput is sentence tokens per second, per worker too, so that a cluster can be sized.
+
+Usage::
+
+    python bench/bench_dask.py                                   # 10M tokens in 50 shards
+    python bench/bench_dask.py --tokens 100000000 --shards 50    # the issue's size (about 1.6 GB of shards)
+
+Results are printed as Markdown and written to bench/out/bench-dask-<tokens>-<shards>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import gen_corpus  # noqa: E402
+
+
+def make_shards(tokens: int, shards: int) -> list[Path]:
+    """The shards, generated when missing (each of tokens // shards tokens, the rest in the last)."""
+    out = HERE / "out" / f"dask-{tokens}-{shards}"
+    paths = []
+    for i in range(shards):
+        size = tokens // shards + (tokens % shards if i == shards - 1 else 0)
+        prefix = out / f"shard-{i:03d}"
+        if not Path(f"{prefix}.txt").exists():
+            gen_corpus.main([str(prefix), "--tokens", str(size), "--seed", str(i + 1)])
+        paths.append(Path(f"{prefix}.txt"))
+    return paths
+
+
+def floor(paths: list[Path]) -> Any:
+    """One process, no Dask: the shards counted in turn and added up."""
+    from nerve.api.partial import count_files, finish, plan
+
+    p = plan()
+    return finish(p, [count_files(p, [(str(path), None)]) for path in paths])
+
+
+def on_dask(paths: list[Path], workers: int, repeats: int) -> tuple[list[float], Any]:
+    """The times of ``repeats`` runs on a fresh local cluster of ``workers`` processes, and the result."""
+    from distributed import Client, LocalCluster
+
+    from nerve.integrations.dask import score_files
+
+    kw: dict[str, Any] = {"threads_per_worker": 1, "host": "127.0.0.1", "dashboard_address": None}
+    with LocalCluster(n_workers=workers, processes=True, **kw) as cluster, Client(cluster) as client:
+        client.run(lambda: __import__("nerve.integrations.dask"))  # imports off the clock
+        times, result = [], None
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            result = score_files([str(p) for p in paths], client=client)
+            times.append(time.perf_counter() - t0)
+    return times, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tokens", type=int, default=10_000_000, help="sentence tokens in all (default 10M)")
+    parser.add_argument("--shards", type=int, default=50, help="files the tokens are split into (default 50)")
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=[1, 2, 4], help="cluster sizes (default 1 2 4)"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="runs per row, the median kept (default 3)")
+    args = parser.parse_args(argv)
+
+    paths = make_shards(args.tokens, args.shards)
+    size = sum(p.stat().st_size for p in paths)
+    rows: list[dict[str, Any]] = []
+    times = []
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
+        reference = floor(paths)
+        times.append(time.perf_counter() - t0)
+    assert reference.tokens.count == args.tokens, reference.tokens
+    rows.append({"run": "one process, no Dask (floor)", "workers": 1, "seconds": statistics.median(times)})
+    for n in args.workers:
+        times, result = on_dask(paths, n, args.repeats)
+        if result != reference:
+            raise SystemExit(f"Dask with {n} workers gave another result than one process")
+        rows.append(
+            {"run": f"Dask, {n} worker{'s' * (n > 1)}", "workers": n, "seconds": statistics.median(times)}
+        )
+    one = rows[1]["seconds"] if len(rows) > 1 else rows[0]["seconds"]
+    print(f"{args.tokens:,} tokens in {args.shards} shards ({size / 1e6:,.0f} MB), {os.cpu_count()} CPUs\n")
+    print("| run | seconds | M tokens/s | M tokens/s per worker | speed-up over 1 worker |")
+    print("|---|---:|---:|---:|---:|")
+    for row in rows:
+        rate = args.tokens / row["seconds"] / 1e6
+        row.update(rate=rate, per_worker=rate / row["workers"], speedup=one / row["seconds"])
+        cells = (row["seconds"], rate, row["per_worker"], row["speedup"])
+        print(f"| {row['run']} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
+    out = HERE / "out" / f"bench-dask-{args.tokens}-{args.shards}.json"
+    meta = {"tokens": args.tokens, "shards": args.shards, "bytes": size, "cpus": os.cpu_count()}
+    out.write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
