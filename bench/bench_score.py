@@ -42,8 +42,10 @@ OUT = BENCH / "out"
 GNU_TIME = "/usr/bin/time"
 
 # Targets (see bench/README.md).
-TARGET_VS_SEQEVAL = 20.0
-TARGET_VS_CONLLEVAL = 8.0
+TARGET_VS_SEQEVAL = 50.0
+TARGET_VS_CONLLEVAL = 25.0
+TARGET_VS_CONLLEVAL_PL = 20.0
+TARGET_FLOOR_FACTOR = 3.0  # nerve's time is at most this many times the floor's
 TARGET_RSS_BYTES = 150 * 10**6  # 150 MB
 FLAT_FACTOR = 1.25
 # Every tool runs as an installed package would: with its bytecode cached, after one untimed warm-up
@@ -168,6 +170,20 @@ def nerve_tool(corpus: Path) -> Tool:
         last = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
         return Tool("nerve", label, argv, unavailable=f"`import nerve.cli` fails: {last}")
     return Tool("nerve", label, argv)
+
+
+# The floor: a whole Python process that reads the file's bytes and counts its newlines.
+FLOOR_SCRIPT = (
+    "import sys\nwith open(sys.argv[1], 'rb') as f:\n    data = f.read()\nprint(data.count(b'\\n'))\n"
+)
+
+
+def floor_tool(corpus: Path) -> Tool:
+    return Tool(
+        "floor",
+        "floor: python -c (read the bytes, count newlines)",
+        [sys.executable, "-c", FLOOR_SCRIPT, str(corpus)],
+    )
 
 
 def seqeval_tool(corpus: Path) -> Tool:
@@ -321,7 +337,7 @@ def fmt(value: float | None, spec: str) -> str:
 
 def speed_table(results: list[Result]) -> str:
     rows = [
-        "| command | median wall s | peak RSS MiB | ratio (peer time / nerve time) |",
+        "| command | median wall s | peak RSS MiB | ratio (row time / nerve time) |",
         "|---|---:|---:|---:|",
     ]
     for r in results:
@@ -366,9 +382,19 @@ def speed_targets(results: list[Result]) -> list[dict[str, object]]:
 
     nerve = by_key.get("nerve")
     rss = nerve.peak_rss_mib if nerve else None
+    floor = by_key.get("floor")
+    times = floor.ratio if floor else None  # the floor's time / nerve's
+    over = None if not times else 1 / times
+    checks = [ratio_check("seqeval", TARGET_VS_SEQEVAL), ratio_check("conlleval", TARGET_VS_CONLLEVAL)]
+    if "conlleval.pl" in by_key:
+        checks.append(ratio_check("conlleval.pl", TARGET_VS_CONLLEVAL_PL))
     return [
-        ratio_check("seqeval", TARGET_VS_SEQEVAL),
-        ratio_check("conlleval", TARGET_VS_CONLLEVAL),
+        *checks,
+        {
+            "target": f"nerve takes at most {TARGET_FLOOR_FACTOR:g}x the floor's time",
+            "measured": None if over is None else f"{over:.2f}x the floor",
+            "result": verdict(None if over is None else over <= TARGET_FLOOR_FACTOR),
+        },
         {
             "target": "nerve peak RSS < 150 MB",
             "measured": None if rss is None else f"{rss:.1f} MiB",
@@ -428,7 +454,7 @@ def speed_mode(args: argparse.Namespace) -> list[dict[str, object]]:
         tokens = count_tokens(corpus)
     else:
         corpus, tokens = corpus_for(args.tokens, args.seed), args.tokens
-    makers = {"nerve": nerve_tool, "seqeval": seqeval_tool, "conlleval": conlleval_tool}
+    makers = {"floor": floor_tool, "nerve": nerve_tool, "seqeval": seqeval_tool, "conlleval": conlleval_tool}
     tools = [makers[k](corpus) for k in args.tools]
     if args.conlleval_pl:
         tools.append(conlleval_pl_tool(corpus, args.conlleval_pl.resolve()))
@@ -494,8 +520,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--tools",
         type=lambda s: s.split(","),
-        default=["nerve", "seqeval", "conlleval"],
-        help="comma-separated subset of nerve,seqeval,conlleval",
+        default=["floor", "nerve", "seqeval", "conlleval"],
+        help="comma-separated subset of floor,nerve,seqeval,conlleval",
     )
     parser.add_argument("--conlleval-pl", type=Path, help="also time this conlleval.pl (perl, reads stdin)")
     parser.add_argument(
@@ -511,7 +537,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
     parser.add_argument("--check", action="store_true", help="exit with status 1 unless every target passes")
     args = parser.parse_args(argv)
-    unknown = set(args.tools) - {"nerve", "seqeval", "conlleval"}
+    unknown = set(args.tools) - {"floor", "nerve", "seqeval", "conlleval"}
     if unknown:
         parser.error(f"unknown --tools: {', '.join(sorted(unknown))}")
     if args.repeats < 1:

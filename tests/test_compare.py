@@ -349,3 +349,59 @@ def test_plain_score_loads_no_statistics_and_no_analysis() -> None:
     news = Path(__file__).resolve().parents[1] / "examples" / "news.conll"
     proc = subprocess.run([sys.executable, "-c", code, str(news)], capture_output=True, text=True, check=True)
     assert proc.stderr.strip() == "[]"
+
+
+# What `nerve score` must not import: the heavy optional packages, and nerve's modules for other
+# commands and other uses (each is imported where it is used, when it is used).
+NOT_FOR_SCORE = (
+    "scipy",
+    "rapidfuzz",
+    "jinja2",
+    "matplotlib",
+    "torch",
+    "pandas",
+    "pyarrow",
+    "datasets",
+    "spacy",
+    "sklearn",
+    "multiprocessing",
+    "nerve.compat",
+    "nerve.integrations",
+    "nerve.streaming",
+    "nerve.metrics.text",
+    "nerve.api.convert",
+    "nerve.report.html",
+    "nerve.cli.compare",
+    "nerve.cli.conlleval",
+    "nerve.cli.convert",
+    "nerve.cli.report",
+    "nerve.cli.text",
+    "nerve.cli.validate",
+)
+
+
+@pytest.mark.parametrize("extra", [[], ["--metrics", "exact,muc"]], ids=["exact", "muc"])
+def test_plain_score_imports_only_what_it_uses(extra: list[str]) -> None:
+    import subprocess
+    import sys
+
+    news = Path(__file__).resolve().parents[1] / "examples" / "news.conll"
+    code = (
+        "import sys, io, contextlib, nerve.cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert nerve.cli.main(['score', *sys.argv[2:], '--output', 'json']) == 0\n"
+        "print([m for m in sys.argv[1].split(',') if m in sys.modules])\n"
+        "print('numpy' in sys.modules, 'nerve.cli.score' in sys.modules)\n"
+    )
+    argv = [sys.executable, "-c", code, ",".join(NOT_FOR_SCORE), str(news), *extra]
+    proc = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert proc.stdout.splitlines() == ["[]", "True True"]  # the check sees modules that are loaded
+
+
+def test_the_command_table_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import nerve.cli
+
+    with pytest.raises(SystemExit):
+        nerve.cli.main(["no-such-command"])  # argparse lists every command it knows
+    listed = capsys.readouterr().err.split("choose from ")[1]
+    assert listed.rstrip().rstrip(")").replace("'", "").split(", ") == list(nerve.cli.COMMANDS)

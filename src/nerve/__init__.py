@@ -6,21 +6,71 @@
 1.0
 """
 
+from typing import TYPE_CHECKING, Any
+
 from . import _deprecated
 from ._version import __version__
-from .analysis.query import InstanceQuery
-from .api import compare, decode, encode, score, score_text, validate, validate_spans
-from .api.report import write_report
-from .compat.paddlenlp import ChunkEvaluator
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
-from .io.conll import TaggedCorpus, read_conll
-from .model.schemes import SUPPORTED_SCHEMES, TagFormat
-from .model.spans import Span, SpanArray
-from .report.renderers import render
-from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, TokenStats
-from .streaming.metric import StreamingMetric
+
+if TYPE_CHECKING:
+    from .analysis.query import InstanceQuery
+    from .api import decode, encode, score, score_text, validate, validate_spans
+    from .api.compare import compare
+    from .api.report import write_report
+    from .compat.paddlenlp import ChunkEvaluator
+    from .io.conll import TaggedCorpus, read_conll
+    from .model.schemes import SUPPORTED_SCHEMES, TagFormat
+    from .model.spans import Span, SpanArray
+    from .report.renderers import render
+    from .results import Counts, ExactScores, RepairStats, Result, Score, Settings, TokenStats
+    from .streaming.metric import StreamingMetric
 
 _deprecated.install()
+
+# The other public names and the module of each, imported on first use (PEP 562), so that
+# ``import nerve.cli`` and ``nerve score`` load only what they use.
+_LAZY = {
+    "InstanceQuery": ".analysis.query",
+    "compare": ".api",
+    "decode": ".api",
+    "encode": ".api",
+    "score": ".api",
+    "score_text": ".api",
+    "validate": ".api",
+    "validate_spans": ".api",
+    "write_report": ".api.report",
+    "ChunkEvaluator": ".compat.paddlenlp",
+    "TaggedCorpus": ".io.conll",
+    "read_conll": ".io.conll",
+    "SUPPORTED_SCHEMES": ".model.schemes",
+    "TagFormat": ".model.schemes",
+    "Span": ".model.spans",
+    "SpanArray": ".model.spans",
+    "render": ".report.renderers",
+    "Counts": ".results",
+    "ExactScores": ".results",
+    "RepairStats": ".results",
+    "Result": ".results",
+    "Score": ".results",
+    "Settings": ".results",
+    "TokenStats": ".results",
+    "StreamingMetric": ".streaming.metric",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "SUPPORTED_SCHEMES",

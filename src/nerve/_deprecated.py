@@ -8,13 +8,15 @@ through the other.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 MOVED = {
     "nerve.chunk_evaluator": "nerve.compat.paddlenlp",
@@ -34,8 +36,12 @@ MOVED = {
 }
 
 
-class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds the old paths and loads them as the new modules."""
+class _Moved:
+    """Finds the old paths and loads them as the new modules.
+
+    A meta path finder and loader by protocol: subclassing `importlib.abc`'s classes would import
+    `importlib.resources` and more at every ``import nerve``.
+    """
 
     def __init__(self) -> None:
         self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
@@ -45,7 +51,7 @@ class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED[spec.name]

@@ -10,19 +10,33 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from .._version import __version__
 from ..errors import InvalidSequenceError, NerveError, plural
 from ..options import command_line_names
-from . import compare, conlleval, convert, report, score, text, validate
 from .output import Output, StdoutError, check_stdout, emit
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "main"]
+
+_TEXT = ("ecer-ewer", "nerval", "bow", "botw", "boe", "ie-all")  # nerve.report.text.TEXT_COMMANDS
+# Each command and the module that adds its parser, in the order of the help. A command line that
+# names one imports only that module (and what it needs): ``nerve score`` loads no other command's.
+COMMANDS: dict[str, str] = {
+    "score": "score",
+    "compare": "compare",
+    "validate": "validate",
+    **{name: "text" for name in _TEXT},
+    "conlleval": "conlleval",
+    "report": "report",
+    "convert": "convert",
+}
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone (its help and errors are the same)."""
     parser = argparse.ArgumentParser(
         prog="nerve",
         description="Evaluation for named-entity recognition and other chunking tasks.",
@@ -30,13 +44,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nerve {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    score.add_parser(sub)
-    compare.add_parser(sub)
-    validate.add_parser(sub)
-    text.add_parsers(sub)
-    conlleval.add_parser(sub)
-    report.add_parser(sub)
-    convert.add_parser(sub)
+    modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
+        module = importlib.import_module(f"{__name__}.{name}")
+        if name == "text":
+            module.add_parsers(sub)
+        else:
+            module.add_parser(sub)
     return parser
 
 
@@ -60,8 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: list[str]) -> Output:
     """Run the subcommand of ``args``; a user's mistake is one line on stderr and status 2."""
     if args and args[0] == "conlleval":
+        from . import conlleval
+
         return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
-    ns = _parser().parse_args(args)
+    ns = _parser(args[0] if args else None).parse_args(args)
     try:
         with command_line_names():
             output: Output = ns.run(ns)

@@ -12,7 +12,7 @@ import sys
 from .. import options
 from ..api import score_text
 from ..errors import OptionError, plural
-from ..report.renderers import TEXT_COMMANDS, render_text
+from ..report.text import TEXT_COMMANDS, render_text
 from .options import add_output, add_repair
 from .output import Output
 

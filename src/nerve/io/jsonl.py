@@ -7,7 +7,7 @@ one document per line, ``json`` a list of them.
 
 Shared with the other span formats: reading and parsing a file (`read_span_file`, `parse_json`,
 `json_objects`), the per-span `Checker` that says where a problem is, and the vectorised
-`fast_columns` that builds a `SpanArray` when every span passes the checks at once.
+`fast_columns` (of `nerve.io.columns`) that builds a `SpanArray` when every span passes the checks at once.
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ from __future__ import annotations
 import gc
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from itertools import chain
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,6 +25,7 @@ import numpy as np
 from ..errors import InputError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
+from .columns import MAX_OFFSET, fast_columns, span_array
 from .lenient import counted, mismatch_fix
 
 if TYPE_CHECKING:
@@ -55,52 +54,6 @@ __all__ = [
 Documents = list[list[tuple[int, int, str]]]
 DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
 SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
-#: The largest offset a span may have (2**40, a thousand billion characters): keys built from
-#: documents and offsets then fit 64 bits, so spans of different documents never meet.
-MAX_OFFSET = 2**40
-
-
-def span_array(doc: Int, start: Int, end: Int, names: Sequence[str], n_docs: int) -> SpanArray:
-    """A `SpanArray` of columns and one label name per span (vocabulary in order of appearance)."""
-    vocab = dict.fromkeys(names)
-    index = {name: i for i, name in enumerate(vocab)}
-    label = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
-    return SpanArray(doc, start, end, label, tuple(vocab), n_docs)
-
-
-def fast_columns(
-    docs: Any, required: Sequence[str], allowed: set[str], end_offset: int = 0, lengths: Int | None = None
-) -> SpanArray | None:
-    """Columns of lists of span objects, if every check passes on the whole at once.
-
-    Otherwise ``None``: the caller reads them one by one, to say exactly what is wrong.
-
-    Checks: lists of objects with the required keys and no others, integer offsets (not
-    booleans), string labels, ``0 <= start < end <= MAX_OFFSET``, and ``end`` within ``lengths``
-    of its document when given.
-    """
-    if type(docs) is not list or not set(map(type, docs)) <= {list}:
-        return None
-    flat = list(chain.from_iterable(docs))
-    if not set(map(type, flat)) <= {dict} or not set(chain.from_iterable(flat)) <= allowed:
-        return None
-    try:
-        starts, ends, labels = (list(map(itemgetter(k), flat)) for k in required)
-    except KeyError:
-        return None
-    if not (set(map(type, starts)) | set(map(type, ends))) <= {int} or not set(map(type, labels)) <= {str}:
-        return None
-    doc = np.repeat(np.arange(len(docs), dtype=np.int64), list(map(len, docs)))
-    try:
-        start = np.asarray(starts, dtype=np.int64)
-        end = np.asarray(ends, dtype=np.int64) + end_offset
-    except OverflowError:  # beyond 64 bits
-        return None
-    if not ((start >= 0) & (start < end) & (end <= MAX_OFFSET)).all():
-        return None
-    if lengths is not None and not (end <= lengths[doc]).all():
-        return None
-    return span_array(doc, start, end, labels, len(docs))
 
 
 def _loads() -> Callable[[bytes], Any]:

@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from .bytes import DOCSTART
+from .bytes import DOCSTART, count_lines
 from .sources import FileRange, has_lone_cr
 
 __all__ = ["split_files"]
@@ -43,7 +43,7 @@ def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange
             chunk = f.read(cut - done)
             if has_lone_cr(chunk):
                 return None  # lines ended by a lone CR: the line numbers below would be off
-            lines.append(lines[-1] + chunk.count(b"\n"))
+            lines.append(lines[-1] + count_lines(chunk))
             docs.append(docs[-1] + _docstarts(chunk, True))
             done = cut
     golds = [FileRange(gold, a, b, n) for a, b, n in zip(cuts_gold[:-1], cuts_gold[1:], lines, strict=True)]
@@ -71,7 +71,7 @@ def _cuts_at_lines(path: str, lines: list[int], docs: list[int]) -> list[int] | 
                 piece = f.read(1 << 20)
                 if not piece or has_lone_cr(piece):
                     return None
-                n = piece.count(b"\n")
+                n = count_lines(piece)
                 if seen + n >= target:
                     at = int(np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)[target - seen - 1])
                     seen_docs += _docstarts(piece[: at + 1], at_line_start)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Union
 
 from ..errors import InputError
-from .bytes import BOM
+from .bytes import BOM, count_lines
 
 __all__ = ["FileRange", "LineSource", "Readable", "has_lone_cr", "read_head", "unify_line_ends"]
 
@@ -159,5 +159,5 @@ class LineSource:
             hint = "; pass --encoding if the file uses another encoding"
             detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
             raise InputError(self.name, line, detail) from None
-        self._returned += data.count(b"\n")
+        self._returned += count_lines(data)
         return data

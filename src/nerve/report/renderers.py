@@ -22,9 +22,8 @@ from .tables import aligned, latex_tabular, markdown_table
 
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
-from .text import TEXT_COMMANDS, render_text
 
-__all__ = ["RENDERERS", "TEXT_COMMANDS", "render", "render_text"]
+__all__ = ["RENDERERS", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
 
 _ROWS = ("micro", "macro", "weighted")
 _COUNTS = ("cor", "inc", "par", "mis", "spu", "pos", "act")
