@@ -289,6 +289,9 @@ def convert(
     corpus = read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
     read = len(corpus.spans)
     lost: dict[str, int] = dict(corpus.lost)
+    if to != "brat" and corpus.spans.attributes:
+        held = sum(int(np.count_nonzero(c != None)) for c in corpus.spans.attributes.values())  # noqa: E711
+        lost[f"entity attributes and normalizations (--to {to} holds none)"] = held
     if to != "brat" or corpus.texts is None:
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
     corpus = _in_units(corpus, to, src)

@@ -22,6 +22,7 @@ import numpy as np
 from ..errors import InputError
 from ..model.spans import Fragments, SpanArray
 from .brat import Document, check_document, empty_document, read_ann, read_bytes
+from .brat_attributes import columns
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
 
@@ -116,7 +117,9 @@ def _side(docs: list[Document], source: str) -> SpanArray:
     if (counts > 1).any():
         fragments = Fragments(offsets, pieces[:, 0].copy(), pieces[:, 1].copy())
         notes[DISCONTINUOUS] = int((counts > 1).sum())
-    return replace(spans, source=source, fragments=fragments, notes=dict(sorted(notes.items())))
+    attributes = columns([d.attributes for d in docs], sizes.tolist())
+    notes_sorted = dict(sorted(notes.items()))
+    return replace(spans, source=source, fragments=fragments, notes=notes_sorted, attributes=attributes)
 
 
 def read_brat(path: str, units: str | None = None, problems: Problems = None) -> tuple[SpanArray, None]:
