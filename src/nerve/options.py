@@ -239,16 +239,16 @@ def text_metrics(metrics: str | Sequence[str], option: str = "metrics") -> tuple
 def slices(
     value: str | Sequence[str] | None, train: object = None, meta: object = None, option: str = "slices"
 ) -> tuple[str, ...]:
-    """The slices named (`SLICES`, or ``meta:NAME`` for one attribute); ``()`` when none is.
+    """The slices named (`SLICES`, ``meta:NAME``, ``attr:NAME`` for one attribute); ``()`` when none is.
 
     They are checked against ``train`` and ``meta``: ``seen`` needs a training file and the meta
     slices a sidecar, and each file needs a slice that uses it.
     """
     items = value.split(",") if isinstance(value, str) else value or ()
     names = list(dict.fromkeys(m.strip() for m in items if m.strip()))
-    unknown = [m for m in names if m not in SLICES and not (m.startswith("meta:") and m[5:])]
+    unknown = [m for m in names if m not in SLICES and not (m[:5] in ("meta:", "attr:") and m[5:])]
     if unknown:
-        detail = f"expected slices among {', '.join(SLICES)} (or meta:NAME), but got {', '.join(unknown)}"
+        detail = f"expected slices among {', '.join(SLICES)}, meta:NAME, attr:NAME; got {', '.join(unknown)}"
         raise OptionError(flag(option), detail)
     metas = [m for m in names if m.startswith("meta")]
     if "seen" in names and train is None:
