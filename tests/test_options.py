@@ -237,7 +237,7 @@ def test_offsets() -> None:
     assert options.offsets("token", "jsonl") == "token"
     assert (
         str(refused(options.offsets, "word", "json"))
-        == "offsets: expected one of char, token, utf16, but got 'word'"
+        == "offsets: expected one of char, token, utf16, byte, but got 'word'"
     )
     message = (
         "offsets: applies to json, jsonl, doccano and labelstudio span files, but the input reads as conll "

@@ -61,11 +61,11 @@ REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 METRIC_FAMILIES = ("exact", "muc")
 TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
-OFFSET_UNITS = ("char", "token", "utf16")
-#: The offset units each span format may be told it has (``--offsets``): characters (code points,
-#: as Python counts them), tokens, or UTF-16 code units (JavaScript tools), converted on read.
-FORMAT_OFFSETS = dict.fromkeys(("json", "jsonl"), ("char", "token"))
-FORMAT_OFFSETS.update(doccano=("char", "utf16"), labelstudio=("char", "utf16"))
+OFFSET_UNITS = ("char", "token", "utf16", "byte")
+#: The offset units each span format may be told it has (``--offsets``): characters (code points, as Python
+#: counts them), tokens, UTF-16 code units (JavaScript tools) or UTF-8 bytes (Rust, Go), converted on read.
+FORMAT_OFFSETS: dict[str, tuple[str, ...]] = {"json": OFFSET_UNITS, "jsonl": OFFSET_UNITS}
+FORMAT_OFFSETS.update(doccano=("char", "utf16", "byte"), labelstudio=("char", "utf16"))
 TEXT_FORMATS = ("json", "jsonl", "brat", "labelstudio", "spacy-jsonl")  # entities with a text: --lenient
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
 UNITS = ("document", "sentence")  # what the bootstrap resamples
@@ -307,7 +307,7 @@ def offsets(units: str | None, input_format: str, option: str = "offsets") -> st
         detail = f"applies to {formats} span files, but the input reads as {input_format} {hint}"
         raise OptionError(flag(option), detail)
     if units not in allowed:
-        detail = f"{input_format} offsets count {' or '.join(allowed)}, not {units}"
+        detail = f"{input_format} offsets count {', '.join(allowed[:-1])} or {allowed[-1]}, not {units}"
         raise OptionError(flag(option), detail)
     return units
 
