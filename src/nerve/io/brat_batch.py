@@ -34,9 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["plain_documents"]
 
 Item = tuple[str, str, str] | None  # a .ann, its text and the file the text is from; None: unread
-_SPACE = np.zeros(256, dtype=bool)  # bytes that end an id or a type, or that this path leaves out
-_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
-_SPACE[128:] = True
 _MAX_DIGITS = 15  # longer numbers (beyond any text) are left to the slow path
 _ID_DIGITS = 9  # ids up to T999999999
 _TYPE_BYTES = 64  # longer type names are left to the slow path
@@ -64,9 +61,9 @@ def _plain(items: Sequence[Item]) -> tuple[list[int], list[bytes], list[bytes]]:
     return keep, datas, texts
 
 
-def _between(cum: Int, lo: Int, hi: Int) -> Int:
+def _between(cum: npt.NDArray[np.int32], lo: Int, hi: Int) -> Int:
     """How many marked bytes lie in ``[lo, hi)``, by the cumulative count ``cum`` (``cum[0] == 0``)."""
-    return cum[hi] - cum[lo]
+    return (cum[np.minimum(hi, len(cum) - 1)] - cum[np.minimum(lo, len(cum) - 1)]).astype(np.int64)
 
 
 def _numbers(buf: Bytes, lo: Int, hi: Int) -> Int:
@@ -96,17 +93,16 @@ def _lines(buf: Bytes) -> tuple[Int, Int, Int, Int, Int, Int, Bool]:
     spaces = np.flatnonzero(buf == 32).astype(np.int64)
     t1, t2 = after(tabs, starts), after(tabs, starts, 1)
     s1, s2 = after(spaces, t1), after(spaces, t1, 1)
-    space = np.zeros(size + 2, dtype=np.int64)
-    np.cumsum(_SPACE[buf], out=space[1 : size + 1])
-    space[-1] = space[-2]
-    digit = np.zeros(size + 2, dtype=np.int64)
-    np.cumsum((buf >= 48) & (buf <= 57), out=digit[1 : size + 1])
-    digit[-1] = digit[-2]
-    ok = (t2 + 1 < ends) & (t1 + 1 < s1) & (s1 + 1 < s2) & (s2 + 1 < t2)  # ordered, none empty
-    ok &= (s2 - s1 - 1 <= _MAX_DIGITS) & (t2 - s2 - 1 <= _MAX_DIGITS) & (t1 - starts - 1 <= _MAX_DIGITS)
-    ok &= (_between(space, starts, t1) == 0) & (_between(space, t1 + 1, t2) == 2)  # only the 2 spaces
-    ok &= (_between(digit, s1 + 1, s2) == s2 - s1 - 1) & (_between(digit, s2 + 1, t2) == t2 - s2 - 1)
-    ok &= (t1 > starts + 1) & (_between(digit, starts + 1, t1) == t1 - starts - 1)  # T<DIGITS>
+    special = np.zeros(size + 2, dtype=np.int32)  # running counts, one past the end repeated
+    np.cumsum((buf <= 32) | (buf >= 128), out=special[1 : size + 1])
+    special[-1] = special[-2]
+    other = np.zeros(size + 2, dtype=np.int32)
+    np.cumsum((buf - np.uint8(48)) > 9, out=other[1 : size + 1])  # wraps below "0": not a digit
+    other[-1] = other[-2]
+    ok = (t2 + 1 < ends) & (t1 > starts + 1) & (t1 + 1 < s1) & (s1 + 1 < s2) & (s2 + 1 < t2)  # none empty
+    ok &= (s2 - s1 - 1 <= _MAX_DIGITS) & (t2 - s2 - 1 <= _MAX_DIGITS)
+    ok &= _between(special, starts, t2) == 3  # the tab and the two spaces; no control byte, no non-ASCII
+    ok &= (_between(other, s1 + 1, t2) == 1) & (_between(other, starts + 1, t1) == 0)  # digits; T<DIGITS>
     return starts, ends, t1, s1, s2, t2, ok
 
 
