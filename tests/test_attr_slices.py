@@ -79,3 +79,15 @@ def test_unknown_attribute_is_an_option_error(tmp_path: Path, capsys: pytest.Cap
     assert main(["score", str(tmp_path / "g"), str(tmp_path / "g"), "--slices", "attr:Colour"]) == 2
     err = capsys.readouterr().err
     assert "--slices: no entity has the attribute 'Colour'; they have Negated" in err
+
+
+def test_attribute_slice_gets_no_bootstrap_intervals(tmp_path: Path) -> None:
+    """A matched pair can straddle two bands, as in ``nesting``: the resampled counts cannot say."""
+    write(tmp_path / "g", [(0, 3, "PER", "true"), (8, 11, "PER", None), (22, 27, "LOC", "High")])
+    write(tmp_path / "p", [(0, 3, "PER", None), (8, 11, "PER", None), (22, 27, "LOC", "High")])
+    result = nerve.score(str(tmp_path / "g"), str(tmp_path / "p"), slices="attr:Negated,type", bootstrap=50)
+    d = result.to_dict()["slices"]
+    assert "ci" not in d["attr:Negated"]["true"]
+    assert "ci" in d["type"]["PER"]
+    assert (d["attr:Negated"]["true"]["tp"], d["attr:Negated"]["true"]["pred_tp"]) == (1, 0)
+    assert (d["attr:Negated"]["(none)"]["tp"], d["attr:Negated"]["(none)"]["pred_tp"]) == (1, 2)
