@@ -23,7 +23,7 @@ SPANS = [(0, 3), (8, 11), (15, 20), (22, 24), (0, 7), (4, 7), (5, 5), (30, 40)]
 @st.composite
 def ann_line(draw: Any, n: int) -> str:
     s, e = draw(st.sampled_from(SPANS))
-    label = draw(st.sampled_from(["PER", "LOC", "B-X", "Ty pe", "Tÿ", "", "x" * 70]))
+    label = draw(st.sampled_from(["PER", "LOC", "B-X", "Organization_name", "Ty pe", "Tÿ", "", "x" * 70]))
     covered = TEXT[s:e]
     text = draw(st.sampled_from([covered, covered, covered, covered + " more", "wrong", ""]))
     tid = draw(st.sampled_from([f"T{n}", f"T{n}", f"T{n}", "T1", f"T0{n}", "Tx", "T" + "9" * 12]))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -67,15 +67,13 @@ def _between(cum: npt.NDArray[np.int32], lo: Int, hi: Int) -> Int:
 
 
 def _numbers(buf: Bytes, lo: Int, hi: Int) -> Int:
-    """The decimal numbers written in ``buf[lo:hi]`` (ASCII digits, at most `_MAX_DIGITS`)."""
-    size = hi - lo
-    total = int(size.sum())
-    first = np.repeat(np.cumsum(size) - size, size)
-    at = np.repeat(lo, size) + (np.arange(total, dtype=np.int64) - first)
-    weight = 10 ** (np.repeat(hi, size) - at - 1)
-    values = (buf[at].astype(np.int64) - 48) * weight
-    sums = np.bincount(np.repeat(np.arange(len(lo)), size), values, minlength=len(lo))
-    return np.rint(sums).astype(np.int64)  # exact: below 2**53
+    """The decimal numbers written in ``buf[lo:hi]`` (ASCII digits, at most `_MAX_DIGITS`; 0 if none)."""
+    width = int((hi - lo).max(initial=0))
+    if width == 0:
+        return np.zeros(len(lo), dtype=np.int64)
+    at = hi[:, None] - width + np.arange(width, dtype=np.int64)  # the last ``width`` bytes of each
+    digits = np.where(at >= lo[:, None], buf[np.maximum(at, 0)].astype(np.int64) - 48, 0)
+    return digits @ (10 ** np.arange(width - 1, -1, -1, dtype=np.int64))
 
 
 def _lines(buf: Bytes) -> tuple[Int, Int, Int, Int, Int, Int, Bool]:
@@ -109,11 +107,13 @@ def _lines(buf: Bytes) -> tuple[Int, Int, Int, Int, Int, Int, Bool]:
 def _labels(buf: Bytes, lo: Int, hi: Int) -> tuple[list[str], Int]:
     """Each type's name in order of first appearance, and each line's type index."""
     width = int((hi - lo).max(initial=1))
-    grid = np.zeros((len(lo), width), dtype=np.uint8)
-    rows = np.repeat(np.arange(len(lo)), hi - lo)
-    cols = np.arange(int((hi - lo).sum())) - np.repeat(np.cumsum(hi - lo) - (hi - lo), hi - lo)
-    grid[rows, cols] = buf[np.repeat(lo, hi - lo) + cols]
-    keys = grid.view(np.dtype((np.void, width))).ravel()
+    at = lo[:, None] + np.arange(width, dtype=np.int64)  # zero-padded: a type holds no byte 0
+    grid = np.where(at < hi[:, None], buf[np.minimum(at, len(buf) - 1)], 0).astype(np.uint8)
+    keys: npt.NDArray[Any]
+    if width <= 8:  # one machine word a type: a fast exact sort
+        keys = np.pad(grid, ((0, 0), (0, 8 - width))).view(np.uint64).ravel()
+    else:
+        keys = grid.view(np.dtype((np.void, width))).ravel()
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank = np.empty(len(order), dtype=np.int64)
