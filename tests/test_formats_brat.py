@@ -260,7 +260,7 @@ def test_files_that_do_not_pair(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_offsets_do_not_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = brat(tmp_path, "d", "John", "T1\tPER 0 4\tJohn\n")
     err = fails(capsys, str(path), str(path), "--offsets", "char")
-    assert "--offsets: applies to json, jsonl, doccano and labelstudio span files" in err
+    assert "--offsets: applies to json, jsonl, doccano, spacy-jsonl and labelstudio span files" in err
     assert "reads as brat" in err
 
 

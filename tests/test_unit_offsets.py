@@ -155,3 +155,16 @@ def test_convert_reads_byte_offsets_as_characters(tmp_path: Path) -> None:
     assert report.entities_written == 2
     line = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
     assert [(s["start"], s["end"]) for s in line["spans"]] == [(0, 3), (10, 13)]
+
+
+@pytest.mark.parametrize("units", ["byte", "utf16"])
+def test_spacy_jsonl_offsets(tmp_path: Path, units: str) -> None:
+    text = "Zoë met 😀 Bob"
+    code = ENCODE[units]
+    spans = [{"start": code(text, 10), "end": code(text, 13), "label": "PER"}]
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"text": text, "spans": spans}, ensure_ascii=False) + "\n", encoding="utf-8")
+    gold, _ = read_span_columns(str(path), str(path), fmt="spacy-jsonl", units=units)
+    assert gold.documents() == [[(10, 13, "PER")]]
+    with pytest.raises(nerve.OptionError, match="labelstudio offsets count char or utf16, not byte"):
+        read_span_columns(str(path), str(path), fmt="labelstudio", units="byte")

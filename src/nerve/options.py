@@ -62,10 +62,10 @@ METRIC_FAMILIES = ("exact", "muc")
 TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token", "utf16", "byte")
-#: The offset units each span format may be told it has (``--offsets``): characters (code points, as Python
-#: counts them), tokens, UTF-16 code units (JavaScript tools) or UTF-8 bytes (Rust, Go), converted on read.
-FORMAT_OFFSETS: dict[str, tuple[str, ...]] = {"json": OFFSET_UNITS, "jsonl": OFFSET_UNITS}
-FORMAT_OFFSETS.update(doccano=("char", "utf16", "byte"), labelstudio=("char", "utf16"))
+#: The offset units each span format may be told it has (``--offsets``), converted to characters on read.
+FORMAT_OFFSETS: dict[str, tuple[str, ...]] = dict.fromkeys(("json", "jsonl"), OFFSET_UNITS)
+FORMAT_OFFSETS.update(dict.fromkeys(("doccano", "spacy-jsonl"), ("char", "utf16", "byte")))
+FORMAT_OFFSETS["labelstudio"] = ("char", "utf16")  # char: code points; utf16: JavaScript's; byte: UTF-8
 TEXT_FORMATS = ("json", "jsonl", "brat", "labelstudio", "spacy-jsonl")  # entities with a text: --lenient
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
 UNITS = ("document", "sentence")  # what the bootstrap resamples

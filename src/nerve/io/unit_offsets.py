@@ -1,9 +1,10 @@
 """JSON/JSONL documents whose offsets count UTF-8 bytes or UTF-16 code units, moved to characters.
 
-In: the parsed documents of a ``json`` or ``jsonl`` file (`nerve.io.jsonl.json_objects`), and
-the units their span offsets count (``--offsets byte`` or ``--offsets utf16``). Out: the same
-documents with every span's ``start`` and ``end`` as characters of the document's ``"text"``
-(Python's code points), so the reader checks them as it checks character offsets.
+In: the parsed documents of a ``json``, ``jsonl`` or spaCy/Prodigy JSONL file
+(`nerve.io.jsonl.json_objects`), and the units their span offsets count (``--offsets byte`` or
+``--offsets utf16``). Out: the same documents with every span's ``start`` and ``end`` as
+characters of the document's ``"text"`` (Python's code points), so the reader checks them as it
+checks character offsets.
 
 A document is converted as a whole (`nerve.io.offsets.units_to_chars`, vectorised); one whose
 text is ASCII (bytes) or has no character outside the Basic Multilingual Plane (UTF-16) needs no
@@ -26,7 +27,7 @@ __all__ = ["UNIT_NAMES", "in_characters"]
 #: The name of each unit in messages.
 UNIT_NAMES = {"byte": "UTF-8 byte", "utf16": "UTF-16", "char": "character"}
 Objects = list[tuple[int | None, Any]]  # documents and their lines (`nerve.io.jsonl.json_objects`)
-_SIDES = ("spans", "entities", "gold", "pred")
+_SIDES = ("spans", "entities", "gold", "pred", "ents")  # "ents": spaCy's Doc.to_json
 _TOO_FAR = 2**40  # offsets beyond are left for the reader to refuse (`nerve.io.jsonl.MAX_OFFSET`)
 
 
