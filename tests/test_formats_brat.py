@@ -19,8 +19,10 @@ from nerve.io.brat_files import DISCONTINUOUS, read_brat
 from nerve.io.spans import document_texts, read_span_columns, sniff_format, validate_spans
 
 DATA = Path(__file__).parent / "data" / "formats" / "brat"
-KINDS = {"R": "relations", "E": "events", "A": "attributes", "M": "attributes", "N": "normalizations"}
-KINDS.update({"*": "equivalences", "#": "annotator notes"})
+KINDS = {"R": "ignored relations", "E": "ignored events", "*": "ignored equivalences"}
+KINDS.update({"#": "ignored annotator notes"})
+KEPT = {"A": "attributes (kept as span metadata)", "N": "normalizations (kept as span metadata)"}
+IGNORED = {"A": "ignored attributes (of events)", "N": "ignored normalizations (of events and relations)"}
 
 
 def naive(directory: Path) -> tuple[list[list[tuple[str, tuple[tuple[int, int], ...]]]], Counter[str]]:
@@ -33,8 +35,13 @@ def naive(directory: Path) -> tuple[list[list[tuple[str, tuple[tuple[int, int], 
         for line in ann.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
+            if line[0] in "AMN":
+                kind = "N" if line[0] == "N" else "A"
+                target = line.split("\t")[1].split(" ")[1]
+                others[(KEPT if target[0] == "T" else IGNORED)[kind]] += 1
+                continue
             if line[0] != "T":
-                others["ignored " + KINDS[line[0]]] += 1
+                others[KINDS[line[0]]] += 1
                 continue
             _, type_offsets, written = line.split("\t")
             label, offsets = type_offsets.split(" ", 1)
@@ -86,12 +93,13 @@ def test_real_sample_counts() -> None:
     news, _ = read(DATA / "news")
     assert (len(news), news.n_docs) == (119, 10)
     assert news.notes == {
+        "attributes (kept as span metadata)": 5,
         "ignored annotator notes": 4,
-        "ignored attributes": 11,
+        "ignored attributes (of events)": 6,
         "ignored equivalences": 2,
         "ignored events": 23,
-        "ignored normalizations": 1,
         "ignored relations": 8,
+        "normalizations (kept as span metadata)": 1,
     }
     dkpro, _ = read(DATA / "dkpro")
     assert dkpro.notes == {
@@ -252,7 +260,7 @@ def test_files_that_do_not_pair(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_offsets_do_not_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = brat(tmp_path, "d", "John", "T1\tPER 0 4\tJohn\n")
     err = fails(capsys, str(path), str(path), "--offsets", "char")
-    assert "--offsets: applies to json, jsonl, doccano and labelstudio span files" in err
+    assert "--offsets: applies to json, jsonl, doccano, spacy-jsonl and labelstudio span files" in err
     assert "reads as brat" in err
 
 
@@ -350,3 +358,79 @@ def test_notes_add_up_when_results_merge() -> None:
     assert both.notes["gold"]["ignored events"] == 20
     assert both.to_dict()["notes"]["pred"]["ignored relations"] == 2
     assert "notes" not in nerve.score([["B-PER"]], [["B-PER"]]).to_dict()
+
+
+def test_attributes_and_normalizations_kept_as_metadata() -> None:
+    """brat/news: every attribute and normalisation of an entity, by a line-by-line parse."""
+    news, _ = read(DATA / "news")
+    expected: dict[str, dict[tuple[int, int, int], str]] = {}
+    for d, ann in enumerate(sorted((DATA / "news").glob("*.ann"))):
+        lines = ann.read_text(encoding="utf-8").splitlines()
+        where = {}
+        for line in lines:
+            if line.startswith("T"):
+                t, rest, _ = line.split("\t")
+                where[t] = (d, int(rest.split(" ")[1]), int(rest.split(" ")[2].split(";")[0]))
+        for line in lines:
+            fields = line.split("\t")
+            words = fields[1].split(" ") if len(fields) > 1 else []
+            if line[:1] in "AM" and line and words[1].startswith("T"):
+                value = words[2] if len(words) > 2 else "true"
+                expected.setdefault(words[0], {})[where[words[1]]] = value
+            elif line.startswith("N") and words[1].startswith("T"):
+                db, entry = words[2].split(":", 1)
+                expected.setdefault("norm:" + db, {})[where[words[1]]] = entry
+    assert news.attributes is not None
+    got = {
+        name: {
+            (int(news.doc[i]), int(news.start[i]), int(news.end[i])): v
+            for i, v in enumerate(column.tolist())
+            if v is not None
+        }
+        for name, column in news.attributes.items()
+    }
+    assert got == expected
+    assert got["norm:Wikipedia"]
+    assert got["Mention"]
+    assert got["Individual"]
+    kept = news.select(news.attributes["Mention"] != None)  # noqa: E711
+    assert kept.attributes is not None
+    assert kept.attributes["Mention"].tolist() == ["Name", "Nominal"]
+
+
+@pytest.mark.parametrize(
+    ("ann", "line", "needle"),
+    [
+        ("T1\tPER 0 4\tJohn\nA1\tNegated T9\n", 2, "names T9, which is no entity or event"),
+        ("T1\tPER 0 4\tJohn\nR1\tRel Arg1:T1 Arg2:T1\nA1\tNegated R1\n", 3, "names R1"),
+        ("T1\tPER 0 4\tJohn\nN1\tReference T2 Wiki:1\tJ\n", 2, "names T2"),
+        ("T1\tPER 0 4\tJohn\nA1\tNegated\n", 2, "malformed 'A1\\tNegated'; expected A1<TAB>NAME ID"),
+        ("T1\tPER 0 4\tJohn\nN1\tReference T1 nocolon\n", 2, "expected N1<TAB>Reference ID RESOURCE:ENTRY"),
+    ],
+)
+def test_attribute_errors_name_file_and_line(tmp_path: Path, ann: str, line: int, needle: str) -> None:
+    (tmp_path / "d.txt").write_text("John went.", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(ann, encoding="utf-8")
+    with pytest.raises(nerve.InputError) as err:
+        read_brat(str(tmp_path))
+    assert err.value.line == line
+    assert str(tmp_path / "d.ann") in str(err.value)
+    assert needle in str(err.value)
+
+
+def test_attributes_of_events_and_relations_counted(tmp_path: Path) -> None:
+    (tmp_path / "d.txt").write_text("John went.", encoding="utf-8")
+    lines = ["T1\tPER 0 4\tJohn", "T2\tGo 5 9\twent", "E1\tGo:T2 Agent:T1", "R1\tRel Arg1:T1 Arg2:T2"]
+    lines += ["A1\tNegated E1", "M2\tConfidence T1 High", "N1\tReference R1 W:1\tx"]
+    lines += ["N2\tReference T1 W:2\tJ", "N3\tReference T1 W:3\tJ"]
+    (tmp_path / "d.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spans, _ = read_brat(str(tmp_path))
+    assert spans.attributes is not None
+    assert {k: v.tolist() for k, v in spans.attributes.items()} == {
+        "Confidence": ["High", None],
+        "norm:W": ["2 3", None],
+    }
+    assert spans.notes["ignored attributes (of events)"] == 1
+    assert spans.notes["ignored normalizations (of events and relations)"] == 1
+    assert spans.notes["attributes (kept as span metadata)"] == 1
+    assert spans.notes["normalizations (kept as span metadata)"] == 2

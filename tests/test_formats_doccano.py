@@ -139,7 +139,7 @@ def test_files_that_do_not_pair(tmp_path: Path, capsys: pytest.CaptureFixture[st
     broken.write_text('{"text": "a", "label": []}\n{"text": \n', encoding="utf-8")
     assert f"{broken}: line 2: malformed JSON" in fails(capsys, "--format", "doccano", str(broken), str(gold))
     err = fails(capsys, str(gold), str(gold), "--offsets", "token")
-    assert "--offsets: doccano offsets count char or utf16, not token" in err
+    assert "--offsets: doccano offsets count char, utf16 or byte, not token" in err
 
 
 def test_validate_collects_every_problem(tmp_path: Path) -> None:

@@ -237,11 +237,11 @@ def test_offsets() -> None:
     assert options.offsets("token", "jsonl") == "token"
     assert (
         str(refused(options.offsets, "word", "json"))
-        == "offsets: expected one of char, token, utf16, but got 'word'"
+        == "offsets: expected one of char, token, utf16, byte, but got 'word'"
     )
     message = (
-        "offsets: applies to json, jsonl, doccano and labelstudio span files, but the input reads as conll "
-        "(set input_format='jsonl' if it is one)"
+        "offsets: applies to json, jsonl, doccano, spacy-jsonl and labelstudio span files, "
+        "but the input reads as conll (set input_format='jsonl' if it is one)"
     )
     assert str(refused(options.offsets, "char", "conll")) == message
     assert str(refused(nerve.score, EXAMPLE, offsets="char")) == message
@@ -301,7 +301,7 @@ def test_muc_defaults_count_as_not_given() -> None:
         ),
         (
             ["--offsets", "char"],
-            "--offsets: applies to json, jsonl, doccano and labelstudio span files, "
+            "--offsets: applies to json, jsonl, doccano, spacy-jsonl and labelstudio span files, "
             "but the input reads as conll "
             "(set --format jsonl if it is one)",
         ),

@@ -476,7 +476,7 @@ def test_span_reader_options_read_as_options(tmp_path: Path, capsys: pytest.Capt
     with pytest.raises(nerve.OptionError, match=r"^input_format: expected one of jsonl, json, "):
         read_span_columns(str(path), fmt="xml")
     with pytest.raises(
-        nerve.OptionError, match=r"^offsets: expected one of char, token, utf16, but got 'word'"
+        nerve.OptionError, match=r"^offsets: expected one of char, token, utf16, byte, but got 'word'"
     ):
         read_span_columns(str(path), units="word")
 

@@ -61,11 +61,11 @@ REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 METRIC_FAMILIES = ("exact", "muc")
 TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
-OFFSET_UNITS = ("char", "token", "utf16")
-#: The offset units each span format may be told it has (``--offsets``): characters (code points,
-#: as Python counts them), tokens, or UTF-16 code units (JavaScript tools), converted on read.
-FORMAT_OFFSETS = dict.fromkeys(("json", "jsonl"), ("char", "token"))
-FORMAT_OFFSETS.update(doccano=("char", "utf16"), labelstudio=("char", "utf16"))
+OFFSET_UNITS = ("char", "token", "utf16", "byte")
+#: The offset units each span format may be told it has (``--offsets``), converted to characters on read.
+FORMAT_OFFSETS: dict[str, tuple[str, ...]] = dict.fromkeys(("json", "jsonl"), OFFSET_UNITS)
+FORMAT_OFFSETS.update(dict.fromkeys(("doccano", "spacy-jsonl"), ("char", "utf16", "byte")))
+FORMAT_OFFSETS["labelstudio"] = ("char", "utf16")  # char: code points; utf16: JavaScript's; byte: UTF-8
 TEXT_FORMATS = ("json", "jsonl", "brat", "labelstudio", "spacy-jsonl")  # entities with a text: --lenient
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
 UNITS = ("document", "sentence")  # what the bootstrap resamples
@@ -239,16 +239,16 @@ def text_metrics(metrics: str | Sequence[str], option: str = "metrics") -> tuple
 def slices(
     value: str | Sequence[str] | None, train: object = None, meta: object = None, option: str = "slices"
 ) -> tuple[str, ...]:
-    """The slices named (`SLICES`, or ``meta:NAME`` for one attribute); ``()`` when none is.
+    """The slices named (`SLICES`, ``meta:NAME``, ``attr:NAME`` for one attribute); ``()`` when none is.
 
     They are checked against ``train`` and ``meta``: ``seen`` needs a training file and the meta
     slices a sidecar, and each file needs a slice that uses it.
     """
     items = value.split(",") if isinstance(value, str) else value or ()
     names = list(dict.fromkeys(m.strip() for m in items if m.strip()))
-    unknown = [m for m in names if m not in SLICES and not (m.startswith("meta:") and m[5:])]
+    unknown = [m for m in names if m not in SLICES and not (m[:5] in ("meta:", "attr:") and m[5:])]
     if unknown:
-        detail = f"expected slices among {', '.join(SLICES)} (or meta:NAME), but got {', '.join(unknown)}"
+        detail = f"expected slices among {', '.join(SLICES)}, meta:NAME, attr:NAME; got {', '.join(unknown)}"
         raise OptionError(flag(option), detail)
     metas = [m for m in names if m.startswith("meta")]
     if "seen" in names and train is None:
@@ -307,7 +307,7 @@ def offsets(units: str | None, input_format: str, option: str = "offsets") -> st
         detail = f"applies to {formats} span files, but the input reads as {input_format} {hint}"
         raise OptionError(flag(option), detail)
     if units not in allowed:
-        detail = f"{input_format} offsets count {' or '.join(allowed)}, not {units}"
+        detail = f"{input_format} offsets count {', '.join(allowed[:-1])} or {allowed[-1]}, not {units}"
         raise OptionError(flag(option), detail)
     return units
 

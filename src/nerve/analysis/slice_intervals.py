@@ -3,9 +3,9 @@
 In: the `Slices` of a corpus, its `Aligned` form, and the bootstrap's resamples, seed, confidence
 and unit. Out: one `Interval` per band of each slice, from the same resamples as the headline
 intervals (the same seed draws the same units). The ``document`` slice under document resampling
-gets none: each of its bands is one unit, whose scores never change when it is drawn. Nor does
-the ``nesting`` slice: a matched pair can straddle two of its bands, and the resampled counts
-hold one true-positive count per band.
+gets none: each of its bands is one unit, whose scores never change when it is drawn. Nor do
+the ``nesting`` and ``attr:NAME`` slices: a matched pair can straddle two of their bands, and the
+resampled counts hold one true-positive count per band.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .aligned import Aligned
+from .attr_slices import PREFIX
 from .bootstrap import Interval, percentiles, replicates, resample_totals
 from .slices import Slices
 
@@ -27,7 +28,7 @@ def slice_intervals(
     """The intervals of every band of every slice of ``slices`` (see the module for the exception)."""
     out: dict[str, Mapping[str, Interval]] = {}
     for name in slices.rows:
-        if (name == "document" and unit == "document") or name == "nesting":
+        if (name == "document" and unit == "document") or name == "nesting" or name.startswith(PREFIX):
             continue
         bands, m = slices.unit_counts(aligned, name, unit)  # (units, bands, 3): gold, pred, tp
         tp = m[..., 2]

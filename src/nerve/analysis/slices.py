@@ -22,6 +22,7 @@ The slices and their bands:
 - ``nesting``: the entity's role among the entities of its own side (`nerve.model.nesting.roles`):
   ``flat``, ``outermost`` or ``inner``. A matched pair can straddle two roles, so each band also
   counts its matched predictions (``pred_tp``): recall is tp / gold, precision pred_tp / pred.
+- ``attr:NAME``: the entity's own value of its attribute NAME, split so (`nerve.analysis.attr_slices`).
 
 Where an entity goes: every slice is a function of the entity's own document, span and type, so
 a predicted entity is placed by its own span exactly as a gold entity is (a prediction's surface
@@ -46,6 +47,7 @@ from ..model.counts import Counts, Score, fbeta
 from ..model.nesting import ROLES, roles
 from ..model.spans import SpanArray
 from .aligned import Aligned
+from .attr_slices import PREFIX, attribute_bands
 from .sidecars import Meta, read_meta
 from .surfaces import Train, TrainReading, read_train, seen, surface_ids
 
@@ -239,13 +241,11 @@ def slice_keys(
     _check_input(aligned, name)
     tokens = aligned.tokens
     if name == "length":
-        g, p = _both(aligned, lambda s: np.minimum(s.end - s.start, 5) - 1)
-        return SliceKeys(name, LENGTH_BANDS, g, p)
+        return SliceKeys(name, LENGTH_BANDS, *_both(aligned, lambda s: np.minimum(s.end - s.start, 5) - 1))
     if name == "type":
         labels = tuple(sorted(aligned.labels))
         rank = np.asarray([labels.index(t) for t in aligned.labels], dtype=np.int64)
-        g, p = _both(aligned, lambda s: rank[s.label] if rank.shape[0] else s.label)
-        return SliceKeys(name, labels, g, p)
+        return SliceKeys(name, labels, *_both(aligned, lambda s: rank[s.label] if rank.shape[0] else s.label))
     if name == "document":
         return SliceKeys(name, tuple(map(str, range(aligned.n_docs))), aligned.gold.doc, aligned.pred.doc)
     if name == "sentence_length":
@@ -268,8 +268,9 @@ def slice_keys(
         g, p = _both(aligned, lambda s: (~seen(words, vocabulary, labels, s, train)).astype(np.int64))
         return SliceKeys(name, ("seen", "unseen"), g, p)
     if name == "nesting":
-        g, p = _both(aligned, roles)
-        return SliceKeys(name, ROLES, g, p)
+        return SliceKeys(name, ROLES, *_both(aligned, roles))
+    if name.startswith(PREFIX):
+        return SliceKeys(name, *attribute_bands(aligned, name))
     return _meta(aligned, name, meta)
 
 
@@ -340,7 +341,7 @@ def slice_table(
         size = len(k.labels)
         sides = (k.gold, k.pred, k.gold[matched[0]], k.pred[matched[1]])
         g, p, t, pt = ([int(x) for x in np.bincount(b, minlength=size)] for b in sides)
-        split = name in SPLIT_SLICES  # a matched pair can straddle two bands: count both sides' tp
+        split = name in SPLIT_SLICES or name.startswith(PREFIX)  # a matched pair can straddle two bands
         rows[name] = {b: SliceRow(g[i], p[i], t[i], pt[i] if split else None) for i, b in enumerate(k.labels)}
     unit = "tokens" if aligned.tokens is not None else "offsets"
     return Slices(rows, unit, keys, matched)

@@ -1,7 +1,8 @@
 """`convert`: any input nerve reads into CoNLL, BIO files, JSONL, brat or spaCy JSONL, losses counted.
 
 In: a path (`nerve.api.convert_input` reads it: CoNLL tags in any scheme with their repairs counted,
-a BIO directory, or any span format), the target format and its options. Out: the files written,
+a BIO directory, or any span format; `nerve.api.convert_hf` a Hugging Face dataset's tags and
+tokens), the target format and its options. Out: the files written,
 and a `ConvertReport`: documents, entities read and written, repairs by kind, and what the target
 could not hold, by reason. Nothing is dropped or changed without a count:
 
@@ -12,7 +13,9 @@ could not hold, by reason. Nothing is dropped or changed without a count:
   merge touching entities of one type.
 - ``jsonl`` and ``spacy-jsonl`` hold nesting but one piece per entity: a discontinuous entity is
   written as its extent. JSONL documents of tokens hold no sentence breaks.
-- ``brat`` holds nesting and pieces: lossless, but for types with white space (written with ``_``).
+- ``brat`` holds nesting and pieces: lossless, but for types with white space (written with ``_``);
+  brat attributes and normalisations (`SpanArray.attributes`) are written back, and counted as lost
+  by every other target.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, OptionError, plural
+from ..io.hf import is_dataset
 from ..io.spans import SPAN_FORMATS, sniff_format
 from ..io.write_conll import (
     TokenColumns,
@@ -41,6 +45,7 @@ from ..io.write_spans import write_brat, write_jsonl, write_spacy_jsonl
 from ..model import nesting
 from ..model.schemes import TagFormat
 from ..model.spans import SpanArray
+from .convert_hf import read_dataset
 from .convert_input import TAG_FORMATS, Corpus, detokenised, read_corpus, tokenised
 
 __all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
@@ -48,7 +53,7 @@ __all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
 #: The formats `convert` writes: a CoNLL file, a directory of BIO files, nerve's JSONL, a brat
 #: directory, spaCy/Prodigy JSONL.
 TARGETS = ("conll", "bio", "jsonl", "brat", "spacy-jsonl")
-INPUT_FORMATS = (*TAG_FORMATS, *SPAN_FORMATS)
+INPUT_FORMATS = (*TAG_FORMATS, *SPAN_FORMATS, "hf")
 SIDES = ("gold", "pred")
 DISCONTINUOUS = "discontinuous entities written as their extent"
 
@@ -109,7 +114,7 @@ def _input_format(path: str, fmt: str | None) -> str:
     """The format named, or sniffed: a directory of other files than brat's is a BIO directory."""
     if fmt is not None:
         return options.one_of(fmt, INPUT_FORMATS, "input_format")
-    found = sniff_format(path)
+    found = "hf" if is_dataset(path) else sniff_format(path)
     return "bio" if found == "conll" and os.path.isdir(path) else found
 
 
@@ -121,6 +126,27 @@ def _check_target(out: str, to: str, force: bool) -> None:
         raise InputError(out, None, f"is a file; --to {to} writes a directory")
     if os.path.exists(out) and not force:
         raise OptionError(options.flag("force"), f"{out} exists; pass it to write over it")
+
+
+def _attributes_lost(corpus: Corpus, to: str) -> dict[str, int]:
+    """What the reading lost, and the entities' attribute values when ``to`` holds none."""
+    lost = dict(corpus.lost)
+    if to != "brat" and corpus.spans.attributes:
+        held = sum(int(np.count_nonzero(c != None)) for c in corpus.spans.attributes.values())  # noqa: E711
+        lost[f"entity attributes and normalizations (--to {to} holds none)"] = held
+    return lost
+
+
+def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None]) -> Corpus:
+    """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units."""
+    from_scheme, tag_format, outside, offsets = how
+    if fmt != "hf":
+        return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
+    options.offsets(offsets, "hf")  # a dataset's tags are names, spelt as its features say
+    for name, value, default in (("tag_format", tag_format, None), ("outside", outside, "O")):
+        if value != default:
+            raise OptionError(options.flag(name), "applies to CoNLL and BIO input, not to a dataset")
+    return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
 
 def _check_options(to: str, side: str, flatten: str | None, scheme: str) -> None:
@@ -286,9 +312,9 @@ def convert(
         raise InputError(src, None, "no such file or directory")
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
-    corpus = read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
+    corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets))
     read = len(corpus.spans)
-    lost: dict[str, int] = dict(corpus.lost)
+    lost = _attributes_lost(corpus, to)
     if to != "brat" or corpus.texts is None:
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
     corpus = _in_units(corpus, to, src)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,7 +43,16 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
 
-__all__ = ["TAG_FORMATS", "TOKEN_PATTERN", "Corpus", "detokenised", "read_corpus", "tokenised"]
+__all__ = [
+    "TAG_FORMATS",
+    "TOKEN_PATTERN",
+    "Corpus",
+    "decoded",
+    "default_names",
+    "detokenised",
+    "read_corpus",
+    "tokenised",
+]
 
 #: The tag inputs: a CoNLL file, and a directory of ``*.bio`` files (one document each).
 TAG_FORMATS = ("conll", "bio")
@@ -135,9 +144,28 @@ def _decoded(
     lines: TagLines, fixed: Scheme | None, names: list[str], fmt: str, lost: dict[str, int]
 ) -> Corpus:
     """The entities of tagged lines (every invalid transition begins one, counted by kind), and tokens."""
-    vocab = lines.vocab
+    ids, values = intern(lines.buf, lines.token_start, lines.token_end)
+    words = np.asarray([v.decode("utf-8") for v in values] + [""], dtype=object)[ids].tolist()
+    sides = (lines.ids, lines.sentence_start, lines.doc, lines.n_docs)
+    return decoded(sides, lines.vocab, words, fixed, (names, fmt, lost))
+
+
+def decoded(
+    lines: tuple[Any, Bool, Int, int],
+    vocab: TagVocab,
+    words: list[str],
+    fixed: Scheme | None,
+    about: tuple[list[str], str, dict[str, int]],
+) -> Corpus:
+    """The entities of tag ids (every invalid transition begins one, counted by kind), and their words.
+
+    ``lines`` are the tag ids, where sentences start, the document of each token and the number
+    of documents; ``about`` the documents' names, the input's format and what was lost reading it.
+    """
+    tag_ids, sentence_start, token_doc, n_docs = lines
+    names, fmt, lost = about
     found = decode_block(
-        lines.ids, lines.sentence_start, vocab, DecodeRules.of(vocab, None), "begin", transitions=True
+        tag_ids, sentence_start, vocab, DecodeRules.of(vocab, None), "begin", transitions=True
     )
     assert found.transitions is not None
     table = TransitionTable()
@@ -149,12 +177,10 @@ def _decoded(
         raise SchemeOptionError(options.flag("from_scheme"), str(err)) from None
     rules = DecodeRules.of(vocab, known)
     repairs = repair_kinds(found.transitions, rules.invalid, vocab.kinds)
-    doc_start = np.searchsorted(lines.doc, np.arange(lines.n_docs + 1)).astype(np.int64)
-    ids, values = intern(lines.buf, lines.token_start, lines.token_end)
-    words = np.asarray([v.decode("utf-8") for v in values] + [""], dtype=object)[ids].tolist()
-    tokens = TokenColumns(words, doc_start, lines.sentence_start.copy())
+    doc_start = np.searchsorted(token_doc, np.arange(n_docs + 1)).astype(np.int64)
+    tokens = TokenColumns(words, doc_start, sentence_start.copy())
     chunks = found.chunks
-    doc = lines.doc[chunks.start].astype(np.int64)
+    doc = token_doc[chunks.start].astype(np.int64)
     base = doc_start[doc]
     spans = SpanArray(
         doc,
@@ -162,7 +188,7 @@ def _decoded(
         chunks.end - base,
         chunks.type.astype(np.int64),
         tuple(vocab.type_names),
-        lines.n_docs,
+        n_docs,
     )
     return Corpus(spans, None, tokens, names, fmt, known.name, repairs, lost)
 

@@ -87,7 +87,10 @@ def add_format(p: argparse.ArgumentParser) -> None:
 def add_span_reading(p: argparse.ArgumentParser) -> None:
     """``--offsets`` and ``--lenient``: how span files' offsets count, and entity texts unlike them."""
     p.add_argument(
-        "--offsets", default=None, choices=OFFSET_UNITS, help="json/jsonl: what span offsets count"
+        "--offsets",
+        default=None,
+        choices=OFFSET_UNITS,
+        help="span files: what offsets count",
     )
     p.add_argument(
         "--lenient",

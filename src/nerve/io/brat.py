@@ -8,8 +8,9 @@ Each ``.ann`` line is one annotation (https://brat.nlplab.org/standoff.html). En
 text-bound ``T`` lines, ``T1<TAB>TYPE START END[;START END]...<TAB>TEXT``: a discontinuous
 entity's start and end are its first piece's start and its last piece's end, and its text is the
 pieces' texts joined by a space. Event triggers are ``T`` lines too, and are read as entities.
-Relations (``R``), events (``E``), attributes (``A``, ``M``), normalisations (``N``), equivalences
-(``*``) and annotator notes (``#``) are not scored: they are counted in the notes.
+Attributes (``A``, ``M``) and normalisations (``N``) of entities are kept as the spans' metadata
+(`nerve.io.brat_attributes`). Relations (``R``), events (``E``), equivalences (``*``) and
+annotator notes (``#``) are not scored: they are counted in the notes.
 
 Offsets count the characters of the ``.txt`` read as UTF-8, as Python counts them: a CR LF line
 end is two characters, and a byte order mark one. brat's own server reads texts with universal
@@ -33,6 +34,7 @@ import numpy as np
 
 from ..errors import InputError, plural
 from ..model.quoting import quote
+from .brat_attributes import ATTRIBUTE_FORM, malformed, read_attributes
 from .jsonl import MAX_OFFSET
 from .lenient import TEXT_MISMATCH, mismatch_fix, reading
 from .offsets import decode_utf8
@@ -48,9 +50,6 @@ __all__ = ["KINDS", "Annotations", "Document", "check_document", "empty_document
 KINDS = {
     "R": "ignored relations",
     "E": "ignored events",
-    "A": "ignored attributes",
-    "M": "ignored attributes",
-    "N": "ignored normalizations",
     "*": "ignored equivalences",
     "#": "ignored annotator notes",
 }
@@ -74,6 +73,7 @@ class Annotations:
     pieces: Int  # (start, end) rows of every entity's pieces, in order
     counts: Int  # how many pieces each entity has
     notes: Counter[str] = field(default_factory=Counter)
+    attributes: list[tuple[int, str, str]] = field(default_factory=list)  # (entity, name, value)
 
     def line(self, i: int) -> int:
         """The 1-based line of entity ``i`` (the ``i``-th ``T`` line): for messages only."""
@@ -101,7 +101,7 @@ def read_ann(path: str) -> Annotations:
     data = decode_utf8(path, read_bytes(path)).replace("\r\n", "\n")
     found = _T_LINES.findall(data)
     heads = Counter(_HEADS.findall(data))  # the first character of every line that has one
-    if heads["T"] != len(found) or not set(heads) <= {"T", *KINDS}:
+    if heads["T"] != len(found) or not set(heads) <= {"T", "A", "M", "N", *KINDS}:
         _locate(path, data.split("\n"))
     ids = [f[0] for f in found]
     joined = " ".join([f[2] for f in found])
@@ -121,6 +121,10 @@ def read_ann(path: str) -> Annotations:
     out = Annotations(path, data, ids, [f[1] for f in found], texts, pieces, counts, notes)
     if len(set(ids)) != len(ids):
         _repeated(out)
+    found_attributes = read_attributes(path, data, ids, notes, heads["A"] + heads["M"] + heads["N"])
+    if found_attributes is None:
+        _locate(path, data.split("\n"))
+    out.attributes = found_attributes or []
     return out
 
 
@@ -146,7 +150,10 @@ def _locate(path: str, lines: list[str]) -> None:
             words = fields[1].split(" ") if len(fields) > 1 else []
             found = f"no offsets in {quote(line)}" if len(words) < 3 else quote(line)
             raise InputError(path, n, f"malformed entity: {found}; expected {_T_FORM}")
-        if line[0] != "T" and line[0] not in KINDS:
+        if line[0] in ATTRIBUTE_FORM and malformed(line):
+            detail = f"malformed {quote(line)}; expected {ATTRIBUTE_FORM[line[0]]}"
+            raise InputError(path, n, detail)
+        if line[0] != "T" and line[0] not in KINDS and line[0] not in ATTRIBUTE_FORM:
             name = quote(line.split("\t")[0])
             detail = f"unknown annotation {name}: expected an id starting with T, R, E, A, M, N, * or #"
             raise InputError(path, n, detail)
@@ -160,6 +167,7 @@ class Document:
     pieces: Int
     counts: Int
     notes: Counter[str]
+    attributes: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def check_document(ann: Annotations, text: str, txt: str) -> Document:
@@ -183,8 +191,8 @@ def check_document(ann: Annotations, text: str, txt: str) -> Document:
         elif moved is None:
             _raise_mismatch(ann, text, wrong[0], txt)
         else:
-            return Document(ann.labels, moved, ann.counts, notes)
-    return Document(ann.labels, ann.pieces, ann.counts, notes)
+            return Document(ann.labels, moved, ann.counts, notes, ann.attributes)
+    return Document(ann.labels, ann.pieces, ann.counts, notes, ann.attributes)
 
 
 def _check_pieces(ann: Annotations, length: int, txt: str) -> None:

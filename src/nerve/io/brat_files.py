@@ -22,6 +22,8 @@ import numpy as np
 from ..errors import InputError
 from ..model.spans import Fragments, SpanArray
 from .brat import Document, check_document, empty_document, read_ann, read_bytes
+from .brat_attributes import columns
+from .brat_batch import plain_documents
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
 
@@ -51,11 +53,12 @@ def brat_documents(path: str) -> list[Pair]:
     found: dict[str, dict[str, str]] = {".ann": {}, ".txt": {}}
     for root, dirs, files in os.walk(path):
         dirs.sort()
+        where = os.path.relpath(root, path).replace(os.sep, "/")
+        prefix = "" if where == "." else where + "/"
         for name in files:
             stem, ext = os.path.splitext(name)
             if ext in found:
-                key = os.path.relpath(os.path.join(root, stem), path).replace(os.sep, "/")
-                found[ext][key] = os.path.join(root, name)
+                found[ext][prefix + stem] = os.path.join(root, name)
     anns, txts = found[".ann"], found[".txt"]
     lone = sorted(set(txts) - set(anns))
     if lone:
@@ -88,9 +91,16 @@ def _own(pairs: list[Pair], problems: Problems) -> list[Item]:
 
 
 def _read_docs(items: list[Item], problems: Problems) -> list[Document]:
-    """Each ``.ann`` checked against its text; with ``problems``, a document with one is empty."""
+    """Each ``.ann`` checked against its text; with ``problems``, a document with one is empty.
+
+    Documents of plain entities are read all at once (`nerve.io.brat_batch`), the others one by one.
+    """
+    plain = plain_documents(items)
     out = []
-    for item in items:
+    for k, item in enumerate(items):
+        if k in plain:
+            out.append(plain[k])
+            continue
         try:
             out.append(empty_document() if item is None else check_document(read_ann(item[0]), *item[1:]))
         except InputError as err:
@@ -116,7 +126,9 @@ def _side(docs: list[Document], source: str) -> SpanArray:
     if (counts > 1).any():
         fragments = Fragments(offsets, pieces[:, 0].copy(), pieces[:, 1].copy())
         notes[DISCONTINUOUS] = int((counts > 1).sum())
-    return replace(spans, source=source, fragments=fragments, notes=dict(sorted(notes.items())))
+    attributes = columns([d.attributes for d in docs], sizes.tolist())
+    notes_sorted = dict(sorted(notes.items()))
+    return replace(spans, source=source, fragments=fragments, notes=notes_sorted, attributes=attributes)
 
 
 def read_brat(path: str, units: str | None = None, problems: Problems = None) -> tuple[SpanArray, None]:

@@ -9,7 +9,8 @@ documents paired with the gold's line by line, and each must have the gold docum
 
 Offsets are half-open, in characters as Python counts them: doccano's server is written in Python
 (doccano#108 made its exports count an emoji as one character). Exports of older versions count
-UTF-16 code units, as JavaScript does: ``units="utf16"`` (``--offsets utf16``) converts them.
+UTF-16 code units, as JavaScript does: ``units="utf16"`` (``--offsets utf16``) converts them, and
+``units="byte"`` UTF-8 bytes.
 
 Problems raise `InputError` naming the file, line, document and span: malformed JSON, no text, no
 span list, a span that is not three values, offsets outside the text or inside a character.
@@ -21,11 +22,14 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Problems, collect, is_offset, json_objects, read_span_file
-from .offsets import UTF16_MISFIT, utf16_span
+from .offsets import UTF16_MISFIT, units_to_chars
+from .unit_offsets import UNIT_NAMES
 
 __all__ = ["SPAN_KEYS", "doccano_texts", "read_doccano", "read_doccano_pair"]
 
@@ -63,11 +67,14 @@ def _span(check: Checker, text: str, units: str, i: int, item: Any) -> tuple[int
         start, end, label = item["start_offset"], item["end_offset"], item["label"]
     else:
         raise check.fail(f"span {i}: expected {_FORM}, got {quote(item)}")
-    if units == "utf16" and is_offset(start) and is_offset(end) and 0 <= start < end:
-        chars = utf16_span(text, start, end)
-        if chars is None:
-            raise check.fail(f"span {i}: UTF-16 offsets {start}, {end} {UTF16_MISFIT} (--offsets utf16)")
-        start, end = chars
+    if units in UNIT_NAMES and units != "char" and is_offset(start) and is_offset(end) and 0 <= start < end:
+        a, b = units_to_chars(text, np.asarray([start, end], dtype=np.int64), units).tolist()
+        if a < 0 or b < 0:
+            detail = (
+                f"span {i}: {UNIT_NAMES[units]} offsets {start}, {end} {UTF16_MISFIT} (--offsets {units})"
+            )
+            raise check.fail(detail)
+        start, end = a, b
     if given is not None and not isinstance(given, str):
         raise check.fail(f"span {i}: expected its text as a string, got {quote(given)}")
     return check.span(i, start, end, label, given)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Spread = tuple[Int, Int]  # --subwords all: the word of each labelled sub-token, and their count a row
 
-__all__ = ["SUBWORD_POLICIES", "WORD_POLICIES", "is_dataset", "read_hf", "words_from_subwords"]
+__all__ = ["SUBWORD_POLICIES", "WORD_POLICIES", "is_dataset", "read_hf", "read_tokens", "words_from_subwords"]
 
 #: How a word's label is chosen among its sub-tokens' (``--subwords``); ``all``: none is, every
 #: labelled sub-token is scored (see the module).
@@ -315,6 +315,14 @@ def read_hf(
         if spread is not None:
             g_ids, lengths = _spread(g_ids, spread, vocab)
     return TaggedCorpus((_block(g_ids, p_ids, lengths),), vocab, g_path)
+
+
+def read_tokens(path: str | os.PathLike[str], column: str = "tokens") -> tuple[list[str], Int]:
+    """The words of a dataset's ``tokens`` column, rows end to end, and how many each row has."""
+    source = os.fspath(path)
+    table, _ = _table(source)
+    values, lengths = _column(table, source, column, "")
+    return [str(w) for w in values.to_pylist()], lengths
 
 
 def _block(gold: Any, pred: Any, lengths: Int) -> TagBlock:

@@ -2,8 +2,8 @@
 
 A document is ``{"id"?, "text"? | "tokens"?, "spans" | "entities" | "gold"/"pred": [SPAN, ...]}``
 where SPAN is ``{"start", "end", "label", "text"?}`` with half-open offsets: characters when the
-document has a ``"text"``, tokens when it has ``"tokens"`` (``units`` overrides). ``jsonl`` holds
-one document per line, ``json`` a list of them.
+document has a ``"text"``, tokens when it has ``"tokens"`` (``units`` overrides; bytes and UTF-16
+units become characters: `nerve.io.unit_offsets`). ``jsonl`` holds one document a line, ``json`` a list.
 
 Shared with the other span formats: reading and parsing a file (`read_span_file`, `parse_json`,
 `json_objects`), the per-span `Checker` that says where a problem is, and the vectorised
@@ -27,6 +27,7 @@ from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .columns import MAX_OFFSET, fast_columns, span_array
 from .lenient import counted, mismatch_fix
+from .unit_offsets import in_characters
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -327,6 +328,7 @@ def read_documents(
     as empty); otherwise the first is raised.
     """
     objects = json_objects(path, read_span_file(path), fmt)
+    objects, units = in_characters(path, objects, units, problems)  # bytes, UTF-16: as characters
     fast = _documents_fast(objects, units)
     if fast is not None:
         return fast

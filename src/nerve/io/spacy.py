@@ -26,6 +26,7 @@ from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .jsonl import Checker, Problems, collect, json_objects, read_span_file
+from .unit_offsets import in_characters
 
 __all__ = [
     "read_spacy",
@@ -108,13 +109,14 @@ def _jsonl_document(path: str, line: int | None, doc: int, obj: Any, problems: P
     return text, check.spans(items, lambda i, item: _jsonl_span(check, i, item))
 
 
-def _jsonl_spans(path: str, problems: Problems) -> Docs:
-    """The texts, line numbers and spans of a spaCy/Prodigy JSONL file."""
+def _jsonl_spans(path: str, problems: Problems, units: str | None = None) -> Docs:
+    """The texts, line numbers and spans of a spaCy/Prodigy JSONL file (offsets in ``units``)."""
     texts: list[str] = []
     lines: list[int | None] = []
     docs: list[list[tuple[int, int, str]]] = []
     notes: Counter[str] = Counter()
-    for doc, (line, obj) in enumerate(json_objects(path, read_span_file(path), "jsonl")):
+    objects, _ = in_characters(path, json_objects(path, read_span_file(path), "jsonl"), units, problems)
+    for doc, (line, obj) in enumerate(objects):
         try:
             text, spans = _jsonl_document(path, line, doc, obj, problems)
         except InputError as err:
@@ -167,14 +169,14 @@ def read_spacy_jsonl(
     path: str, units: str | None = None, problems: Problems = None
 ) -> tuple[SpanArray, None]:
     """The spans of a spaCy/Prodigy JSONL file (character offsets): one side."""
-    return _jsonl_spans(path, problems)[2], None
+    return _jsonl_spans(path, problems, units)[2], None
 
 
 def read_spacy_jsonl_pair(
     gold: str, pred: str | None, units: str | None = None, problems: Problems = None
 ) -> tuple[SpanArray, SpanArray | None]:
     """The gold spans of one JSONL file and the predicted ones of another, lines paired in order."""
-    return _both(lambda path: _jsonl_spans(path, problems), gold, pred, problems)
+    return _both(lambda path: _jsonl_spans(path, problems, units), gold, pred, problems)
 
 
 def _both(

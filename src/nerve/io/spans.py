@@ -314,7 +314,9 @@ def document_texts(path: str, fmt: str | None = None, units: str | None = None) 
         return []
     out: list[DocumentText] = []
     for _, o in json_objects(path, read_span_file(path), fmt):
-        unit = units or ("token" if "tokens" in o and "text" not in o else "char")
+        unit = (
+            units if units in ("char", "token") else "token" if "tokens" in o and "text" not in o else "char"
+        )
         bound = o.get("text") if unit == "char" else o.get("tokens")
         if isinstance(bound, str):
             out.append(bound)

@@ -7,7 +7,8 @@ In: a `SpanArray` (offsets relative to each document: characters into ``texts``,
   "label"}]}`` per line; a discontinuous entity is written as its extent (the caller counts it).
 - `write_spacy_jsonl`: spaCy/Prodigy JSONL, ``{"text", "spans": [...]}``, character offsets only.
 - `write_brat`: a directory of ``NAME.txt``/``NAME.ann`` pairs, ``T`` lines with every piece of a
-  discontinuous entity, nesting as it is.
+  discontinuous entity, nesting as it is, and the spans' attributes and normalisations
+  (`SpanArray.attributes`) as ``A`` and ``N`` lines (`nerve.io.brat_attributes`).
 
 Entities are written in the order of the array.
 """
@@ -18,7 +19,10 @@ import json
 import os
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..model.spans import SpanArray
+from .brat_attributes import ann_lines
 
 __all__ = ["write_brat", "write_jsonl", "write_spacy_jsonl"]
 
@@ -97,6 +101,8 @@ def write_brat(directory: str, names: Sequence[str], spans: SpanArray, texts: Se
             per_doc[d].append(f"T{n}\t{labels[k]} {offsets}\n")
         else:
             per_doc[d].append(f"T{n}\t{labels[k]} {offsets}\t{covered}\n")
+    if spans.attributes is not None:
+        _attribute_lines(spans, per_doc)
     for name, text, lines in zip(names, texts, per_doc, strict=True):
         stem = os.path.join(directory, name)
         os.makedirs(os.path.dirname(stem) or ".", exist_ok=True)
@@ -105,3 +111,17 @@ def write_brat(directory: str, names: Sequence[str], spans: SpanArray, texts: Se
         with open(stem + ".ann", "w", encoding="utf-8", newline="\n") as f:
             f.write("".join(lines))
     return untexted
+
+
+def _attribute_lines(spans: SpanArray, per_doc: list[list[str]]) -> None:
+    """Add each document's ``A`` and ``N`` lines after its ``T`` lines (``T1``... in array order)."""
+    assert spans.attributes is not None
+    order = np.argsort(spans.doc, kind="stable")
+    bounds = np.searchsorted(spans.doc[order], np.arange(spans.n_docs + 1)).tolist()
+    for d in range(spans.n_docs):
+        rows = order[bounds[d] : bounds[d + 1]]
+        if not len(rows):
+            continue
+        ids = [f"T{n}" for n in range(1, len(rows) + 1)]
+        values = {name: column[rows].tolist() for name, column in spans.attributes.items()}
+        per_doc[d].extend(line + "\n" for line in ann_lines(ids, values))

@@ -81,6 +81,7 @@ class LabelMap:
             kept.source,
             kept.fragments,
             kept.notes,
+            kept.attributes,
         )
 
 

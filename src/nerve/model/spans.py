@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
     BoolArray = npt.NDArray[np.bool_]
+    ObjectArray = npt.NDArray[np.object_]
 
 __all__ = ["Fragments", "Span", "SpanArray"]
 
@@ -85,6 +86,8 @@ class SpanArray:
         fragments: the pieces of discontinuous spans, or ``None`` when every span is contiguous.
         notes: what the reader read besides these spans and left out, or converted, counted by
             kind (``{"ignored relations": 3}`` for brat): nothing is dropped without a count.
+        attributes: per-span metadata by name (brat's attributes and normalisations), each an
+            object column of one value (a string) or ``None`` per span; ``None`` when no span has any.
     """
 
     doc: IntArray
@@ -97,6 +100,7 @@ class SpanArray:
     source: str | None = None
     fragments: Fragments | None = None
     notes: Mapping[str, int] = field(default_factory=dict)
+    attributes: Mapping[str, ObjectArray] | None = None
 
     def __len__(self) -> int:
         return int(self.start.shape[0])
@@ -148,6 +152,7 @@ class SpanArray:
             label=self.label[keep],
             line=None if self.line is None else self.line[keep],
             fragments=fragments,
+            attributes=None if self.attributes is None else {k: v[keep] for k, v in self.attributes.items()},
         )
 
     def order(self) -> IntArray:
