@@ -38,6 +38,7 @@ from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenS
 from .dirs import conll_pairs
 from .shards import score_shards, shards
 from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of
+from .span_chunks import chunks_apply, score_jsonl_chunks
 from .span_scores import exact_hits, flatten_sides, span_settings
 
 __all__ = ["count_inputs", "muc_options", "result_of", "scheme_pair"]  # the parts `nerve.api.partial` uses
@@ -355,6 +356,11 @@ def _span_files(
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
+    if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
+        result = score_jsonl_chunks(
+            files[0], offsets, beta=beta, overlap=overlap, labels=labels, flatten=flatten
+        )
+        return result, None
     g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
     source = kind + " lenient" * lenient
     result = score_spans(g, p, beta=beta, overlap=overlap, source=source, labels=labels, flatten=flatten)
