@@ -11,6 +11,7 @@ import codecs
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -357,9 +358,8 @@ def _span_files(
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
-        result = score_jsonl_chunks(
-            files[0], offsets, beta=beta, overlap=overlap, labels=labels, flatten=flatten
-        )
+        score = partial(score_spans, beta=beta, overlap=overlap, source=kind, labels=labels, flatten=flatten)
+        result = score_jsonl_chunks(files[0], offsets, score)
         return result, None
     g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
     source = kind + " lenient" * lenient

@@ -9,10 +9,10 @@ one of reading the file at once, while only one piece's documents are held.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from ..io.jsonl_chunks import CHUNK_BYTES, read_chunks
-from ..metrics.muc import MucOptions
-from ..model.labels import LabelMap
+from ..model.spans import SpanArray
 from ..results import Result
 
 __all__ = ["chunks_apply", "score_jsonl_chunks"]
@@ -27,22 +27,12 @@ def chunks_apply(path: str, pred: str | None, fmt: str, plain: bool) -> bool:
 
 
 def score_jsonl_chunks(
-    path: str,
-    units: str | None,
-    *,
-    beta: float,
-    overlap: MucOptions | None,
-    labels: LabelMap | None,
-    flatten: str | None,
+    path: str, units: str | None, score: Callable[[SpanArray, SpanArray], Result]
 ) -> Result:
-    """The result of a JSONL file of both sides, scored one piece of whole lines at a time."""
-    from .pipeline import score_spans
-
+    """The result of a JSONL file of both sides, ``score`` (`score_spans`) of one piece at a time."""
     total: Result | None = None
     for gold, pred in read_chunks(path, units, CHUNK_BYTES):
-        part = score_spans(
-            gold, pred, beta=beta, overlap=overlap, source="jsonl", labels=labels, flatten=flatten
-        )
+        part = score(gold, pred)
         total = part if total is None else total.merge(part)
     assert total is not None  # a file over CHUNK_BYTES has a piece
     return total

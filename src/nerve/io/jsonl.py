@@ -172,6 +172,7 @@ def json_objects(path: str, data: bytes, fmt: str, first_line: int = 1) -> list[
 
 
 Problems = list[InputError] | None
+Chunk = tuple[bytes, int, int]  # whole lines, the first one's number, its document's index
 
 
 def collect(problems: Problems, err: InputError) -> None:
@@ -366,18 +367,12 @@ def _strings(tokens: Any) -> bool:
 
 
 def read_documents(
-    path: str,
-    fmt: str,
-    units: str | None,
-    problems: Problems = None,
-    chunk: tuple[bytes, int, int] | None = None,
+    path: str, fmt: str, units: str | None, problems: Problems = None, chunk: Chunk | None = None
 ) -> tuple[SpanArray, SpanArray | None]:
     """The gold spans of a ``json`` or ``jsonl`` file, and its predictions if it holds both.
 
-    With ``problems``, problems are collected there (a document with one of its own is read
-    as empty); otherwise the first is raised. ``chunk``: whole lines of a JSONL file, the
-    number of the first and the index of its first document, read instead of the whole file
-    (`nerve.io.jsonl_chunks`).
+    With ``problems``, problems are collected there (a document with one of its own is read as
+    empty); otherwise the first is raised. ``chunk``: a `Chunk` to read (`nerve.io.jsonl_chunks`).
     """
     data, first, first_doc = chunk if chunk is not None else (read_span_file(path), 1, 0)
     objects = json_objects(path, data, fmt, first)
