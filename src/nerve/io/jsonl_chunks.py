@@ -18,7 +18,7 @@ from .jsonl import read_documents
 __all__ = ["CHUNK_BYTES", "line_chunks", "read_chunks"]
 
 #: Bytes of whole lines per piece (a line longer than this is one piece of its own).
-CHUNK_BYTES = 8 << 20
+CHUNK_BYTES = 2 << 20
 
 
 def line_chunks(path: str, size: int = CHUNK_BYTES) -> Iterator[tuple[bytes, int]]:
