@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ..errors import InputError
 from ..model.spans import SpanArray
-from .jsonl import read_documents
+from .jsonl import no_gc, read_documents
 
 __all__ = ["CHUNK_BYTES", "line_chunks", "read_chunks"]
 
@@ -52,7 +52,8 @@ def read_chunks(
     """Gold and predicted spans of each piece (``size`` bytes) of a JSONL file that holds both sides."""
     docs = 0
     for data, first in line_chunks(path, size):
-        gold, pred = read_documents(path, "jsonl", units, chunk=(data, first, docs))
+        with no_gc():  # as for the whole file: parsing makes many objects and frees none
+            gold, pred = read_documents(path, "jsonl", units, chunk=(data, first, docs))
         docs += gold.n_docs
         if pred is None and gold.n_docs:
             raise InputError(path, first, "holds no predictions; give a prediction file too")
