@@ -22,10 +22,18 @@ Batches are built before timing. Every loop runs ``--repeats`` times; the median
 The counts of all loops are checked to be equal (IOB2 tags, where seqeval's default mode and
 nerve's ``begin`` policy agree).
 
+``--device cuda`` times the loops on CUDA tensors only (``nerve torch cuda`` against ``nerve
+numpy`` on the same batches, no seqeval), and exits with status 2 and a message when torch or a
+CUDA device is missing. ``--memory`` instead streams the corpus file as packed id batches, made
+while reading (never all held), through one ``StreamingMetric``, and reports the wall time and
+the process's peak RSS (``ru_maxrss``): what the metric holds over a whole run.
+
 Usage::
 
     python bench/bench_stream.py                    # 1M tokens, 5 repeats
     python bench/bench_stream.py --tokens 100000 --repeats 3
+    python bench/bench_stream.py --device cuda      # the tensor path on a GPU
+    python bench/bench_stream.py --memory --tokens 10000000
 
 Results are printed as Markdown and written to bench/out/bench-stream-<tokens>.json.
 """
@@ -36,7 +44,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,13 +141,91 @@ def timed(fn: Callable[[], tuple[int, int, int]], repeats: int) -> tuple[float, 
     return statistics.median(times), out
 
 
+def corpus_labels(path: Path) -> list[str]:
+    """The tags of the last two columns of a merged file, ``O`` first (one pass, in C mostly)."""
+    tags: set[str] = set()
+    with open(path, encoding="utf-8") as f:
+        for lines in iter(lambda: f.readlines(1 << 20), []):
+            tags.update(t for line in lines for t in line.split()[-2:])
+    tags.discard("-DOCSTART-")
+    return ["O", *sorted(tags - {"O"})]
+
+
+def stream_batches(path: Path, labels: list[str]) -> Iterator[tuple[Any, Any]]:
+    """Packed ``(ROWS, WIDTH)`` id batches of the file, made while reading it."""
+    index = {t: i for i, t in enumerate(labels)}
+    size = ROWS * WIDTH
+    gold: list[int] = []
+    pred: list[int] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) < 3 or fields[0] == "-DOCSTART-":
+                continue
+            gold.append(index[fields[-2]])
+            pred.append(index[fields[-1]])
+            if len(gold) == size:
+                yield np.asarray(gold).reshape(ROWS, WIDTH), np.asarray(pred).reshape(ROWS, WIDTH)
+                gold, pred = [], []
+    if gold:
+        g = np.full(size, -100, dtype=np.int64)
+        p = np.zeros(size, dtype=np.int64)
+        g[: len(gold)], p[: len(pred)] = gold, pred
+        yield g.reshape(ROWS, WIDTH), p.reshape(ROWS, WIDTH)
+
+
+def memory_mode(args: argparse.Namespace) -> int:
+    import resource
+
+    import nerve
+
+    corpus = bs.corpus_for(args.tokens, args.seed)
+    labels = corpus_labels(corpus)
+    start = time.perf_counter()
+    metric = nerve.StreamingMetric(labels)
+    n = 0
+    for g, p in stream_batches(corpus, labels):
+        metric.update(g, p)
+        n += 1
+    micro = metric.compute().micro
+    seconds = time.perf_counter() - start
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    counts = (micro.predicted, micro.gold, micro.tp)
+    print(f"| {args.tokens} tokens | {n} batches | {seconds:.2f} s | {rss:.1f} MiB | {counts} |")
+    path = bs.write_json(
+        f"bench-stream-memory-{args.tokens}.json",
+        {"tokens": args.tokens, "batches": n, "seconds": seconds, "peak_rss_mib": rss, "counts": counts},
+    )
+    print(f"written: {bs.rel(path)}")
+    return 0
+
+
+def cuda_or_exit() -> Any:
+    """torch, when a CUDA device is at hand; otherwise a message and exit status 2."""
+    try:
+        import torch
+    except ImportError:
+        print("bench_stream.py --device cuda: torch is not installed", file=sys.stderr)
+        raise SystemExit(2) from None
+    if not torch.cuda.is_available():
+        print("bench_stream.py --device cuda: no CUDA device is available here", file=sys.stderr)
+        raise SystemExit(2)
+    return torch
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Time nerve's streaming metric against seqeval per batch.")
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", "-r", type=int, default=5)
     parser.add_argument("--layouts", default="packed,sentences")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu", help="cuda: the GPU loops only")
+    parser.add_argument("--memory", action="store_true", help="peak RSS of one streamed run instead")
     args = parser.parse_args(argv)
+    if args.memory:
+        return memory_mode(args)
+    if args.device == "cuda":
+        cuda_or_exit()
     labels, gold, pred = read_corpus(bs.corpus_for(args.tokens, args.seed))
     try:
         import torch
@@ -161,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         loops: dict[str, Callable[[], tuple[int, int, int]]] = {
             "nerve numpy": lambda data=data: run_nerve(labels, data),
         }
-        if torch is not None:
+        if torch is not None and args.device == "cuda":
+            cpu = [(torch.as_tensor(g), torch.as_tensor(p)) for g, p in data]
+        elif torch is not None:
             cpu = [(torch.as_tensor(g), torch.as_tensor(p)) for g, p in data]
             loops["nerve torch cpu"] = lambda cpu=cpu: run_nerve(labels, cpu)
             loops["nerve torch cpu, tensor decoder"] = lambda cpu=cpu: run_nerve(
@@ -177,19 +265,34 @@ def main(argv: list[str] | None = None) -> int:
 
                 on_cuda()  # warm up the kernels
                 loops["nerve torch cuda"] = on_cuda
-        loops["seqeval per batch"] = lambda data=data: run_seqeval(labels, data)
+        if args.device == "cuda":
+            assert torch is not None
+            cuda = [(g.cuda(), p.cuda()) for g, p in cpu]
+
+            def cuda_loop(cuda: list[tuple[Any, Any]] = cuda) -> tuple[int, int, int]:
+                out = run_nerve(labels, cuda)
+                torch.cuda.synchronize()
+                return out
+
+            loops["nerve torch cuda"] = cuda_loop
+            loops["nerve torch cuda, host decoder"] = lambda cuda=cuda: run_nerve(
+                labels, cuda, device_decode=False
+            )
+        else:
+            loops["seqeval per batch"] = lambda data=data: run_seqeval(labels, data)
         rows = {}
         for name, fn in loops.items():
             fn()  # warm-up: imports, table building
             seconds, counts = timed(fn, args.repeats)
             rows[name] = {"seconds": seconds, "counts": counts}
-        base = rows["seqeval per batch"]
+        base = rows["seqeval per batch" if args.device == "cpu" else "nerve numpy"]
         counts = {tuple(r["counts"]) for r in rows.values()}
         if len(counts) != 1:
             print(f"counts differ: {rows}", file=sys.stderr)
             ok = False
         print(f"### {layout}: {len(data)} batches\n")
-        print("| loop | median wall | vs seqeval per batch |\n|---|---:|---:|")
+        reference = "seqeval per batch" if args.device == "cpu" else "nerve numpy"
+        print(f"| loop | median wall | vs {reference} |\n|---|---:|---:|")
         for name, r in rows.items():
             r["ratio"] = base["seconds"] / r["seconds"]
             print(f"| {name} | {r['seconds']:.3f} s | {r['ratio']:.2f}x |")
@@ -198,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in rows:
             if name.startswith("nerve"):
                 ok &= rows[name]["ratio"] >= TARGET or "cuda" in name or "tensor decoder" in name
-    path = bs.write_json(f"bench-stream-{args.tokens}", report)
+    suffix = "-cuda" if args.device == "cuda" else ""
+    path = bs.write_json(f"bench-stream-{args.tokens}{suffix}", report)
     verdict = "PASS" if ok else "FAIL"
     print(f"target: nerve numpy and torch cpu at least {TARGET:g}x seqeval per batch: {verdict}")
     print(f"written: {bs.rel(path)}")

@@ -117,7 +117,7 @@ def test_word_symbols_skip_the_surrogates_and_keep_word_distances() -> None:
 
 
 def test_pair_costs_are_capped_at_one() -> None:
-    from nerve.matching.text import _costs as costs
+    from nerve.matching.text import costs
 
     got = costs(["ab", ""], ["abcdefgh", "x"], np.asarray([0, 1]), np.asarray([0, 1]))
     assert got.tolist() == [1.0, 1.0]

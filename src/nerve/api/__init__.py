@@ -2,7 +2,7 @@
 
 They compose readers, the vocabulary, repair policies and metrics; the CLI calls only these. Every
 option is checked by `nerve.options`; where tags come from is `api.sources`, and a big file is
-counted in threads by `api.shards`.
+counted in threads by `api.shards`; a big JSONL span file is scored in pieces by `api.span_chunks`.
 
 The analysis options of `score` (`nerve.analysis`, opt-in) fill ``result.analysis``: ``errors`` (each
 entity's error category, counted), ``confusion`` (the matrix of types, exact and overlap views; both on

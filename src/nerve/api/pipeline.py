@@ -11,6 +11,7 @@ import codecs
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,6 +39,7 @@ from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenS
 from .dirs import conll_pairs
 from .shards import score_shards, shards
 from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of
+from .span_chunks import chunks_apply, score_jsonl_chunks
 from .span_scores import exact_hits, flatten_sides, span_settings
 
 __all__ = ["count_inputs", "muc_options", "result_of", "scheme_pair"]  # the parts `nerve.api.partial` uses
@@ -355,6 +357,10 @@ def _span_files(
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
+    if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
+        score = partial(score_spans, beta=beta, overlap=overlap, source=kind, labels=labels, flatten=flatten)
+        result = score_jsonl_chunks(files[0], offsets, score)
+        return result, None
     g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
     source = kind + " lenient" * lenient
     result = score_spans(g, p, beta=beta, overlap=overlap, source=source, labels=labels, flatten=flatten)

@@ -6,7 +6,7 @@ In: a label and a prediction directory (or CoNLL files) and the metrics' options
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ def score_text(
     directories: bool | None = None,
     pattern: str = "*.bio",
     documents: str = "docstart",
+    progress: Callable[[int, int], None] | None = None,
 ) -> TextScores:
     """Score entities by their text (OI-ECER/EWER, OI-Nerval, bags): see `nerve.metrics.text`.
 
@@ -49,6 +50,7 @@ def score_text(
         documents: for CoNLL files, ``"docstart"`` (documents start at ``-DOCSTART-`` lines;
             a file without any is one document, which ``notes`` says when it has several
             sentences) or ``"sentence"`` (each sentence is a document).
+        progress: called with the entity pairs compared so far and their total (`score_texts`).
 
     Raises:
         InputError: a missing directory, no file matching ``pattern``, a file on one side only,
@@ -74,6 +76,6 @@ def score_text(
         corpus = read_text_files(label, prediction, scheme=scheme, repair=repair, documents=documents)  # type: ignore[arg-type]
     else:
         raise NerveError("score_text reads a label directory or a CoNLL file; use score_texts for lists")
-    scores = score_texts(corpus.gold, corpus.pred, metrics=metrics, threshold=threshold)
+    scores = score_texts(corpus.gold, corpus.pred, metrics=metrics, threshold=threshold, progress=progress)
     repairs = sum(corpus.repairs)
     return replace(scores, scheme=corpus.scheme, repair=corpus.repair, repairs=repairs, notes=corpus.notes)

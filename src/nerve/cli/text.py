@@ -15,6 +15,9 @@ from ..errors import OptionError, plural
 from ..report.text import TEXT_COMMANDS, render_text
 from .options import add_output, add_repair
 from .output import Output
+from .progress import Progress
+
+PAIRS_PER_SECOND = 3_000_000  # entity pairs compared in about a second: below that, no progress bar
 
 __all__ = ["add_parsers", "run"]
 
@@ -111,17 +114,19 @@ def run(ns: argparse.Namespace) -> Output:
     """Score the texts, say how many documents were read, and hand back the table (status 0)."""
     label, prediction, dirs = _inputs(ns)
     metrics = list(options.TEXT_METRICS) if ns.command == "ie-all" else [ns.command]
-    scores = score_text(
-        label,
-        prediction,
-        metrics=metrics,
-        threshold=_threshold(ns),
-        scheme=ns.scheme,
-        repair=ns.repair,
-        directories=dirs,
-        pattern=ns.pattern,
-        documents=ns.documents,
-    )
+    with Progress("pairs", PAIRS_PER_SECOND) as progress:
+        scores = score_text(
+            label,
+            prediction,
+            metrics=metrics,
+            threshold=_threshold(ns),
+            scheme=ns.scheme,
+            repair=ns.repair,
+            directories=dirs,
+            pattern=ns.pattern,
+            documents=ns.documents,
+            progress=progress,
+        )
     for note in scores.notes:
         sys.stderr.write(f"nerve: note: {note}\n")
     repairs = plural(scores.repairs, "invalid transition")

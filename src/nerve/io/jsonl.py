@@ -108,10 +108,10 @@ def read_span_file(path: str) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
-def json_objects(path: str, data: bytes, fmt: str) -> list[tuple[int | None, Any]]:
-    """The documents of a JSONL file (with their line numbers) or of a JSON list."""
+def json_objects(path: str, data: bytes, fmt: str, first_line: int = 1) -> list[tuple[int | None, Any]]:
+    """The documents of a JSONL file (with their line numbers, from ``first_line``) or of a JSON list."""
     if fmt == "jsonl":
-        lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
+        lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), start=first_line) if raw.strip()]
         try:  # one parse of all lines as a JSON list; line by line only to locate an error
             parsed_lines = _loads()(b"[" + b",".join(raw for _, raw in lines) + b"]")
         except ValueError:
@@ -126,6 +126,7 @@ def json_objects(path: str, data: bytes, fmt: str) -> list[tuple[int | None, Any
 
 
 Problems = list[InputError] | None
+Chunk = tuple[bytes, int, int]  # whole lines, the first one's number, its document's index
 
 
 def collect(problems: Problems, err: InputError) -> None:
@@ -320,22 +321,23 @@ def _strings(tokens: Any) -> bool:
 
 
 def read_documents(
-    path: str, fmt: str, units: str | None, problems: Problems = None
+    path: str, fmt: str, units: str | None, problems: Problems = None, chunk: Chunk | None = None
 ) -> tuple[SpanArray, SpanArray | None]:
     """The gold spans of a ``json`` or ``jsonl`` file, and its predictions if it holds both.
 
-    With ``problems``, problems are collected there (a document with one of its own is read
-    as empty); otherwise the first is raised.
+    With ``problems``, problems are collected there (a document with one of its own is read as
+    empty); otherwise the first is raised. ``chunk``: a `Chunk` to read (`nerve.io.jsonl_chunks`).
     """
-    objects = json_objects(path, read_span_file(path), fmt)
-    objects, units = in_characters(path, objects, units, problems)  # bytes, UTF-16: as characters
+    data, first, first_doc = chunk if chunk is not None else (read_span_file(path), 1, 0)
+    objects = json_objects(path, data, fmt, first)
+    objects, units = in_characters(path, objects, units, problems, first_doc)  # bytes, UTF-16: as characters
     fast = _documents_fast(objects, units)
     if fast is not None:
         return fast
     gold: Documents = []
     pred: Documents = []
     has_pred = None
-    for doc, (line, obj) in enumerate(objects):
+    for doc, (line, obj) in enumerate(objects, start=first_doc):
         try:
             g, p = _document(path, line, doc, obj, units, problems)
             if has_pred is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import BinaryIO
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from .bytes import DOCSTART, count_lines
 from .sources import FileRange, has_lone_cr
 
 __all__ = ["split_files"]
+
+PIECE = 8 << 20  # bytes read at once while counting the lines before a cut
 
 
 def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange, FileRange | None]] | None:
@@ -40,11 +43,11 @@ def split_files(gold: str, pred: str | None, parts: int) -> list[tuple[FileRange
         f.seek(0)
         done = 0
         for cut in cuts_gold[1:-1]:
-            chunk = f.read(cut - done)
-            if has_lone_cr(chunk):
+            counted = _count_lines(f, cut - done)
+            if counted is None:
                 return None  # lines ended by a lone CR: the line numbers below would be off
-            lines.append(lines[-1] + count_lines(chunk))
-            docs.append(docs[-1] + _docstarts(chunk, True))
+            lines.append(lines[-1] + counted[0])
+            docs.append(docs[-1] + counted[1])
             done = cut
     golds = [FileRange(gold, a, b, n) for a, b, n in zip(cuts_gold[:-1], cuts_gold[1:], lines, strict=True)]
     if pred is None:
@@ -86,6 +89,29 @@ def _cuts_at_lines(path: str, lines: list[int], docs: list[int]) -> list[int] | 
                 at_line_start = piece.endswith(b"\n")
         cuts.append(os.path.getsize(path))
     return cuts
+
+
+def _count_lines(f: BinaryIO, size: int) -> tuple[int, int] | None:
+    """Lines and ``-DOCSTART-`` lines of the next ``size`` bytes of ``f`` (which start a line).
+
+    Read in pieces of whole lines of about `PIECE` bytes, never all at once; ``None`` if a
+    lone CR ends a line.
+    """
+    lines = docs = 0
+    rest = b""
+    while size > 0:
+        piece = rest + f.read(min(PIECE, size))
+        size -= len(piece) - len(rest)
+        cut = piece.rfind(b"\n") + 1 if size > 0 else len(piece)
+        if cut == 0:  # no line end yet: read on
+            rest = piece
+            continue
+        whole, rest = piece[:cut], piece[cut:]
+        if has_lone_cr(whole):  # pieces end at an LF, so no CRLF is split between two
+            return None
+        lines += count_lines(whole)
+        docs += _docstarts(whole, True)
+    return lines, docs
 
 
 def _docstarts(data: bytes, at_line_start: bool) -> int:

@@ -43,11 +43,13 @@ def in_characters(
     objects: list[tuple[int | None, Any]],
     units: str | None,
     problems: list[InputError] | None = None,
+    first_doc: int = 0,
 ) -> tuple[list[tuple[int | None, Any]], str | None]:
     """``objects`` with their span offsets in ``units`` moved to characters, and the units they count.
 
     Offsets in other units than ``byte`` and ``utf16`` are left as they are. With ``problems``,
     a problem is collected there and its document's spans left out; otherwise the first is raised.
+    Documents are numbered from ``first_doc`` (a chunk of a file starts later).
 
     Raises:
         InputError: a document without a ``"text"``, an offset inside a character or beyond it.
@@ -55,7 +57,7 @@ def in_characters(
     if units not in ("byte", "utf16"):
         return objects, units
     out: list[tuple[int | None, Any]] = []
-    for doc, (line, obj) in enumerate(objects):
+    for doc, (line, obj) in enumerate(objects, start=first_doc):
         try:
             out.append((line, _document(path, line, doc, obj, units)))
         except InputError as err:

@@ -1,8 +1,9 @@
 """Text matching: gold and predicted entities paired by category, with the edit costs of each pair.
 
-In: the entities of both sides as `EntityTexts` (document, category, text). Out: `TextPairs`, every
-(gold, pred) pair of the same document and category, with the character and word error rate of
-each pair capped at 1 (the costs the text metrics assign by). Levenshtein distances come from
+In: the entities of both sides as `EntityTexts` (document, category, text). Out: `TextPairs`, both sides
+with shared category ids (entities pair only within one document and category), and the helpers
+that give the character and word error rate of pairs capped at 1 (the costs the text metrics
+assign by); `nerve.matching.text_cells` applies them cell block by cell block. Levenshtein distances come from
 rapidfuzz, in one batch of all pairs; words are turned into one symbol each (`as_symbols`), so
 that word distances are character distances too.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Float = npt.NDArray[np.float64]
 
-__all__ = ["TextPairs", "as_symbols", "distances", "pair_texts", "same_key_pairs"]
+__all__ = ["TextPairs", "as_symbols", "costs", "distances", "pair_texts", "same_key_pairs"]
 
 
 def same_key_pairs(g_key: Int, p_key: Int) -> tuple[Int, Int]:
@@ -87,7 +87,7 @@ def as_symbols(texts_a: list[str], texts_b: list[str]) -> tuple[list[Any], list[
     return out[: len(texts_a)], out[len(texts_a) :]
 
 
-def _costs(gold: list[Any], pred: list[Any], pair_g: Int, pair_p: Int) -> Float:
+def costs(gold: list[Any], pred: list[Any], pair_g: Int, pair_p: Int) -> Float:
     """Edit distance over the gold length, capped at 1, of each pair, in one batch.
 
     The pairs' strings are gathered as object arrays, without a Python loop per pair.
@@ -103,7 +103,11 @@ def _costs(gold: list[Any], pred: list[Any], pair_g: Int, pair_p: Int) -> Float:
 
 @dataclass(frozen=True)
 class TextPairs:
-    """Both sides with shared category ids, and the same-category pairs of each document."""
+    """Both sides with shared category ids: entities pair only within one (document, category) cell.
+
+    The pairs themselves and their costs are worked out cell block by cell block
+    (`nerve.matching.text_cells`), never all at once.
+    """
 
     gold: EntityTexts
     pred: EntityTexts
@@ -111,35 +115,21 @@ class TextPairs:
     g_cat: Int
     p_cat: Int
     n_docs: int
-    pair_g: Int
-    pair_p: Int
 
     @property
     def n_cat(self) -> int:
         """How many categories there are."""
         return len(self.names)
 
-    @cached_property
-    def char_cost(self) -> Float:
-        """min(CER, 1) of each same-category pair: characters, spaces included."""
-        return _costs(self.gold.text, self.pred.text, self.pair_g, self.pair_p)
+    @property
+    def n_cells(self) -> int:
+        """How many (document, category) cells there are: ``n_docs * max(n_cat, 1)``."""
+        return self.n_docs * max(self.n_cat, 1)
 
-    @cached_property
-    def word_cost(self) -> Float:
-        """min(WER, 1) of each same-category pair, words being the space-separated parts.
-
-        Pairs of equal texts cost 0; only the texts of the other pairs are split into words.
-        """
-        cost = np.zeros(self.pair_g.shape[0], dtype=np.float64)
-        differ = np.flatnonzero(self.char_cost > 0)
-        if not differ.shape[0]:
-            return cost
-        g_used, g_at = np.unique(self.pair_g[differ], return_inverse=True)
-        p_used, p_at = np.unique(self.pair_p[differ], return_inverse=True)
-        gold, pred = self.gold.text, self.pred.text
-        g_words, p_words = as_symbols([gold[i] for i in g_used.tolist()], [pred[i] for i in p_used.tolist()])
-        cost[differ] = _costs(g_words, p_words, g_at.reshape(-1), p_at.reshape(-1))
-        return cost
+    def cells(self) -> tuple[Int, Int]:
+        """The cell ``doc * n_cat + category`` of each gold and each predicted entity."""
+        n_cat = max(self.n_cat, 1)
+        return self.gold.doc * n_cat + self.g_cat, self.pred.doc * n_cat + self.p_cat
 
     def bag_items(self, words: bool) -> tuple[tuple[Int, Int, Int], tuple[Int, Int, Int]]:
         """The items of each side's bag: numbered words (or whole texts), documents, categories.
@@ -162,7 +152,7 @@ class TextPairs:
 
 
 def pair_texts(gold: EntityTexts, pred: EntityTexts) -> TextPairs:
-    """Number the categories of both sides and pair the entities of each document and category."""
+    """Number the categories of both sides (entities pair within each document and category)."""
     if gold.n_docs != pred.n_docs:
         raise ValueError(
             f"Expected as many predicted documents as gold ones, got {pred.n_docs} and {gold.n_docs}"
@@ -171,6 +161,4 @@ def pair_texts(gold: EntityTexts, pred: EntityTexts) -> TextPairs:
     index = {name: i for i, name in enumerate(names)}
     g_cat = np.fromiter(map(index.__getitem__, gold.category), dtype=np.int64, count=len(gold))
     p_cat = np.fromiter(map(index.__getitem__, pred.category), dtype=np.int64, count=len(pred))
-    n_cat = max(len(names), 1)
-    g, p = same_key_pairs(gold.doc * n_cat + g_cat, pred.doc * n_cat + p_cat)
-    return TextPairs(gold, pred, names, g_cat, p_cat, gold.n_docs, g, p)
+    return TextPairs(gold, pred, names, g_cat, p_cat, gold.n_docs)

@@ -22,8 +22,9 @@ entities alone, and categories found only in predictions have rows too. Scores a
 when there is no error and 1 otherwise, and precision, recall and F1 with a zero denominator are
 0. Rows hold counts, so results of document shards add up (`TextScores.merge`).
 
-The pairs and their costs come from `nerve.matching.text`, the assignment from
-`nerve.matching.assignment`; Nerval's largest matching is the same assignment with unit savings.
+The pairs, their costs and the assignments come from `nerve.matching.text_cells`, one
+(document, category) cell at a time; Nerval's largest matching is a maximum matching of the pairs
+within the threshold.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ import numpy as np
 
 from .. import options
 from ..errors import plural
-from ..matching.assignment import best_edges, max_matching
 from ..matching.text import TextPairs, pair_texts
+from ..matching.text_cells import CellResults, cell_results
 from ..model.counts import Totals, fbeta, safe_div, score_dict
 from ..model.signature import repair_field, signature
 from ..model.texts import EntityTexts
@@ -242,9 +243,9 @@ class TextScores:
 
 def _doc_counts(prep: TextPairs) -> tuple[Int, Int]:
     """Gold and predicted entities per (document, category) cell, flattened."""
-    size = prep.n_docs * prep.n_cat
-    g = np.bincount(prep.gold.doc * prep.n_cat + prep.g_cat, minlength=size)
-    p = np.bincount(prep.pred.doc * prep.n_cat + prep.p_cat, minlength=size)
+    g_cell, p_cell = prep.cells()
+    g = np.bincount(g_cell, minlength=prep.n_cells)
+    p = np.bincount(p_cell, minlength=prep.n_cells)
     return g.astype(np.int64), p.astype(np.int64)
 
 
@@ -261,24 +262,18 @@ def _table(prep: TextPairs, total: Row, per_category: Callable[[int, int], Row |
     return TextTable(total, rows)
 
 
-def _ecer_ewer(prep: TextPairs) -> TextTable[ErrorRow]:
-    char_cost, word_cost = prep.char_cost, prep.word_cost
+def _ecer_ewer(prep: TextPairs, cells: CellResults) -> TextTable[ErrorRow]:
     g_counts, p_counts = _doc_counts(prep)
-    size = prep.n_docs * prep.n_cat
-    cell = prep.gold.doc[prep.pair_g] * prep.n_cat + prep.g_cat[prep.pair_g]
+    n_cat = max(prep.n_cat, 1)
     totals = {}
-    for name, cost in (("char", char_cost), ("word", word_cost)):
-        useful = cost < 1.0  # a pair costing 1 saves nothing over two dummies
-        r, c, k = prep.pair_g[useful], prep.pair_p[useful], cost[useful]
-        chosen = best_edges(r, c, 1.0 - k)
-        saving = np.bincount(cell[useful][chosen], weights=1.0 - k[chosen], minlength=size)
+    for name, saving in (("char", cells.char_saving), ("word", cells.word_saving)):
         # Per (document, category): max(gold, pred) - saving. Per document over all categories
         # the same with the document's totals, as categories never pair with each other.
         per_cell = np.maximum(g_counts, p_counts) - saving
-        g_doc = g_counts.reshape(prep.n_docs, prep.n_cat).sum(axis=1)
-        p_doc = p_counts.reshape(prep.n_docs, prep.n_cat).sum(axis=1)
-        per_doc = np.maximum(g_doc, p_doc) - saving.reshape(prep.n_docs, prep.n_cat).sum(axis=1)
-        totals[name] = (float(per_doc.sum()), per_cell.reshape(prep.n_docs, prep.n_cat).sum(axis=0))
+        g_doc = g_counts.reshape(prep.n_docs, n_cat).sum(axis=1)
+        p_doc = p_counts.reshape(prep.n_docs, n_cat).sum(axis=1)
+        per_doc = np.maximum(g_doc, p_doc) - saving.reshape(prep.n_docs, n_cat).sum(axis=1)
+        totals[name] = (float(per_doc.sum()), per_cell.reshape(prep.n_docs, n_cat).sum(axis=0))
     total = ErrorRow(totals["char"][0], totals["word"][0], len(prep.gold), len(prep.pred), prep.n_docs)
     g_per = np.bincount(prep.g_cat, minlength=prep.n_cat)
     p_per = np.bincount(prep.p_cat, minlength=prep.n_cat)
@@ -291,14 +286,11 @@ def _ecer_ewer(prep: TextPairs) -> TextTable[ErrorRow]:
     )
 
 
-def _nerval(prep: TextPairs, threshold: float) -> TextTable[NervalRow]:
-    ok = prep.char_cost <= threshold
-    r, c = prep.pair_g[ok], prep.pair_p[ok]
-    chosen = max_matching(r, c)
-    tp = np.bincount(prep.g_cat[r[chosen]], minlength=prep.n_cat)
+def _nerval(prep: TextPairs, cells: CellResults) -> TextTable[NervalRow]:
+    tp = cells.nerval_tp.reshape(prep.n_docs, max(prep.n_cat, 1)).sum(axis=0)
     g_per = np.bincount(prep.g_cat, minlength=prep.n_cat)
     p_per = np.bincount(prep.p_cat, minlength=prep.n_cat)
-    n_tp = int(chosen.sum())
+    n_tp = int(tp.sum())
     total = NervalRow(n_tp, len(prep.pred) - n_tp, len(prep.gold) - n_tp, prep.n_docs)
     return _table(
         prep,
@@ -358,6 +350,7 @@ def score_texts(
     *,
     metrics: Sequence[str] = TEXT_METRICS,
     threshold: float = 0.3,
+    progress: Callable[[int, int], None] | None = None,
 ) -> TextScores:
     """Score predicted entities against gold ones by their text, per document.
 
@@ -366,17 +359,25 @@ def score_texts(
         pred: the predicted entities, the same way, with as many documents.
         metrics: which of ``ecer-ewer``, ``nerval``, ``bow``, ``botw`` and ``boe`` to compute.
         threshold: OI-Nerval's largest character error rate of a match, a fraction in [0, 1].
+        progress: called with the (gold, pred) pairs compared so far and their total, as the
+            assignments advance (the CLI draws a progress bar with it).
     """
     metrics = options.text_metrics(metrics)
     options.fraction(threshold, "threshold")
     g = gold if isinstance(gold, EntityTexts) else EntityTexts.from_documents(gold)
     p = pred if isinstance(pred, EntityTexts) else EntityTexts.from_documents(pred)
     prep = pair_texts(g, p)
+    cells = cell_results(
+        prep,
+        errors="ecer-ewer" in metrics,
+        threshold=threshold if "nerval" in metrics else None,
+        progress=progress,
+    )
     return TextScores(
         documents=prep.n_docs,
         threshold=threshold if "nerval" in metrics else None,
-        ecer_ewer=_ecer_ewer(prep) if "ecer-ewer" in metrics else None,
-        nerval=_nerval(prep, threshold) if "nerval" in metrics else None,
+        ecer_ewer=_ecer_ewer(prep, cells) if "ecer-ewer" in metrics else None,
+        nerval=_nerval(prep, cells) if "nerval" in metrics else None,
         bow=_bag(prep, "bow") if "bow" in metrics else None,
         botw=_bag(prep, "botw") if "botw" in metrics else None,
         boe=_bag(prep, "boe") if "boe" in metrics else None,

@@ -1,0 +1,96 @@
+"""Peak memory at any size: nerve score, MUC from JSONL, and the streaming metric (issue 15, item 4).
+
+Three rows per corpus size, each one whole process under ``/usr/bin/time -v`` (one run, no
+warm-up unless ``--repeats``), the peak RSS and the wall time:
+
+- ``nerve score CORPUS --output json`` on the generated merged CoNLL corpus (1M, 10M, 100M tokens;
+  the 100M file is about 1.1 GB, written by gen_corpus.py when missing);
+- ``nerve score SPANS.jsonl --metrics muc --output json`` on gen_spans.py's JSONL of the same
+  corpus (1M and 10M tokens);
+- ``python bench/bench_stream.py --memory --tokens N``: packed id batches streamed through one
+  ``StreamingMetric`` (1M and 10M tokens).
+
+Target: at most 200 MB (about 190.7 MiB) peak RSS for every row, and wall time linear in size.
+
+Usage::
+
+    python bench/bench_memory.py                         # 1M, 10M, 100M
+    python bench/bench_memory.py --tokens 1000000 10000000 --muc-tokens 1000000
+
+Prints a Markdown table and writes bench/out/bench-memory-all.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_score as bs
+
+LIMIT_BYTES = 200 * 10**6
+
+
+def spans_for(tokens: int, seed: int) -> Path:
+    """gen_spans.py's JSONL of the corpus, written when missing."""
+    prefix = bs.OUT / f"spans-{tokens}-seed{seed}"
+    path = prefix.with_suffix(".jsonl")
+    if not path.exists():
+        corpus = bs.corpus_for(tokens, seed)
+        subprocess.run([sys.executable, str(bs.BENCH / "gen_spans.py"), str(corpus), str(prefix)], check=True)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, nargs="+", default=[1_000_000, 10_000_000, 100_000_000])
+    parser.add_argument("--muc-tokens", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    parser.add_argument("--stream-tokens", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=3600.0)
+    args = parser.parse_args(argv)
+    results: list[bs.Result] = []
+    for tokens in args.tokens:
+        corpus = bs.corpus_for(tokens, args.seed)
+        tool = bs.nerve_tool(corpus)
+        results += bs.run_tools([tool], corpus, tokens, args.repeats, args.timeout, warmup=False)
+    for tokens in args.muc_tokens:
+        spans = spans_for(tokens, args.seed)
+        nerve = bs.nerve_tool(spans)
+        argv_muc = [nerve.argv[0], "score", str(spans), "--metrics", "muc", "--output", "json"]
+        tool = bs.Tool(
+            "nerve-muc-jsonl", "nerve score --metrics muc (JSONL)", argv_muc, unavailable=nerve.unavailable
+        )
+        results += bs.run_tools(
+            [tool], spans, tokens, args.repeats, args.timeout, prefix="mem-", warmup=False
+        )
+    for tokens in args.stream_tokens:
+        corpus = bs.corpus_for(tokens, args.seed)
+        argv_stream = [sys.executable, str(bs.BENCH / "bench_stream.py"), "--memory", "--tokens", str(tokens)]
+        tool = bs.Tool("stream", "bench_stream.py --memory (StreamingMetric)", argv_stream)
+        results += bs.run_tools(
+            [tool], corpus, tokens, args.repeats, args.timeout, prefix="mem-", warmup=False
+        )
+    print("| command | tokens | wall s | peak RSS MiB | s per 1M tokens | <= 200 MB |")
+    print("|---|---:|---:|---:|---:|---|")
+    ok = True
+    for r in results:
+        under = r.peak_rss_mib is not None and r.peak_rss_mib * 2**20 <= LIMIT_BYTES
+        ok &= under
+        per = r.median_wall_s / (r.tokens or 1) * 1e6 if r.median_wall_s is not None else None
+        wall, rss = bs.fmt(r.median_wall_s, ".2f"), bs.fmt(r.peak_rss_mib, ".1f")
+        verdict = "PASS" if under else "FAIL"
+        print(f"| {r.label} | {r.tokens:,} | {wall} | {rss} | {bs.fmt(per, '.3f')} | {verdict} |")
+    path = bs.write_json(
+        "bench-memory-all.json", {"machine": bs.machine(), "results": [vars(r) for r in results]}
+    )
+    print(f"\nwritten: {bs.rel(path)}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
