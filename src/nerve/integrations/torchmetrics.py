@@ -49,7 +49,12 @@ class EntityScore(Metric):
 
     Args:
         labels: the tag of each id (a list, or a mapping such as ``config.id2label``).
-        scheme, repair, tag_format, outside, ignore_index, beta: as for `nerve.StreamingMetric`.
+        scheme: as for `nerve.StreamingMetric`.
+        repair: as for `nerve.StreamingMetric`.
+        tag_format: as for `nerve.StreamingMetric`.
+        outside: as for `nerve.StreamingMetric`.
+        ignore_index: as for `nerve.StreamingMetric`.
+        beta: as for `nerve.StreamingMetric`.
         validate: check every batch for ids outside the label list, bad lengths and (with
             ``repair="error"``) invalid transitions, naming the row and position; this reads
             one number back per batch. With ``False`` such batches are counted on the device
