@@ -69,7 +69,7 @@ def _tool(*args: str) -> subprocess.CompletedProcess[str]:
     "args",
     [
         ("ruff", "check", "src", "tests", "bench"),
-        ("ruff", "format", "--check", "src", "tests", "bench"),
+        ("ruff", "format", "--check", "."),  # Markdown examples too
         ("mypy",),
     ],
     ids=["ruff-check", "ruff-format", "mypy"],
