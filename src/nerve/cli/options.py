@@ -22,6 +22,7 @@ __all__ = [
     "add_output",
     "add_reading",
     "add_repair",
+    "add_sources",
     "add_span_reading",
     "add_statistics",
     "reading",
@@ -84,7 +85,7 @@ def add_format(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_span_reading(p: argparse.ArgumentParser) -> None:
+def add_span_reading(p: argparse.ArgumentParser | argparse._ArgumentGroup, lenient: bool = True) -> None:
     """``--offsets`` and ``--lenient``: how span files' offsets count, and entity texts unlike them."""
     p.add_argument(
         "--offsets",
@@ -92,11 +93,36 @@ def add_span_reading(p: argparse.ArgumentParser) -> None:
         choices=OFFSET_UNITS,
         help="span files: what offsets count",
     )
+    if lenient:
+        p.add_argument(
+            "--lenient",
+            action="store_true",
+            help=f"{', '.join(TEXT_FORMATS)}: score an entity whose text differs from what its offsets "
+            "cover as the offsets say, and count it in the notes (default: an error)",
+        )
+
+
+def add_sources(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Which part of a HIPE or CoNLL-U file, a spaCy DocBin or a dataset holds the entities."""
     p.add_argument(
-        "--lenient",
-        action="store_true",
-        help=f"{', '.join(TEXT_FORMATS)}: score an entity whose text differs from what its offsets cover "
-        "as the offsets say, and count it in the notes (default: an error)",
+        "--column",
+        "--misc-key",
+        dest="column",
+        default=None,
+        help="hipe: the tag column(s), comma-separated (default NE-COARSE-LIT); "
+        "conllu: the MISC key (default NER)",
+    )
+    p.add_argument(
+        "--spans-key", default=None, metavar="KEY", help="spacy: read this span group, not doc.ents"
+    )
+    p.add_argument(
+        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
+    )
+    p.add_argument(
+        "--label-names",
+        default=None,
+        metavar="NAMES",
+        help="hf: the tag of each ClassLabel id, comma-separated in id order (default: from the features)",
     )
 
 

@@ -22,6 +22,7 @@ from .options import (
     add_labels,
     add_output,
     add_reading,
+    add_sources,
     add_span_reading,
     add_statistics,
     labels,
@@ -59,15 +60,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_format(s)
     add_labels(s)
     add_span_reading(s)
-    s.add_argument(
-        "--column",
-        "--misc-key",
-        dest="column",
-        default=None,
-        help="hipe: the tag column(s), comma-separated (default NE-COARSE-LIT); "
-        "conllu: the MISC key (default NER)",
-    )
-    _add_datasets(s)
+    add_sources(s)
+    _add_subwords(s)
     s.add_argument(  # checked by nerve.options, as in Python
         "--flatten",
         default=None,
@@ -89,20 +83,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.set_defaults(run=run)
 
 
-def _add_datasets(s: argparse.ArgumentParser) -> None:
-    """Which part of a spaCy DocBin or a Hugging Face dataset holds the entities."""
-    s.add_argument(
-        "--spans-key", default=None, metavar="KEY", help="spacy: read this span group, not doc.ents"
-    )
-    s.add_argument(
-        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
-    )
-    s.add_argument(
-        "--label-names",
-        default=None,
-        metavar="NAMES",
-        help="hf: the tag of each ClassLabel id, comma-separated in id order (default: from the features)",
-    )
+def _add_subwords(s: argparse.ArgumentParser) -> None:
+    """How a Hugging Face model's sub-token labels become word labels."""
     s.add_argument(
         "--subwords",
         default=None,

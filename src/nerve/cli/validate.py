@@ -15,7 +15,7 @@ from ..api.sources import input_kind
 from ..errors import OptionError, plural
 from ..io.hf import read_hf
 from ..io.reader_options import ReaderOptions
-from .options import add_files, add_format, add_reading, reading, source
+from .options import add_files, add_format, add_reading, add_sources, add_span_reading, reading, source
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -35,28 +35,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(v)
     spans = v.add_argument_group("span files and datasets")
-    spans.add_argument(
-        "--offsets", default=None, choices=options.OFFSET_UNITS, help="json/jsonl: what span offsets count"
-    )
-    spans.add_argument(
-        "--column",
-        "--misc-key",
-        dest="column",
-        default=None,
-        help="hipe: the tag column(s); conllu: the MISC key",
-    )
-    spans.add_argument(
-        "--spans-key", default=None, metavar="KEY", help="spacy: check this span group, not doc.ents"
-    )
-    spans.add_argument(
-        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
-    )
-    spans.add_argument(
-        "--label-names",
-        default=None,
-        metavar="NAMES",
-        help="hf: the tag of each ClassLabel id, comma-separated",
-    )
+    add_span_reading(spans, lenient=False)
+    add_sources(spans)
     v.set_defaults(run=run)
 
 
