@@ -459,3 +459,51 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     assert "lost: 2 nested or overlapping entities dropped (--flatten outermost)" in ok.stderr
     as_json = _nerve("convert", str(nested), str(tmp_path / "n.jsonl"), "--to", "jsonl", "--report", "json")
     assert json.loads(as_json.stdout)["entities_written"] == 25
+
+
+@pytest.mark.parametrize(
+    ("source", "to", "args", "message"),
+    [
+        (
+            "news",
+            "jsonl",
+            ["--scheme", "BILOU"],
+            "--scheme: applies to tag output (conll, bio), but --to jsonl",
+        ),
+        (
+            "news",
+            "brat",
+            ["--flatten", "first"],
+            "--flatten: applies to tag output (conll, bio), but --to brat",
+        ),
+        (
+            "news",
+            "conll",
+            ["--offsets", "char"],
+            "--offsets: applies to span input, but the input reads as conll",
+        ),
+        (
+            "spans",
+            "conll",
+            ["--from-scheme", "IOB1"],
+            "--from-scheme: applies to tagged input (conll, bio, hf)",
+        ),
+        ("spans", "conll", ["--outside", "X"], "--outside: applies to tagged input (conll, bio, hf)"),
+        ("spans", "conll", ["--tag-format", "X-B"], "--tag-format: applies to tagged input (conll, bio, hf)"),
+    ],
+)
+def test_options_that_do_not_apply_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, to: str, args: list[str], message: str
+) -> None:
+    """Nothing given is ignored: an option of the other kind of input or target exits 2, writing nothing."""
+    from nerve.cli import main
+
+    spans = tmp_path / "s.jsonl"
+    spans.write_text('{"tokens": ["John", "ran"], "spans": [{"start": 0, "end": 1, "label": "PER"}]}\n')
+    src = str(NEWS) if source == "news" else str(spans)
+    out = tmp_path / f"out.{to}"
+    assert main(["convert", src, str(out), "--to", to, *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nerve: error: {message}"), err
+    assert err.count("\n") == 1
+    assert not out.exists()

@@ -54,6 +54,7 @@ __all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
 #: directory, spaCy/Prodigy JSONL.
 TARGETS = ("conll", "bio", "jsonl", "brat", "spacy-jsonl")
 INPUT_FORMATS = (*TAG_FORMATS, *SPAN_FORMATS, "hf")
+DEFAULT_SCHEME = "IOB2"  # the scheme written to tag targets when none is given
 SIDES = ("gold", "pred")
 DISCONTINUOUS = "discontinuous entities written as their extent"
 
@@ -140,6 +141,16 @@ def _attributes_lost(corpus: Corpus, to: str) -> dict[str, int]:
 def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None]) -> Corpus:
     """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units."""
     from_scheme, tag_format, outside, offsets = how
+    if fmt in TAG_FORMATS and offsets is not None:
+        raise OptionError(
+            options.flag("offsets"), f"applies to span input, but the input reads as {fmt} tags"
+        )
+    unset = {"from_scheme": "auto", "tag_format": None, "outside": "O"}
+    given = {"from_scheme": from_scheme, "tag_format": tag_format, "outside": outside}
+    for name, value in given.items():
+        if fmt not in (*TAG_FORMATS, "hf") and value != unset[name]:
+            detail = f"applies to tagged input (conll, bio, hf), but the input reads as {fmt} spans"
+            raise OptionError(options.flag(name), detail)
     if fmt != "hf":
         return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
     options.offsets(offsets, "hf")  # a dataset's tags are names, spelt as its features say
@@ -149,13 +160,20 @@ def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | 
     return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
 
-def _check_options(to: str, side: str, flatten: str | None, scheme: str) -> None:
-    """Refuse an unknown target, side or flattening policy, and ``auto`` as the scheme to write."""
+def _check_options(to: str, side: str, flatten: str | None, scheme: str | None) -> None:
+    """Refuse unknown values, ``auto`` as the scheme to write, and tag options for a span target.
+
+    A span target holds no tags (``scheme``) and keeps nesting as it is (``flatten``).
+    """
     options.one_of(to, TARGETS, "to")
     options.one_of(side, SIDES, "side")
     if flatten is not None:
         options.one_of(flatten, nesting.POLICIES, "flatten")
-    if to in ("conll", "bio") and options.scheme(scheme) is None:
+    for name, value in (("scheme", scheme), ("flatten", flatten)):
+        if to not in TAG_FORMATS and value is not None:
+            detail = f"applies to tag output (conll, bio), but --to {to} writes spans, nested as they are"
+            raise OptionError(options.flag(name), detail)
+    if to in TAG_FORMATS and options.scheme(scheme or DEFAULT_SCHEME) is None:
         raise OptionError(options.flag("scheme"), "expected a scheme to write, not auto")
 
 
@@ -283,7 +301,7 @@ def convert(
     out: str | os.PathLike[str],
     *,
     to: str,
-    scheme: str = "IOB2",
+    scheme: str | None = None,
     input_format: str | None = None,
     from_scheme: str = "auto",
     side: str = "gold",
@@ -299,7 +317,9 @@ def convert(
     ``offsets`` their units); ``side`` is ``gold``, or ``pred`` for its predictions; ``from_scheme``,
     ``tag_format`` and ``outside`` say how its tags are read. ``out`` is a file (``conll``, ``jsonl``,
     ``spacy-jsonl``) or directory (``bio``, ``brat``), written over only with ``force``; ``scheme``
-    is the scheme written; ``flatten`` a `nerve.model.nesting` policy for nested entities.
+    is the scheme written (tag targets; default IOB2); ``flatten`` a `nerve.model.nesting` policy
+    for nested entities going to tags. An option that does not apply to the input or the target
+    is refused, never ignored.
 
     Raises:
         OptionError: an unknown ``to``, ``scheme``, ``side`` or ``flatten``, an existing ``out``
@@ -308,6 +328,7 @@ def convert(
     """
     src, dst = os.fspath(source), os.fspath(out)
     _check_options(to, side, flatten, scheme)
+    scheme = scheme or DEFAULT_SCHEME
     if not os.path.exists(src):
         raise InputError(src, None, "no such file or directory")
     _check_target(dst, to, force)

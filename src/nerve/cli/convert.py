@@ -36,7 +36,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument("--to", required=True, metavar="FORMAT", help=f"the format to write: {', '.join(TARGETS)}")
     schemes = ", ".join(s for s in SUPPORTED_SCHEMES if s != "auto")
     c.add_argument(
-        "--scheme", default="IOB2", metavar="S", help=f"the scheme written: {schemes} (default: IOB2)"
+        "--scheme",
+        default=None,
+        metavar="S",
+        help=f"conll, bio: the scheme written: {schemes} (default: IOB2)",
     )
     c.add_argument(
         "--flatten",
