@@ -160,6 +160,12 @@ def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | 
     return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
 
+def _written_scheme(to: str, scheme: str | None) -> str | None:
+    """The name of the scheme a tag target is written in; ``None`` for a span target."""
+    written = options.scheme(scheme or DEFAULT_SCHEME) if to in TAG_FORMATS else None
+    return written.name if written is not None else None
+
+
 def _check_options(to: str, side: str, flatten: str | None, scheme: str | None) -> None:
     """Refuse unknown values, ``auto`` as the scheme to write, and tag options for a span target.
 
@@ -317,18 +323,16 @@ def convert(
     ``offsets`` their units); ``side`` is ``gold``, or ``pred`` for its predictions; ``from_scheme``,
     ``tag_format`` and ``outside`` say how its tags are read. ``out`` is a file (``conll``, ``jsonl``,
     ``spacy-jsonl``) or directory (``bio``, ``brat``), written over only with ``force``; ``scheme``
-    is the scheme written (tag targets; default IOB2); ``flatten`` a `nerve.model.nesting` policy
-    for nested entities going to tags. An option that does not apply to the input or the target
-    is refused, never ignored.
+    (default IOB2) and ``flatten`` (`nerve.model.nesting`) apply to tag targets. Options that do
+    not apply are refused.
 
     Raises:
-        OptionError: an unknown ``to``, ``scheme``, ``side`` or ``flatten``, an existing ``out``
-            without ``force``, or nested entities for a tag target without ``flatten``.
+        OptionError: an unknown or inapplicable option, an existing ``out`` without ``force``,
+            nested entities for a tag target without ``flatten``.
         InputError: unreadable input, or input without text for a target that needs it.
     """
     src, dst = os.fspath(source), os.fspath(out)
     _check_options(to, side, flatten, scheme)
-    scheme = scheme or DEFAULT_SCHEME
     if not os.path.exists(src):
         raise InputError(src, None, "no such file or directory")
     _check_target(dst, to, force)
@@ -340,11 +344,10 @@ def convert(
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
     corpus = _in_units(corpus, to, src)
     lost = dict(corpus.lost)
-    if to in ("conll", "bio"):
-        written = _write_tags(corpus, dst, to, scheme, flatten, lost)
+    if to in TAG_FORMATS:
+        written = _write_tags(corpus, dst, to, scheme or DEFAULT_SCHEME, flatten, lost)
     else:
         written = _write_spans(corpus, dst, to, lost)
-    written_in = options.scheme(scheme) if to in ("conll", "bio") else None
     return ConvertReport(
         source=src,
         target=dst,
@@ -354,7 +357,7 @@ def convert(
         entities_read=read,
         entities_written=written,
         input_scheme=corpus.scheme,
-        scheme=written_in.name if written_in is not None else None,
+        scheme=_written_scheme(to, scheme),
         repairs=corpus.repairs,
         lost=dict(sorted(lost.items())),
         notes=corpus.notes,
