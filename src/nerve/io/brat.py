@@ -38,13 +38,14 @@ from .brat_attributes import ATTRIBUTE_FORM, malformed, read_attributes
 from .jsonl import MAX_OFFSET
 from .lenient import TEXT_MISMATCH, mismatch_fix, reading
 from .offsets import decode_utf8
+from .sources import read_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["KINDS", "Annotations", "Document", "check_document", "empty_document", "read_ann", "read_bytes"]
+__all__ = ["KINDS", "Annotations", "Document", "check_document", "empty_document", "read_ann"]
 
 #: What each non-entity annotation is counted as, by the first character of its id.
 KINDS = {
@@ -79,17 +80,6 @@ class Annotations:
         """The 1-based line of entity ``i`` (the ``i``-th ``T`` line): for messages only."""
         t_lines = (n for n, line in enumerate(self.data.split("\n"), start=1) if line.startswith("T"))
         return next(n for k, n in enumerate(t_lines) if k == i)
-
-
-def read_bytes(path: str) -> bytes:
-    """The bytes of the file ``path``; `InputError` when there is none."""
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, expected a file") from None
 
 
 def read_ann(path: str) -> Annotations:

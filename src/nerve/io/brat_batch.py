@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
-from .brat import Document, read_bytes
+from .brat import Document
+from .sources import read_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -21,11 +21,12 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.spans import Fragments, SpanArray
-from .brat import Document, check_document, empty_document, read_ann, read_bytes
+from .brat import Document, check_document, empty_document, read_ann
 from .brat_attributes import columns
 from .brat_batch import plain_documents
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
+from .sources import read_bytes
 
 __all__ = ["DISCONTINUOUS", "brat_documents", "brat_texts", "read_brat", "read_brat_pair"]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -27,6 +26,7 @@ from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .columns import MAX_OFFSET, fast_columns, span_array
 from .lenient import counted, mismatch_fix
+from .sources import read_bytes
 from .unit_offsets import in_characters
 
 if TYPE_CHECKING:
@@ -98,13 +98,7 @@ def no_gc() -> Iterator[None]:
 
 def read_span_file(path: str) -> bytes:
     """The bytes of a span file, without a UTF-8 BOM."""
-    if os.path.isdir(path):
-        raise InputError(path, None, "is a directory, expected a span file")
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
+    data = read_bytes(path, "a span file")
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 

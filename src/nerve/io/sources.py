@@ -18,7 +18,7 @@ from typing import BinaryIO, Union
 from ..errors import InputError
 from .bytes import BOM, count_lines
 
-__all__ = ["FileRange", "LineSource", "Readable", "has_lone_cr", "read_head", "unify_line_ends"]
+__all__ = ["FileRange", "LineSource", "Readable", "has_lone_cr", "read_bytes", "read_head", "unify_line_ends"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,17 @@ def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
         with open(path, encoding=encoding, newline="") as t:
             while text := t.read(size):
                 yield text.encode("utf-8")
+
+
+def read_bytes(path: str, expected: str = "a file") -> bytes:
+    """The bytes of the file ``path``; `InputError` when there is none, or a directory (``expected``)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, None, f"is a directory, expected {expected}") from None
 
 
 def read_head(path: str, size: int) -> bytes:

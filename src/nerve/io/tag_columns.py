@@ -23,9 +23,9 @@ from ..errors import InputError
 from ..model.schemes import OUT, continuation_table
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
-from .brat import read_bytes
 from .bytes import BOM, intern
 from .offsets import decode_utf8
+from .sources import read_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
