@@ -486,10 +486,20 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
             "spans",
             "conll",
             ["--from-scheme", "IOB1"],
-            "--from-scheme: applies to tagged input (conll, bio, hf)",
+            "--from-scheme: applies to tagged input (conll, bio, hf), but the input reads as jsonl spans",
         ),
-        ("spans", "conll", ["--outside", "X"], "--outside: applies to tagged input (conll, bio, hf)"),
-        ("spans", "conll", ["--tag-format", "X-B"], "--tag-format: applies to tagged input (conll, bio, hf)"),
+        (
+            "spans",
+            "conll",
+            ["--outside", "X"],
+            "--outside: applies to tagged input (conll, bio), but the input reads as jsonl spans",
+        ),
+        (
+            "spans",
+            "conll",
+            ["--tag-format", "X-B"],
+            "--tag-format: applies to tagged input (conll, bio), but the input reads as jsonl spans",
+        ),
     ],
 )
 def test_options_that_do_not_apply_are_refused(

@@ -148,15 +148,15 @@ def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | 
     unset = {"from_scheme": "auto", "tag_format": None, "outside": "O"}
     given = {"from_scheme": from_scheme, "tag_format": tag_format, "outside": outside}
     for name, value in given.items():
-        if fmt not in (*TAG_FORMATS, "hf") and value != unset[name]:
-            detail = f"applies to tagged input (conll, bio, hf), but the input reads as {fmt} spans"
+        kinds = (*TAG_FORMATS, "hf") if name == "from_scheme" else TAG_FORMATS  # a dataset names its tags
+        if value != unset[name] and fmt not in kinds:
+            detail = f"applies to tagged input ({', '.join(kinds)}), but the input reads as {fmt} spans"
+            if fmt == "hf":
+                detail = "applies to CoNLL and BIO input, not to a dataset"
             raise OptionError(options.flag(name), detail)
     if fmt != "hf":
         return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
-    options.offsets(offsets, "hf")  # a dataset's tags are names, spelt as its features say
-    for name, value, default in (("tag_format", tag_format, None), ("outside", outside, "O")):
-        if value != default:
-            raise OptionError(options.flag(name), "applies to CoNLL and BIO input, not to a dataset")
+    options.offsets(offsets, "hf")
     return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
 
