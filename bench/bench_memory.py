@@ -8,7 +8,10 @@ warm-up unless ``--repeats``), the peak RSS and the wall time:
 - ``nerve score SPANS.jsonl --metrics muc --output json`` on gen_spans.py's JSONL of the same
   corpus (1M and 10M tokens);
 - ``python bench/bench_stream.py --memory --tokens N``: packed id batches streamed through one
-  ``StreamingMetric`` (1M and 10M tokens).
+  ``StreamingMetric`` (1M and 10M tokens);
+- ``nerve score FILE --output json`` and ``... --metrics muc`` on a 40,000-token file with many
+  entity types (100, 1,000 and 10,000; one entity per token), for memory that must not grow with
+  the square of the number of tags.
 
 Target: at most 200 MB (about 190.7 MiB) peak RSS for every row, and wall time linear in size.
 
@@ -16,6 +19,7 @@ Usage::
 
     python bench/bench_memory.py                         # 1M, 10M, 100M
     python bench/bench_memory.py --tokens 1000000 10000000 --muc-tokens 1000000
+    python bench/bench_memory.py --tokens --muc-tokens --stream-tokens --types 100 10000  # types only
 
 Prints a Markdown table and writes bench/out/bench-memory-all.json.
 """
@@ -44,11 +48,39 @@ def spans_for(tokens: int, seed: int) -> Path:
     return path
 
 
+def many_types(n_types: int, tokens: int = 40_000) -> Path:
+    """A merged CoNLL file of ``tokens`` tokens, each a one-token entity of one of ``n_types`` types."""
+    path = bs.OUT / f"types-{n_types}-{tokens}.conll"
+    if not path.exists():
+        bs.OUT.mkdir(parents=True, exist_ok=True)
+        rows = [
+            f"w{i} B-T{i % n_types} B-T{i * 7 % n_types}" + ("\n" if i % 20 == 19 else "")
+            for i in range(tokens)
+        ]
+        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def type_rows(counts: list[int], repeats: int, timeout: float) -> list[bs.Result]:
+    """Exact and MUC scoring of `many_types` files, one row each."""
+    results: list[bs.Result] = []
+    for n in counts:
+        path = many_types(n)
+        nerve = bs.nerve_tool(path)
+        for key, extra in (("exact", []), ("muc", ["--metrics", "muc"])):
+            argv = [nerve.argv[0], "score", str(path), *extra, "--output", "json"]
+            label = f"nerve score {' '.join(extra) or '(exact)'}, {n:,} types"
+            tool = bs.Tool(f"types-{key}-{n}", label, argv, unavailable=nerve.unavailable)
+            results += bs.run_tools([tool], path, 40_000, repeats, timeout, prefix="mem-", warmup=False)
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tokens", type=int, nargs="+", default=[1_000_000, 10_000_000, 100_000_000])
-    parser.add_argument("--muc-tokens", type=int, nargs="+", default=[1_000_000, 10_000_000])
-    parser.add_argument("--stream-tokens", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    parser.add_argument("--tokens", type=int, nargs="*", default=[1_000_000, 10_000_000, 100_000_000])
+    parser.add_argument("--muc-tokens", type=int, nargs="*", default=[1_000_000, 10_000_000])
+    parser.add_argument("--stream-tokens", type=int, nargs="*", default=[1_000_000, 10_000_000])
+    parser.add_argument("--types", type=int, nargs="*", default=[100, 1_000, 10_000])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=3600.0)
@@ -75,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         results += bs.run_tools(
             [tool], corpus, tokens, args.repeats, args.timeout, prefix="mem-", warmup=False
         )
+    results += type_rows(args.types, args.repeats, args.timeout)
     print("| command | tokens | wall s | peak RSS MiB | s per 1M tokens | <= 200 MB |")
     print("|---|---:|---:|---:|---:|---|")
     ok = True

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from nerve.errors import NerveError
+from nerve.model.pairs import N_CODES
 from nerve.model.schemes import get_scheme
 from nerve.model.vocab import TagVocab
-from nerve.tagging.decode import DecodeRules
+from nerve.tagging.decode import DecodeRules, decode_block
 from nerve.tagging.torch_decode import (
     CORRECT,
     FIXED,
@@ -50,7 +51,7 @@ LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
 
 def test_the_vector_has_one_length_whatever_the_batch() -> None:
     t = tables(LABELS)
-    size = FIXED + 3 * t.n_types + 2 * t.size * t.size
+    size = FIXED + 3 * t.n_types + 2 * (N_CODES + t.size)
     assert counts(t, [[0, 1]], [[0, 1]]).shape == (size,)
     # Every token starts a PER entity: no position falls outside the types.
     assert counts(t, [[1, 1, 1]], [[1, 1, 1]]).shape == (size,)
@@ -121,4 +122,14 @@ def test_split_counts_reads_the_layout() -> None:
     assert parts["gold"].tolist() == [1, 1]
     assert parts["pred"].tolist() == [1, 0]
     assert parts["matched"].tolist() == [1, 0]
-    assert parts["gold_transitions"].sum() == parts["pred_transitions"].sum() == 5
+    # The transitions as the host decoder counts them: by pair code, then by tag id.
+    vocab = TagVocab(scheme=get_scheme("IOB2"))
+    vocab.add(LABELS)
+    rules = DecodeRules.of(vocab, get_scheme("IOB2"))
+    start = np.array([True, False, False, False])
+    for side, row in (("gold_transitions", [1, 2, 0, 3]), ("pred_transitions", [1, 2, 0, 0])):
+        ids = t.lookup.numpy()[row].astype(np.int32)
+        host = decode_block(ids, start, vocab, rules, "begin", chunks=False, transitions=True).transitions
+        assert host is not None
+        assert parts[side].tolist() == host.tolist()
+    assert parts["gold_transitions"][N_CODES:].sum() == 5  # four tags and the outside tag after them

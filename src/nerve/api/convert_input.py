@@ -176,7 +176,7 @@ def decoded(
     except SchemeError as err:
         raise SchemeOptionError(options.flag("from_scheme"), str(err)) from None
     rules = DecodeRules.of(vocab, known)
-    repairs = repair_kinds(found.transitions, rules.invalid, vocab.kinds)
+    repairs = repair_kinds(found.transitions, rules.invalid)
     doc_start = np.searchsorted(token_doc, np.arange(n_docs + 1)).astype(np.int64)
     tokens = TokenColumns(words, doc_start, sentence_start.copy())
     chunks = found.chunks

@@ -1,7 +1,7 @@
 """A torchmetrics ``Metric`` for exact entity scores, summed across processes by torch.distributed.
 
 Its states are the additive counts of `nerve.StreamingMetric` as tensors on the metric's device
-(transition tables, per-type gold, predicted and matched chunks, token counts), each reduced
+(transition counts, per-type gold, predicted and matched chunks, token counts), each reduced
 with ``sum``: under DDP or Lightning, ``compute`` gives what one process would give on all the
 data. Batches are decoded on their device (`nerve.tagging.torch_decode`).
 
@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import options
 from ..errors import NerveError, plural
+from ..model.pairs import N_CODES
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 from ..streaming.tensors import prepare_batch
@@ -108,7 +109,7 @@ class EntityScore(Metric):
         for name in ("gold", "pred", "matched"):
             self.add_state(name, torch.zeros(n_types, dtype=torch.int64), dist_reduce_fx="sum")
         for name in ("gold_transitions", "pred_transitions"):
-            self.add_state(name, torch.zeros(size, size, dtype=torch.int64), dist_reduce_fx="sum")
+            self.add_state(name, torch.zeros(N_CODES + size, dtype=torch.int64), dist_reduce_fx="sum")
 
     def update(self, preds: Any, target: Any, lengths: Any = None) -> None:
         """Add a batch of predicted and gold ids, shape ``(batch, length)``."""
@@ -131,8 +132,8 @@ class EntityScore(Metric):
         self.pred += counts[at + n : at + 2 * n]
         self.matched += counts[at + 2 * n : at + 3 * n]
         at += 3 * n
-        self.gold_transitions += counts[at : at + size * size].reshape(size, size)
-        self.pred_transitions += counts[at + size * size :].reshape(size, size)
+        self.gold_transitions += counts[at : at + N_CODES + size]
+        self.pred_transitions += counts[at + N_CODES + size :]
 
     def result(self) -> Result:
         """The whole `nerve.Result` of the counts (synced across processes when distributed)."""

@@ -5,7 +5,7 @@ document of each token and where sentences start. Out: `SpanArray` columns in to
 within each document.
 
 The rule is nerve's shared decoding rule (``repair="begin"``, `nerve.tagging.decode.decode_ids`),
-built from the same model tables (`TagVocab`, `continuation_table`): an entity tag continues the
+built from the same model tables (`TagVocab`, `nerve.model.pairs`): an entity tag continues the
 open entity when the table says so, else it begins one; no entity crosses a sentence start. The
 ``io`` layer sits below ``tagging``, so the few lines of the rule are repeated here; a test checks
 that both give the same entities on random tags. Tags are looked up once per distinct tag.
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from ..model.schemes import OUT, continuation_table
+from ..model.pairs import code_tables, pair_codes
+from ..model.schemes import OUT
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from .bytes import BOM, intern
@@ -96,7 +97,7 @@ def decode_tag_ids(
         raise InputError(path, int(lines[k]), f"{vocab.explain(names[bad])}")
     ids = known.astype(np.int64)[inverse]
     kinds, types = vocab.kinds, vocab.types
-    continues = continuation_table(kinds, types)
+    continues = code_tables(None)[0]
     starts_doc = sentence_start.copy()
     starts_doc[0] = True
     starts_doc[1:] |= doc[1:] != doc[:-1]  # no entity crosses a document either
@@ -104,7 +105,7 @@ def decode_tag_ids(
     prev[1:] = ids[:-1]
     prev[starts_doc] = 0
     inside = (kinds != OUT)[ids]
-    begins = inside & ~continues[prev, ids]
+    begins = inside & ~continues.take(pair_codes(prev, ids, kinds, types))
     last = np.ones(n, dtype=bool)
     last[:-1] = begins[1:] | ~inside[1:]
     last &= inside

@@ -1,8 +1,9 @@
 """Exact entity scores, accumulated block by block from tag ids.
 
 `ExactAccumulator` keeps only additive counts: per-type gold, predicted and matched entities,
-token counts, and a table of how often each (previous tag, tag) pair occurs. The table is what
-the scheme is inferred from and what repairs are counted from, once the whole input is read.
+token counts, and how often each kind of transition (pair code, `nerve.model.pairs`) and each tag
+occurs. Those are what the scheme is inferred from and what repairs are counted from, once the
+whole input is read; they grow with the number of tags, not with its square.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
-from ..model.schemes import BEGIN, END, OUT, SCHEMES, Scheme, check_letters, infer_scheme
+from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, SAME, code_tables
+from ..model.schemes import BEGIN, END, SCHEMES, Scheme, check_letters, infer_scheme
 from ..model.vocab import TagVocab
 from ..options import flag
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
-from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds, transition_counts
+from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
 
@@ -44,53 +46,43 @@ def _grow(a: Int, size: int) -> Int:
 
 
 class TransitionTable:
-    """Counts of (previous tag id, tag id) pairs for one side, sentence edges as id 0."""
+    """One side's transitions: counts by pair code, and how often each tag id occurs.
+
+    Sentence edges count as the outside tag, id 0 (`nerve.tagging.decode.transition_counts`).
+    """
 
     def __init__(self) -> None:
-        self.counts: Int = np.zeros((1, 1), dtype=np.int64)
+        self.codes: Int = np.zeros(N_CODES, dtype=np.int64)
+        self.tags: Int = np.zeros(1, dtype=np.int64)
 
-    def add(
-        self,
-        ids: npt.NDArray[np.int32],
-        sentence_start: npt.NDArray[np.bool_],
-        prev: npt.NDArray[np.int32],
-        size: int,
-        keys: npt.NDArray[np.integer] | None = None,
-    ) -> None:
-        """Count the transitions of one block (``keys``: its `pair_keys`, if made already)."""
-        self.add_counts(transition_counts(ids, sentence_start, prev, size, keys))
+    def add_counts(self, block: Int, ids: npt.NDArray[np.integer] | None = None) -> None:
+        """Add a block's `transition_counts`, its tag ids mapped by ``ids`` when given."""
+        self.codes += block[:N_CODES]
+        tags = block[N_CODES:]
+        if ids is None:
+            self.tags = _grow(self.tags, tags.shape[0])
+            self.tags[: tags.shape[0]] += tags
+        else:
+            self.tags = _grow(self.tags, int(ids.max(initial=-1)) + 1)
+            np.add.at(self.tags, ids[: tags.shape[0]], tags)
 
-    def add_counts(self, block: Int) -> None:
-        """Add a block's (size, size) table of transition counts (from `decode_block`)."""
-        size = block.shape[0]
-        old = self.counts
-        if old.shape[0] < size:
-            grown = np.zeros((size, size), dtype=np.int64)
-            grown[: old.shape[0], : old.shape[1]] = old
-            old = grown
-        old[:size, :size] += block
-        self.counts = old
+    def absorb(self, other: TransitionTable, ids: npt.NDArray[np.integer]) -> None:
+        """Add another table, whose tag id ``i`` is ``ids[i]`` here."""
+        self.add_counts(np.concatenate([other.codes, other.tags]), ids)
 
-    def sized(self, size: int) -> Int:
-        """The table padded to ``size`` tags."""
-        out = np.zeros((size, size), dtype=np.int64)
-        n = min(size, self.counts.shape[0])
-        out[:n, :n] = self.counts[:n, :n]
-        return out
+    def used(self) -> Int:
+        """The tag ids that occur, the outside tag (id 0) too when any sentence was read."""
+        return np.flatnonzero(self.tags)
 
 
 def infer_from(vocab: TagVocab, tables: list[TransitionTable]) -> Scheme:
     """Infer the scheme from the tags read and how they follow each other."""
     if vocab.format is not None and vocab.format.position == "bare":
         return SCHEMES["IO"]
-    size = len(vocab)
-    counts = sum((t.sized(size) for t in tables), np.zeros((size, size), dtype=np.int64))
-    kinds, types = vocab.kinds, vocab.types
-    same = (types[:, None] == types[None, :]) & (kinds[:, None] != OUT) & (kinds[None, :] != OUT)
-    seen = counts > 0
-    b_after_other = bool(np.any(seen & (kinds[None, :] == BEGIN) & ~same))
-    e_before_other = bool(np.any(seen & (kinds[:, None] == END) & ~same))
-    in_use = np.flatnonzero(seen.any(axis=0) | seen.any(axis=1))
+    seen = sum((t.codes for t in tables), np.zeros(N_CODES, dtype=np.int64)) > 0
+    b_after_other = bool(np.any(seen & (KIND_OF_TAG == BEGIN) & ~SAME))
+    e_before_other = bool(np.any(seen & (KIND_OF_PREVIOUS == END) & ~SAME))
+    in_use = np.unique(np.concatenate([t.used() for t in tables]))
     used = {vocab.letters[i] for i in in_use.tolist()}
     return infer_scheme(used, b_after_other, e_before_other)
 
@@ -257,17 +249,14 @@ class ExactAccumulator:
     ) -> None:
         """Add counts made elsewhere (on a GPU, say) in this vocabulary's ids.
 
-        Transition tables are indexed by (previous id, id), sentence edges as id 0; the per-type
-        arrays by type id. They may cover fewer ids than the vocabulary has now.
+        Transitions are `nerve.tagging.decode.transition_counts` vectors (by pair code, then
+        by tag id); the per-type arrays are indexed by type id. They may cover fewer ids than
+        the vocabulary has now.
         """
         if self.perl is not None:
             raise ValueError("conlleval counting carries state from one sentence to the next")
-        size = max(len(self.vocab), gold_transitions.shape[0])
-        for table, more in ((self.gold_table, gold_transitions), (self.pred_table, pred_transitions)):
-            grown = table.sized(size)
-            k = more.shape[0]
-            grown[:k, :k] += more
-            table.counts = grown
+        self.gold_table.add_counts(gold_transitions)
+        self.pred_table.add_counts(pred_transitions)
         n = max(len(self.vocab.type_names), gold.shape[0])
         self.gold = _grow(self.gold, n) + _grow(gold.astype(np.int64), n)
         self.pred = _grow(self.pred, n) + _grow(pred.astype(np.int64), n)
@@ -285,12 +274,8 @@ class ExactAccumulator:
         ids = self.vocab.add(other.vocab.tags)
         if (ids < 0).any():
             raise SchemeError(self.vocab.explain(other.vocab.tags[int(np.argmin(ids))]))
-        size = len(self.vocab)
-        for mine, theirs in ((self.gold_table, other.gold_table), (self.pred_table, other.pred_table)):
-            grown = mine.sized(size)
-            k = theirs.counts.shape[0]
-            grown[np.ix_(ids[:k], ids[:k])] += theirs.counts
-            mine.counts = grown
+        self.gold_table.absorb(other.gold_table, ids)
+        self.pred_table.absorb(other.pred_table, ids)
         index = {name: i for i, name in enumerate(self.type_names)}
         add = self.mapped.add if self.mapped is not None else index.__getitem__  # mapped: maybe new here
         types = np.asarray([add(name) for name in other.type_names], dtype=np.int64)
@@ -319,22 +304,19 @@ class ExactAccumulator:
 
     def _repairs(self) -> tuple[RepairStats, Scheme, Scheme]:
         """The invalid transitions of each side under its scheme, and the schemes (inferred for ``auto``)."""
-        vocab, size, tables = self.vocab, len(self.vocab), (self.gold_table, self.pred_table)
+        vocab, tables = self.vocab, (self.gold_table, self.pred_table)
         if self.split:
             schemes = [s or infer_from(vocab, [t]) for s, t in zip(self.schemes, tables, strict=True)]
         else:
             schemes = [self.scheme or infer_from(vocab, list(tables))] * 2
-        counts = [t.sized(size) for t in tables]
-        invalid = [(lambda t: t[1] | t[2])(sc.transition_tables(vocab.kinds, vocab.types)) for sc in schemes]
+        invalid = [(lambda t: t[1] | t[2])(code_tables(sc)) for sc in schemes]
         if self.split:
-            for side, scheme, c in zip(("gold", "pred"), schemes, counts, strict=True):
-                check_letters(
-                    scheme, (vocab.letters[i] for i in np.flatnonzero(c.any(axis=0)).tolist()), side
-                )
-        kinds = repair_kinds(counts[0], invalid[0], vocab.kinds)
-        for k, v in repair_kinds(counts[1], invalid[1], vocab.kinds).items():
+            for side, scheme, t in zip(("gold", "pred"), schemes, tables, strict=True):
+                check_letters(scheme, (vocab.letters[i] for i in t.used().tolist()), side)
+        kinds = repair_kinds(tables[0].codes, invalid[0])
+        for k, v in repair_kinds(tables[1].codes, invalid[1]).items():
             kinds[k] = kinds.get(k, 0) + v
-        gold, pred = (int(c[i].sum()) for c, i in zip(counts, invalid, strict=True))
+        gold, pred = (int(t.codes[i].sum()) for t, i in zip(tables, invalid, strict=True))
         return RepairStats(self.policy, gold, pred, dict(sorted(kinds.items()))), schemes[0], schemes[1]
 
     def _update_perl(self, block: TagBlock) -> None:

@@ -6,8 +6,8 @@ map onto five kinds (outside, begin, inside, end, single), so BILOU and BMES are
 Decoding is the same for every scheme (`CONTINUES`): a token continues the open entity when the
 previous token is a begin/inside of the same type and it is an inside/end. What differs between
 schemes is which transitions are *valid*; `Scheme.transition_tables` turns that into boolean
-tables indexed by (previous tag id, current tag id), so whole corpora are checked with array
-lookups.
+tables indexed by (previous tag id, current tag id). Decoding uses them at the size of pair codes
+(`nerve.model.pairs`), so whole corpora are checked with array lookups in tables of 50 entries.
 """
 
 from __future__ import annotations

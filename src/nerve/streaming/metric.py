@@ -1,7 +1,7 @@
 """Scoring inside training loops: a streaming metric over batches of tag ids, tensors or tags.
 
 `StreamingMetric` keeps only additive counts (an `ExactAccumulator`): per-type gold, predicted
-and matched entities, token counts, and the (previous tag, tag) transition tables the scheme is
+and matched entities, token counts, and the transition counts (by pair code and tag) the scheme is
 inferred from and repairs are counted from. So updating batch by batch, in any split, gives the
 one-shot result, and two metrics merge exactly (shards, processes, GPUs).
 
@@ -29,9 +29,11 @@ from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, 
 from ..io.lists import iter_lists
 from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
+from ..model.pairs import pair_codes
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
 from ..results import ExactScores, Result, Settings
+from ..tagging.decode import transition_counts
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
     LabelMap,
@@ -302,7 +304,8 @@ def _scheme_of_labels(vocab: TagVocab) -> Scheme:
     ids = np.arange(size, dtype=np.int32)
     # Every tag once, each its own sentence: the letters are seen, no transition between tags.
     start = np.ones(size, dtype=np.bool_)
-    table.add(ids, start, np.zeros(size, dtype=np.int32), size)
+    codes = pair_codes(np.zeros(size, dtype=np.int32), ids, vocab.kinds, vocab.types)
+    table.add_counts(transition_counts(ids, start, codes, vocab.kinds, vocab.types))
     return infer_from(vocab, [table])
 
 

@@ -8,8 +8,8 @@ Policies:
 - ``discard``: entities that start or end in a way the scheme forbids are dropped.
 - ``error``: every invalid transition is reported and nothing is scored.
 
-Every invalid transition is counted whatever the policy, from a table of transition counts, so a
-result always says how much repairing its numbers rest on.
+Every invalid transition is counted whatever the policy, from counts of transitions by pair code
+(`nerve.model.pairs`), so a result always says how much repairing its numbers rest on.
 
 `decode_block` is the one composition of the steps below (neighbours, decoding, the policy's
 repairs, problems, transition counts) that scoring, validation, decoding and streaming share.
@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import Problem, SchemeError
-from ..model.schemes import KIND_NAMES, OUT, Scheme, continuation_table
+from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, code_tables, pair_codes
+from ..model.schemes import KIND_NAMES, OUT, Scheme
 from ..model.vocab import TagVocab
 from ..options import REPAIR_POLICIES
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
     Ids = npt.NDArray[np.int32]
+    Codes = npt.NDArray[np.int8]
 
 __all__ = [
     "REPAIR_POLICIES",
@@ -46,7 +48,8 @@ __all__ = [
     "get_policy",
     "invalid_positions",
     "neighbours",
-    "pair_keys",
+    "repair_kinds",
+    "sentence_ends",
     "transition_counts",
 ]
 
@@ -89,35 +92,19 @@ def neighbours(ids: Ids, sentence_start: Bool) -> tuple[Ids, Ids]:
     return prev, nxt
 
 
-def pair_keys(prev: Ids, ids: Ids, size: int) -> npt.NDArray[np.integer]:
-    """``prev * size + ids``: a flat index into a (size, size) table, in 32 bits when it fits."""
-    if size * size < 2**31:
-        return prev.astype(np.int32, copy=False) * np.int32(size) + ids.astype(np.int32, copy=False)
-    return prev.astype(np.int64) * size + ids
-
-
-def decode_ids(
-    ids: Ids,
-    prev: Ids,
-    continues: Bool,
-    kinds: npt.NDArray[np.int8],
-    types: Int,
-    keys: npt.NDArray[np.integer] | None = None,
-) -> Chunks:
+def decode_ids(ids: Ids, codes: Codes, continues: Bool, kinds: npt.NDArray[np.int8], types: Int) -> Chunks:
     """Decode with the shared rule: every entity tag continues the open entity or begins one.
 
     Args:
         ids: tag ids of the tokens.
-        prev: the tag before each token, the outside tag at sentence starts (from `neighbours`).
-        continues: table (previous id, current id) -> whether the current tag continues.
+        codes: the pair code (`nerve.model.pairs`) of each token with the tag before it, the
+            outside tag at sentence starts (from `neighbours`).
+        continues: table pair code -> whether the current tag continues.
         kinds: kind of each tag id.
         types: type id of each tag id.
-        keys: ``pair_keys(prev, ids, len(continues))``, when the caller has them already.
     """
-    if keys is None:
-        keys = pair_keys(prev, ids, continues.shape[0])
     inside = (kinds != OUT).take(ids)
-    starts = inside & ~continues.ravel().take(keys)  # prev: O at sentence starts
+    starts = inside & ~continues.take(codes)  # prev: O at sentence starts
     # A chunk ends after token i when the next token does not continue it.
     last = np.ones_like(inside)
     last[:-1] = starts[1:] | ~inside[1:]
@@ -127,38 +114,50 @@ def decode_ids(
     return Chunks(start, end, types[ids[start]])
 
 
-def chunk_validity(chunks: Chunks, ids: Ids, prev: Ids, nxt: Ids, bad_start: Bool, bad_end: Bool) -> Bool:
+def chunk_validity(chunks: Chunks, ids: Ids, prev: Ids, nxt: Ids, rules: DecodeRules) -> Bool:
     """Whether each chunk starts and ends the way the scheme allows (for ``discard``)."""
     s, e = chunks.start, chunks.end - 1
-    return ~(bad_start[prev[s], ids[s]] | bad_end[ids[e], nxt[e]])
+    kinds, types = rules.kinds, rules.types
+    entering = pair_codes(prev[s], ids[s], kinds, types)
+    leaving = pair_codes(ids[e], nxt[e], kinds, types)
+    return ~(rules.bad_start.take(entering) | rules.bad_end.take(leaving))
+
+
+def sentence_ends(sentence_start: Bool) -> Int:
+    """The position of the last token of every sentence."""
+    n = sentence_start.shape[0]
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    return np.append(np.flatnonzero(sentence_start)[1:] - 1, n - 1)
 
 
 def transition_counts(
-    ids: Ids, sentence_start: Bool, prev: Ids, size: int, keys: npt.NDArray[np.integer] | None = None
+    ids: Ids, sentence_start: Bool, codes: Codes, kinds: npt.NDArray[np.int8], types: Int
 ) -> Int:
-    """Count every (previous tag, tag) pair, with sentence edges as the outside tag (id 0).
+    """Count the transitions of a sequence: by pair code, then how often each tag id occurs.
 
-    ``keys`` are ``pair_keys(prev, ids, size)``, when the caller has them already.
+    A vector of `N_CODES` + ``len(kinds)`` counts. Sentence edges count as the outside tag
+    (id 0): the pair into a sentence's first tag is in ``codes``; the pair out of its last
+    tag, into the outside tag, is added here, and id 0 occurs once more per sentence.
     """
-    if keys is None:
-        keys = pair_keys(prev, ids, size)
-    counts = np.bincount(keys, minlength=size * size)
-    n = ids.shape[0]
-    if n:
-        last = np.append(np.flatnonzero(sentence_start)[1:] - 1, n - 1)
-        counts += np.bincount(ids[last].astype(np.int64) * size, minlength=size * size)  # (tag, O)
-    return counts.reshape(size, size)
+    size = kinds.shape[0]
+    out = np.zeros(N_CODES + size, dtype=np.int64)
+    out[:N_CODES] = np.bincount(codes, minlength=N_CODES)
+    out[N_CODES:] = np.bincount(ids, minlength=size)
+    last = sentence_ends(sentence_start)
+    if last.shape[0]:
+        leaving = pair_codes(ids[last], np.zeros(last.shape[0], dtype=np.int32), kinds, types)
+        out[:N_CODES] += np.bincount(leaving, minlength=N_CODES)
+        out[N_CODES] += last.shape[0]
+    return out
 
 
-def invalid_positions(ids: Ids, sentence_start: Bool, prev: Ids, invalid: Bool) -> tuple[Int, Int]:
+def invalid_positions(ids: Ids, sentence_start: Bool, codes: Codes, rules: DecodeRules) -> tuple[Int, Int]:
     """Invalid transitions: tokens entered invalidly, and sentence-final tokens left invalidly."""
-    entering = np.flatnonzero(invalid[prev, ids])
-    n = ids.shape[0]
-    if not n:
-        return entering, entering
-    last = np.append(np.flatnonzero(sentence_start)[1:] - 1, n - 1)
-    leaving = last[invalid[ids[last], 0]]
-    return entering, leaving
+    entering = np.flatnonzero(rules.invalid.take(codes))
+    last = sentence_ends(sentence_start)
+    leaving = pair_codes(ids[last], np.zeros(last.shape[0], dtype=np.int32), rules.kinds, rules.types)
+    return entering, last[rules.invalid.take(leaving)]
 
 
 def describe_transition(vocab: TagVocab, scheme: Scheme, previous: int | None, current: int | None) -> str:
@@ -197,46 +196,49 @@ def problems_for(
     return out
 
 
-def repair_kinds(counts: Int, invalid: Bool, kinds: npt.NDArray[np.int8]) -> dict[str, int]:
-    """Group invalid transition counts by the kinds of their tags, e.g. ``"O -> I": 12``."""
+def repair_kinds(counts: Int, invalid: Bool) -> dict[str, int]:
+    """Group invalid transitions by the kinds of their tags, e.g. ``"O -> I": 12``.
+
+    ``counts``: counts by pair code (`transition_counts`; only the first `N_CODES` are read);
+    ``invalid``: the pair codes a scheme does not allow (`DecodeRules.invalid`).
+    """
     out: dict[str, int] = {}
-    rows, cols = np.nonzero(invalid & (counts > 0))
-    for p, c in zip(rows.tolist(), cols.tolist(), strict=True):
-        key = f"{KIND_NAMES[int(kinds[p])]} -> {KIND_NAMES[int(kinds[c])]}"
-        out[key] = out.get(key, 0) + int(counts[p, c])
+    for code in np.flatnonzero(invalid & (counts[:N_CODES] > 0)).tolist():
+        key = f"{KIND_NAMES[int(KIND_OF_PREVIOUS[code])]} -> {KIND_NAMES[int(KIND_OF_TAG[code])]}"
+        out[key] = out.get(key, 0) + int(counts[code])
     return dict(sorted(out.items()))
 
 
 @dataclass(frozen=True)
 class DecodeRules:
-    """The (previous id, id) tables a vocabulary decodes with, under a scheme or none.
+    """The tables a vocabulary decodes with, under a scheme or none, indexed by pair code.
 
     Without a scheme only the shared continuation rule applies, and nothing is invalid (the
-    scheme is inferred later, from the transition counts).
+    scheme is inferred later, from the transition counts). The tables have `N_CODES` entries
+    however many tags there are (`nerve.model.pairs`); ``kinds`` and ``types`` are the
+    vocabulary's, as it was when the rules were made.
     """
 
     scheme: Scheme | None
     continues: Bool  # the current tag continues the previous tag's entity
     bad_start: Bool  # the current tag starts an entity where the scheme forbids it
     bad_end: Bool  # the previous tag ends an entity where the scheme forbids it
+    kinds: npt.NDArray[np.int8]
+    types: Int
 
     @classmethod
     def of(cls, vocab: TagVocab, scheme: Scheme | None) -> DecodeRules:
         """The tables for ``vocab`` as it is now."""
-        kinds, types = vocab.kinds, vocab.types
-        if scheme is not None:
-            return cls(scheme, *scheme.transition_tables(kinds, types))
-        none = np.zeros((len(vocab), len(vocab)), dtype=np.bool_)
-        return cls(None, continuation_table(kinds, types), none, none)
+        return cls(scheme, *code_tables(scheme), vocab.kinds, vocab.types)
 
     @property
     def size(self) -> int:
-        """How many tag ids the tables cover."""
-        return int(self.continues.shape[0])
+        """How many tag ids the rules cover."""
+        return int(self.kinds.shape[0])
 
     @cached_property
     def invalid(self) -> Bool:
-        """The transitions the scheme does not allow: ``bad_start | bad_end``."""
+        """The pair codes the scheme does not allow: ``bad_start | bad_end``."""
         return self.bad_start | self.bad_end
 
 
@@ -246,8 +248,8 @@ class Decoded:
 
     Attributes:
         chunks: the entities (none when not asked for).
-        transitions: counts of (previous id, id) pairs, sentence edges as id 0 (``None`` when
-            not asked for).
+        transitions: counts of transitions by pair code, then of each tag id, sentence edges as
+            id 0 (`transition_counts`; ``None`` when not asked for).
         problems: the invalid transitions, in line order (found for the ``error`` policy only).
     """
 
@@ -287,21 +289,20 @@ def decode_block(
         rules: its tables (`DecodeRules.of`); ``discard`` and ``error`` need a scheme.
         policy: ``begin``, ``discard``, ``error`` or ``conlleval``.
         chunks: whether to decode entities (``False`` to only count or check).
-        transitions: whether to count the (previous id, id) pairs.
+        transitions: whether to count the transitions (`transition_counts`).
         side: the side problems are of (``gold``, ``pred``, ``tags``).
         source: the file (or other source) problems are in.
         lines: the line of each token, for problems; 1, 2, ... when ``None``.
     """
     if policy in ("discard", "error") and rules.scheme is None:
         raise ValueError(f"the {policy} policy needs the scheme")
-    size = rules.size
     prev, nxt = neighbours(ids, sentence_start)
-    keys = pair_keys(prev, ids, size)
-    counts = transition_counts(ids, sentence_start, prev, size, keys) if transitions else None
+    codes = pair_codes(prev, ids, rules.kinds, rules.types)
+    counts = transition_counts(ids, sentence_start, codes, rules.kinds, rules.types) if transitions else None
     problems: list[Problem] = []
     if policy == "error":
         assert rules.scheme is not None
-        entering, leaving = invalid_positions(ids, sentence_start, prev, rules.invalid)
+        entering, leaving = invalid_positions(ids, sentence_start, codes, rules)
         if entering.shape[0] or leaving.shape[0]:
             if lines is None:
                 lines = np.arange(1, ids.shape[0] + 1, dtype=np.int64)
@@ -310,7 +311,7 @@ def decode_block(
             )
     found = NO_CHUNKS
     if chunks and policy != "conlleval":
-        found = decode_ids(ids, prev, rules.continues, vocab.kinds, vocab.types, keys)
+        found = decode_ids(ids, codes, rules.continues, rules.kinds, rules.types)
         if policy == "discard":
-            found = found.select(chunk_validity(found, ids, prev, nxt, rules.bad_start, rules.bad_end))
+            found = found.select(chunk_validity(found, ids, prev, nxt, rules))
     return Decoded(found, counts, problems)

@@ -27,6 +27,7 @@ from ..io.bio_dirs import (
     parse_tag_lines,
     read_side,
 )
+from ..model.pairs import N_CODES
 from ..model.schemes import TagFormat, get_scheme
 from ..model.texts import EntityTexts
 from ..model.vocab import TagVocab
@@ -110,7 +111,7 @@ def decode_tag_lines(lines: TagLines, policy: str, role: str) -> tuple[EntityTex
     if found.problems:
         raise InvalidSequenceError(_located(lines, found.problems), vocab.scheme.name)
     assert found.transitions is not None
-    repairs = int(found.transitions[rules.invalid].sum())
+    repairs = int(found.transitions[:N_CODES][rules.invalid].sum())
     chunks = found.chunks
     texts = _entity_texts(lines.buf, lines.token_start, lines.token_end, chunks.start, chunks.end - 1)
     names = vocab.type_names

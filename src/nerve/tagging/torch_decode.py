@@ -3,10 +3,10 @@
 Pure functions on tensors: a batch of shape ``(batch, length)`` is decoded with whole-batch
 tensor operations and no compaction, so shapes stay static: the previous and next counted
 position of each position come from running maxima and minima of position indices, chunk starts
-and ends from the continuation table indexed by (previous id, id), and each chunk's end from a
-running minimum over end positions. Matched, gold and predicted chunks per type, the transition
-tables, token counts and any bad input are gathered into one vector of counts: the only
-transfer to the host.
+and ends from the continuation table indexed by pair code (`nerve.model.pairs`), and each
+chunk's end from a running minimum over end positions. Matched, gold and predicted chunks per
+type, the transition counts, token counts and any bad input are gathered into one vector of
+counts: the only transfer to the host.
 
 Bad input (ids outside the label list, lengths outside the rows, invalid transitions under
 ``error``) is only counted here; the streaming metric then checks the batch on the host, which
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import NerveError
+from ..model.pairs import N_CODES, N_KINDS
 from ..model.schemes import OUT
 from .decode import DecodeRules
 
@@ -55,14 +56,15 @@ def import_torch() -> Any:
 
 @dataclass(frozen=True)
 class DeviceTables:
-    """The label lookup and the (previous id, id) tables of a vocabulary, on one device."""
+    """The label lookup, the pair-code tables and the tag kinds of a vocabulary, on one device."""
 
     lookup: torch.Tensor  # label id -> vocab id (-1 for a hole in a label mapping)
-    continues: torch.Tensor  # flattened (size * size) bool
+    continues: torch.Tensor  # pair code -> bool (`nerve.model.pairs`)
     bad_start: torch.Tensor
     bad_end: torch.Tensor
     invalid: torch.Tensor  # bad_start | bad_end: what ``error`` reports
     inside: torch.Tensor  # vocab id -> not the outside kind
+    kinds: torch.Tensor  # vocab id -> kind, as int64
     types: torch.Tensor  # vocab id -> type id, n_types for the outside tag
     size: int
     n_types: int
@@ -73,7 +75,7 @@ class DeviceTables:
     ) -> DeviceTables:
         """Tables for ``vocab`` under ``rules``, with label ids mapped by ``lookup``, on ``device``."""
         torch = import_torch()
-        kinds, types = vocab.kinds, vocab.types
+        kinds, types = rules.kinds, rules.types
         n_types = len(vocab.type_names)
 
         def t(a: np.ndarray[Any, Any]) -> Any:
@@ -86,6 +88,7 @@ class DeviceTables:
             bad_end=t(rules.bad_end),
             invalid=t(rules.invalid),
             inside=t(kinds != OUT),
+            kinds=t(kinds.astype(np.int64)),
             types=t(np.where(types < 0, n_types, types).astype(np.int64)),
             size=rules.size,
             n_types=n_types,
@@ -109,13 +112,14 @@ def batch_counts(
 
     Layout: the `FIXED` scalars (bad lengths, bad gold ids, bad predicted ids, ids missing from
     a label mapping, tokens, correct tokens, sentences, invalid transitions), then gold,
-    predicted and matched chunks per type, then the gold and predicted transition tables.
+    predicted and matched chunks per type, then the gold and predicted transition counts (by pair
+    code, then by vocabulary id, as `nerve.tagging.decode.transition_counts` lays them out).
     """
     torch = import_torch()
     b, t = gold.shape
     if b == 0 or t == 0:
         size, n_types = tables.size, tables.n_types
-        return torch.zeros(FIXED + 3 * n_types + 2 * size * size, dtype=torch.int64, device=gold.device)
+        return torch.zeros(FIXED + 3 * n_types + 2 * (N_CODES + size), dtype=torch.int64, device=gold.device)
     ids = _mapped_ids(gold, pred, lengths, ignore_index, tables)
     places = _Places.of(ids.mask)
     g_start, g_end, g_type, g_trans, g_invalid = _side(ids.gold, places, tables, policy)
@@ -236,7 +240,7 @@ def _side(ids: torch.Tensor, places: _Places, tables: DeviceTables, policy: str)
     size, mask = tables.size, places.mask
     prev = torch.where(places.has_prev, ids.gather(1, places.prev_pos.clamp(min=0)), 0)
     nxt = torch.where(places.has_next, ids.gather(1, places.next_pos.clamp(max=t - 1)), 0)
-    into, out_of = prev * size + ids, ids * size + nxt
+    into, out_of = _codes(prev, ids, tables), _codes(ids, nxt, tables)
     inside = tables.inside[ids] & mask
     start = inside & ~tables.continues[into]
     last = inside & ~tables.continues[out_of]
@@ -247,16 +251,21 @@ def _side(ids: torch.Tensor, places: _Places, tables: DeviceTables, policy: str)
     invalid = torch.zeros((), dtype=torch.int64, device=ids.device)
     if policy == "error":
         bad = tables.invalid
-        invalid = (mask & bad[into]).sum() + (places.final & bad[ids * size]).sum()
-    outside_key = torch.full_like(into, size * size)
+        invalid = (mask & bad[into]).sum() + (places.final & bad[out_of]).sum()
+    # Pairs into counted positions, and out of each row's last one (nxt is 0 there: the outside tag).
     pairs = torch.cat(
-        [
-            torch.where(mask, into, outside_key).reshape(-1),
-            torch.where(places.final, ids * size, outside_key).reshape(-1),
-        ]
+        [torch.where(mask, into, N_CODES).reshape(-1), torch.where(places.final, out_of, N_CODES).reshape(-1)]
     )
-    transitions = torch.bincount(pairs, minlength=size * size + 1)[: size * size]
-    return start, end_at, tables.types[ids], transitions, invalid
+    by_code = torch.bincount(pairs, minlength=N_CODES + 1)[:N_CODES]
+    by_tag = torch.bincount(torch.where(mask, ids, size).reshape(-1), minlength=size + 1)[:size]
+    by_tag[0] += places.final.sum()  # the outside tag after each row
+    return start, end_at, tables.types[ids], torch.cat([by_code, by_tag]), invalid
+
+
+def _codes(previous: Any, ids: Any, tables: DeviceTables) -> Any:
+    """The pair code of each (previous, id) pair (`nerve.model.pairs.pair_codes`)."""
+    kinds, types = tables.kinds, tables.types
+    return kinds[previous] * (2 * N_KINDS) + kinds[ids] * 2 + (types[previous] == types[ids]).long()
 
 
 def has_bad_input(counts: np.ndarray[Any, Any]) -> bool:
@@ -272,8 +281,8 @@ def split_counts(counts: np.ndarray[Any, Any], tables: DeviceTables) -> dict[str
         "gold": counts[at : at + n],
         "pred": counts[at + n : at + 2 * n],
         "matched": counts[at + 2 * n : at + 3 * n],
-        "gold_transitions": counts[at + 3 * n : at + 3 * n + s * s].reshape(s, s),
-        "pred_transitions": counts[at + 3 * n + s * s : at + 3 * n + 2 * s * s].reshape(s, s),
+        "gold_transitions": counts[at + 3 * n : at + 3 * n + N_CODES + s],
+        "pred_transitions": counts[at + 3 * n + N_CODES + s : at + 3 * n + 2 * (N_CODES + s)],
         "tokens": int(counts[TOKENS]),
         "correct": int(counts[CORRECT]),
         "sentences": int(counts[SENTENCES]),
