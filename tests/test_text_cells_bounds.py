@@ -1,0 +1,182 @@
+"""What `nerve.matching.text_cells` promises besides the scores: the work it does and its memory.
+
+Small cells are compared in batches of `CHUNK` pairs and only the pairs that can save something
+reach the assignment; a dense block is filled a band of gold rows at a time, with a distance
+cutoff; OI-Nerval at threshold 1 compares no pair. Each test records the calls made to
+rapidfuzz and to the assignment, on hand-made cells, and checks the scores against costs worked
+out here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import permutations
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+import rapidfuzz.process
+
+from nerve.matching import text_cells
+from nerve.matching.text import pair_texts
+from nerve.matching.text_cells import cell_results
+from nerve.model.texts import EntityTexts
+from test_matching_text_units import levenshtein
+
+Doc = list[tuple[str, str]]
+
+
+def pairs_of(gold: list[Doc], pred: list[Doc]) -> Any:
+    return pair_texts(EntityTexts.from_documents(gold), EntityTexts.from_documents(pred))
+
+
+@contextmanager
+def recorded(name: str, calls: list[tuple[Any, ...]]) -> Iterator[None]:
+    """``text_cells.<name>`` still works, and each call's arguments are kept in ``calls``."""
+    real = getattr(text_cells, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    with mock.patch.object(text_cells, name, spy):
+        yield
+
+
+def cost(g: str, p: str) -> float:
+    return min(levenshtein(g, p) / max(len(g), 1), 1.0)
+
+
+def test_small_cells_are_compared_in_batches_of_chunk_pairs() -> None:
+    # Ten cells of one gold and one prediction each: ten pairs, batched four by four.
+    gold = [[(f"C{i}", "abcd"[: 1 + i % 4]) for i in range(10)]]
+    pred = [[(f"C{i}", "abxd"[: 1 + i % 3]) for i in range(10)]]
+    calls: list[tuple[Any, ...]] = []
+    with mock.patch.object(text_cells, "CHUNK", 4), recorded("distances", calls):
+        got = cell_results(pairs_of(gold, pred), errors=False, threshold=0.5)
+    sizes = [len(a) for a, _ in calls]
+    assert sum(sizes) == 10  # every pair once
+    assert max(sizes) <= 4
+    assert len(sizes) == math.ceil(10 / 4)  # in the fewest batches
+    want = [int(cost(g, p) <= 0.5) for (_, g), (_, p) in zip(gold[0], pred[0], strict=True)]
+    assert got.nerval_tp.tolist() == want
+
+
+def test_a_single_batch_when_the_pairs_fit() -> None:
+    gold = [[("A", "ab"), ("A", "cd"), ("B", "x")]]
+    pred = [[("A", "ab"), ("B", "y"), ("B", "x")]]
+    calls: list[tuple[Any, ...]] = []
+    with mock.patch.object(text_cells, "CHUNK", 4), recorded("distances", calls):
+        got = cell_results(pairs_of(gold, pred), errors=False, threshold=0.0)
+    assert [len(a) for a, _ in calls] == [4]
+    assert got.nerval_tp.tolist() == [1, 1]
+
+
+def test_only_pairs_that_save_something_reach_the_assignment() -> None:
+    # One cell: "abc"/"abd" saves characters but not words; "ab"/"xyz" saves nothing.
+    gold = [[("A", "abc"), ("A", "ab"), ("A", "u v")]]
+    pred = [[("A", "abd"), ("A", "xyz"), ("A", "u w")]]
+    edges: list[tuple[Any, ...]] = []
+    with recorded("best_edges", edges):
+        got = cell_results(pairs_of(gold, pred), errors=True, threshold=None)
+    (r, c, w), (wr, wc, ww) = edges  # characters, then words
+    g_texts, p_texts = [t for _, t in gold[0]], [t for _, t in pred[0]]
+    want = sorted((i, j) for i, g in enumerate(g_texts) for j, p in enumerate(p_texts) if cost(g, p) < 1.0)
+    assert sorted(zip(r.tolist(), c.tolist(), strict=True)) == want
+    assert np.all(w > 0)
+    assert sorted(zip(wr.tolist(), wc.tolist(), strict=True)) == [(2, 2)]  # "u v"/"u w": half the words
+    assert ww.tolist() == pytest.approx([0.5])
+    assert got.char_saving.tolist() == pytest.approx([(1 - 1 / 3) + (1 - 1 / 3)])
+    assert got.word_saving.tolist() == pytest.approx([0.5])
+
+
+def test_nerval_keeps_only_the_pairs_within_the_threshold() -> None:
+    gold = [[("A", "abcd"), ("A", "wxyz")]]
+    pred = [[("A", "abce"), ("A", "abzz"), ("A", "wxyz")]]
+    matched: list[tuple[Any, ...]] = []
+    with recorded("max_matching", matched):
+        got = cell_results(pairs_of(gold, pred), errors=False, threshold=0.25)
+    ((r, c),) = matched
+    assert sorted(zip(r.tolist(), c.tolist(), strict=True)) == [(0, 0), (1, 2)]
+    assert got.nerval_tp.tolist() == [2]
+
+
+def test_equal_texts_are_not_compared_word_by_word() -> None:
+    gold = [[("A", "a b"), ("A", "c d")]]
+    pred = [[("A", "a b"), ("A", "c e")]]
+    calls: list[tuple[Any, ...]] = []
+    with recorded("distances", calls):
+        got = cell_results(pairs_of(gold, pred), errors=True, threshold=None)
+    (chars, _), (words, _) = calls
+    assert len(chars) == 4  # the four pairs of the cell
+    assert len(words) == 3  # all but "a b"/"a b"
+    assert got.word_saving.tolist() == pytest.approx([1 + 0.5])
+
+
+@pytest.mark.parametrize("big", [1, 1 << 60])
+def test_nerval_at_threshold_one_compares_no_pair(big: int) -> None:
+    gold = [[("A", "abc"), ("A", "x"), ("B", "y")], [("B", "q")]]
+    pred = [[("A", "zzzz"), ("B", "q"), ("B", "r")], []]
+    refuse = mock.Mock(side_effect=AssertionError("a pair was compared"))
+    with (
+        mock.patch.object(text_cells, "BIG", big),
+        mock.patch.object(text_cells, "distances", refuse),
+        mock.patch.object(rapidfuzz.process, "cdist", refuse),
+    ):
+        got = cell_results(pairs_of(gold, pred), errors=False, threshold=1.0)
+    assert got.nerval_tp.tolist() == [1, 1, 0, 0]  # min(gold, predicted) per cell
+
+
+def _bands(gold: list[Doc], pred: list[Doc]) -> tuple[list[tuple[list[str], int, int]], Any]:
+    """Each band's gold texts, number of predictions and cutoff, with every cell dense."""
+    bands: list[tuple[list[str], int, int]] = []
+    real = rapidfuzz.process.cdist
+
+    def spy(queries: list[str], choices: list[str], **kwargs: Any) -> Any:
+        bands.append((list(queries), len(choices), kwargs.get("score_cutoff", -1)))
+        return real(queries, choices, **kwargs)
+
+    with (
+        mock.patch.object(text_cells, "BIG", 1),
+        mock.patch.object(text_cells, "CHUNK", 2),
+        mock.patch.object(rapidfuzz.process, "cdist", spy),
+    ):
+        got = cell_results(pairs_of(gold, pred), errors=False, threshold=0.5)
+    return bands, got
+
+
+def test_dense_blocks_are_filled_a_band_of_rows_at_a_time() -> None:
+    # Cell A: three predictions, so bands of max(1, 2 // 3) = 1 gold row.
+    # Cell B: one prediction, so bands of 2 // 1 = 2 gold rows.
+    a_gold = ["x", "abcd", "ab", "a", "abcde"]
+    b_gold = ["q", "qq", "qqq", "r", "rr"]
+    gold = [[("A", t) for t in a_gold] + [("B", t) for t in b_gold]]
+    pred = [[("A", "ab"), ("A", "x"), ("A", "abce"), ("B", "qq")]]
+    bands, got = _bands(gold, pred)
+    assert [b[0] for b in bands] == [[t] for t in a_gold] + [b_gold[0:2], b_gold[2:4], b_gold[4:]]
+    assert [b[1] for b in bands] == [3] * 5 + [1] * 3
+    # The cutoff: the band's longest gold length less one (pairs past it cost 1 anyway).
+    assert [b[2] for b in bands] == [max(max(map(len, b[0])) - 1, 0) for b in bands]
+    assert bands[0][2] == 0
+    # The most one-to-one matches, trying every gold for each prediction.
+    a_pred = ("ab", "x", "abce")
+    want_a = max(
+        sum(cost(a_gold[g], p) <= 0.5 for g, p in zip(take, a_pred, strict=True))
+        for take in permutations(range(len(a_gold)), len(a_pred))
+    )
+    assert want_a == 3
+    assert got.nerval_tp.tolist() == [want_a, 1]
+
+
+def test_a_band_holds_at_least_one_gold_row() -> None:
+    """However many predictions, a band holds at least one gold row and at most CHUNK pairs."""
+    gold = [[("A", t) for t in ("ab", "cd", "ef")]]
+    pred = [[("A", t) for t in ("ab", "cd")]]
+    bands, got = _bands(gold, pred)
+    assert [len(b[0]) for b in bands] == [1, 1, 1]
+    assert all(len(b[0]) * b[1] <= 2 for b in bands)
+    assert got.nerval_tp.tolist() == [2]
+    assert math.isclose(got.char_saving.sum(), 0.0)
