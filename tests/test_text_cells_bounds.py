@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import rapidfuzz.process
 
+from nerve.errors import NerveError
 from nerve.matching import text_cells
 from nerve.matching.text import pair_texts
 from nerve.matching.text_cells import cell_results
@@ -180,3 +181,45 @@ def test_a_band_holds_at_least_one_gold_row() -> None:
     assert all(len(b[0]) * b[1] <= 2 for b in bands)
     assert got.nerval_tp.tolist() == [2]
     assert math.isclose(got.char_saving.sum(), 0.0)
+
+
+def test_each_batch_of_whole_cells_is_solved_before_the_next() -> None:
+    # Forty documents of one cell each (three golds, three predictions: 9 pairs a cell). With
+    # batches cut after 20 pairs, no cell is split between two assignments, and no assignment
+    # holds the pairs of more than one batch: memory is one batch, not every document's pairs.
+    words = ["alpha", "alpine", "alps", "bravo", "brave"]
+    gold = [[("X", words[(d + k) % 5]) for k in range(3)] for d in range(40)]
+    pred = [[("X", words[(d + 2 * k) % 5]) for k in range(3)] for d in range(40)]
+    calls: list[tuple[Any, ...]] = []
+    with mock.patch.object(text_cells, "CHUNK", 20), recorded("best_edges", calls):
+        got = cell_results(pairs_of(gold, pred), errors=True, threshold=None)
+    assert len(calls) >= 2 * math.ceil(40 * 9 / (20 + 9))  # char and word, per batch
+    seen: set[int] = set()
+    for rows, _cols, _w in calls[::2]:
+        docs = {int(r) // 3 for r in rows.tolist()}  # three golds a document, in order
+        assert len(docs) <= 3  # at most 20 pairs and the rest of the cell the cut fell in
+        assert not docs & seen  # a cell is never split
+        seen |= docs
+    for d in range(40):  # the exact assignment of each cell, by brute force
+        best = max(
+            sum(1 - cost(g, p) for (_, g), (_, p) in zip(gold[d], perm, strict=True))
+            for perm in permutations(pred[d])
+        )
+        assert got.char_saving[d] == pytest.approx(best)
+
+
+def test_a_cell_too_large_for_one_block_is_refused_with_the_fix() -> None:
+    gold = [[("X", f"g{i}") for i in range(5)], [("Y", "a")]]
+    pred = [[("X", f"p{i}") for i in range(4)], [("Y", "a")]]
+    with mock.patch.object(text_cells, "MAX_BLOCK", 19), pytest.raises(NerveError) as caught:
+        cell_results(pairs_of(gold, pred), errors=True, threshold=0.3)
+    message = str(caught.value)
+    assert message.startswith("document 1, category X: 5 gold and 4 predicted entities")
+    assert message.endswith("score shorter documents (documents='sentence', or smaller files in a directory)")
+    with mock.patch.object(text_cells, "MAX_BLOCK", 20):
+        assert cell_results(pairs_of(gold, pred), errors=True, threshold=0.3).nerval_tp.tolist() == [
+            0,
+            0,
+            0,
+            1,
+        ]

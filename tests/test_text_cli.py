@@ -679,3 +679,20 @@ def test_every_text_command_takes_pattern_and_documents(
         main([command, str(merged), "--documents", "page"])
     assert exit_.value.code == 2
     assert "--documents: invalid choice: 'page'" in capsys.readouterr().err
+
+
+def test_a_cell_too_large_to_assign_exits_2_naming_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nerve.matching import text_cells
+
+    label, pred = small(tmp_path)
+    monkeypatch.setattr(text_cells, "MAX_BLOCK", 1)  # d1's PER cell has 1 x 1 pairs; d2's 2 x 2
+    code, out, err = run(capsys, "ecer-ewer", "-l", str(label), "-p", str(pred))
+    assert code == 2
+    assert out == ""
+    assert err == (
+        "nerve: error: document 2, category PER: 1 gold and 2 predicted entities; their exact assignment "
+        "needs a 0.0 GiB cost block (at most 1 GiB): score shorter documents (--documents sentence, "
+        "or smaller files in a directory)\n"
+    )

@@ -9,14 +9,18 @@ Entities pair only within a cell: a pair of two categories, or with a dummy, cos
 nothing, so the padded assignment of a document decomposes exactly into one assignment per cell.
 Costs are exact (float64, ``min(distance / gold length, 1)``), never rounded.
 
-- Small cells (fewer than `BIG` pairs) are paired in batches of at most `CHUNK` pairs; only the
-  pairs that can save something (cost < 1, or within the threshold for OI-Nerval) are kept, and
-  `nerve.matching.assignment` solves them all at once.
+- Small cells (fewer than `BIG` pairs) are paired in batches of whole cells, cut after about
+  `CHUNK` pairs (a batch holds less than ``CHUNK + BIG`` pairs); only the pairs that can save
+  something (cost < 1, or within the threshold for OI-Nerval) are kept, and
+  `nerve.matching.assignment` solves the batch's cells before the next batch is paired. Memory is
+  one batch, however many documents there are.
 - A large cell is one dense cost block, filled by rapidfuzz's ``cdist`` a band of gold rows at a
   time (with a distance cutoff, so hopeless pairs stop early), and solved by scipy's
   ``linear_sum_assignment``; its OI-Nerval matching is a maximum matching of the sparse graph of
   pairs within the threshold. Memory is one cell's block (8 bytes a pair), never all the pairs
-  of a document, nor the pairs of two cells at once.
+  of a document, nor the pairs of two cells at once. A block of more than `MAX_BLOCK` pairs
+  (1 GiB) is refused before anything is paired, with the option that makes cells smaller
+  (documents of one sentence): such a cell would also take hours to solve exactly.
 
 ``progress``, when given, is called with the number of pairs done so far and the total.
 """
@@ -30,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import NerveError
+from ..options import setting
 from .assignment import best_edges, max_matching
 from .text import TextPairs, as_symbols, distances
 
@@ -40,12 +46,14 @@ if TYPE_CHECKING:
     Float = npt.NDArray[np.float64]
     Progress = Callable[[int, int], None]
 
-__all__ = ["BIG", "CHUNK", "CellResults", "cell_results"]
+__all__ = ["BIG", "CHUNK", "MAX_BLOCK", "CellResults", "cell_results"]
 
 #: Cells with at least this many (gold, pred) pairs are solved as one dense block each.
 BIG = 1 << 18
 #: Pairs whose distances are computed at once (a batch of small cells, or a band of a block).
 CHUNK = 1 << 21
+#: The most pairs one cell may have: its dense float64 block takes 1 GiB.
+MAX_BLOCK = 1 << 27
 
 
 @dataclass(frozen=True)
@@ -102,8 +110,9 @@ def cell_results(
         threshold = None
     if not errors and threshold is None:
         return out
-    gold, pred = _sides(prep, errors)
     big = pairs >= BIG
+    _check_blocks(prep, g_n, p_n)
+    gold, pred = _sides(prep, errors)
     total, done = int(pairs.sum()), int(pairs[~big].sum())
     _small(out, gold, pred, (g_cell, p_cell), ~big, errors, threshold)
     if progress is not None:
@@ -117,16 +126,43 @@ def cell_results(
     return out
 
 
+def _check_blocks(prep: TextPairs, g_n: Int, p_n: Int) -> None:
+    """Refuse a cell whose dense block would exceed `MAX_BLOCK` pairs, naming the fix."""
+    over = np.flatnonzero(g_n * p_n > MAX_BLOCK)
+    if not over.shape[0]:
+        return
+    cell = int(over[np.argmax((g_n * p_n)[over])])
+    doc, cat = divmod(cell, max(prep.n_cat, 1))
+    name = prep.names[cat] if prep.names else "(untyped)"
+    size = int(g_n[cell] * p_n[cell]) * 8 / 2**30
+    raise NerveError(
+        f"document {doc + 1}, category {name}: {int(g_n[cell]):,} gold and {int(p_n[cell]):,} predicted "
+        f"entities; their exact assignment needs a {size:.1f} GiB cost block (at most 1 GiB): "
+        f"score shorter documents ({setting('documents', 'sentence')}, or smaller files in a directory)"
+    )
+
+
 def _chunks(g_key: Int, p_key: Int) -> tuple[Int, Int, Int, Int, list[tuple[int, int]]]:
-    """Gold and predicted entities sorted by key, each gold's range of equal-key predictions, batches."""
+    """Gold and predicted entities sorted by key, each gold's range of equal-key predictions, batches.
+
+    A batch is a range of the sorted golds that starts at a new key (no key is split between
+    two batches), the first after `CHUNK` pairs more than the batch before.
+    """
     g_order = np.argsort(g_key, kind="stable")
     p_order = np.argsort(p_key, kind="stable")
-    ps = p_key[p_order]
-    lo = np.searchsorted(ps, g_key[g_order], side="left")
-    n = np.searchsorted(ps, g_key[g_order], side="right") - lo
+    gs, ps = g_key[g_order], p_key[p_order]
+    lo = np.searchsorted(ps, gs, side="left")
+    n = np.searchsorted(ps, gs, side="right") - lo
     ends = np.cumsum(n)
     total = int(ends[-1]) if ends.shape[0] else 0
     cuts = np.searchsorted(ends, np.arange(CHUNK, total, CHUNK), side="right")
+    key_starts = (
+        np.flatnonzero(np.r_[True, gs[1:] != gs[:-1]]) if gs.shape[0] else np.zeros(0, dtype=np.int64)
+    )
+    at = np.searchsorted(key_starts, cuts, side="left")
+    cuts = np.where(
+        at < key_starts.shape[0], key_starts[np.minimum(at, key_starts.shape[0] - 1)], gs.shape[0]
+    )
     bounds = np.unique(np.r_[0, cuts, g_order.shape[0]]).tolist()
     return g_order, p_order, lo, n, list(pairwise(bounds))
 
@@ -140,11 +176,11 @@ def _small(
     errors: bool,
     threshold: float | None,
 ) -> None:
-    """Pair the small cells in batches, keep the pairs that can count, and solve them at once."""
+    """Pair the small cells in batches of whole cells; keep the pairs that can count, solve each batch."""
     g_idx = np.flatnonzero(small[cells[0]])
     p_idx = np.flatnonzero(small[cells[1]])
     g_order, p_order, lo, n, batches = _chunks(cells[0][g_idx], cells[1][p_idx])
-    kept: dict[str, list[tuple[Int, Int, Float]]] = {"char": [], "word": [], "nerval": []}
+    size = out.char_saving.shape[0]
     for a, b in batches:
         counts = n[a:b]
         g = g_idx[np.repeat(g_order[a:b], counts)]
@@ -152,36 +188,24 @@ def _small(
         p = p_idx[p_order[np.repeat(lo[a:b], counts) + offsets]]
         char = _cost(distances(gold.text[g], pred.text[p]), gold.text_len[g])
         if threshold is not None:
-            ok = char <= threshold
-            kept["nerval"].append((g[ok], p[ok], char[ok]))
+            ok = np.flatnonzero(char <= threshold)
+            r = g[ok][max_matching(g[ok], p[ok])]
+            out.nerval_tp[:] += np.bincount(cells[0][r], minlength=size)
         if errors:
-            useful = char < 1.0
-            kept["char"].append((g[useful], p[useful], char[useful]))
+            _assign(out.char_saving, cells[0], (g, p, char))
             word = np.zeros(g.shape[0])
             differ = np.flatnonzero(char > 0)  # equal texts have equal words
             d = distances(gold.words[g[differ]], pred.words[p[differ]])
             word[differ] = _cost(d, gold.words_len[g[differ]])
-            useful = word < 1.0
-            kept["word"].append((g[useful], p[useful], word[useful]))
-    size = out.char_saving.shape[0]
-    for name, saving in (("char", out.char_saving), ("word", out.word_saving)):
-        if errors:
-            r, c, cost = _joined(kept[name])
-            chosen = best_edges(r, c, 1.0 - cost)
-            saving += np.bincount(cells[0][r[chosen]], weights=1.0 - cost[chosen], minlength=size)
-    if threshold is not None:
-        r, c, _ = _joined(kept["nerval"])
-        out.nerval_tp[:] += np.bincount(cells[0][r[max_matching(r, c)]], minlength=size)
+            _assign(out.word_saving, cells[0], (g, p, word))
 
 
-def _joined(parts: list[tuple[Int, Int, Float]]) -> tuple[Int, Int, Float]:
-    if not parts:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
-    return (
-        np.concatenate([p[0] for p in parts]),
-        np.concatenate([p[1] for p in parts]),
-        np.concatenate([p[2] for p in parts]),
-    )
+def _assign(saving: Float, g_cell: Int, pairs: tuple[Int, Int, Float]) -> None:
+    """Add to each cell's saving the best assignment of the pairs that save something (cost < 1)."""
+    useful = np.flatnonzero(pairs[2] < 1.0)
+    r, c, cost = pairs[0][useful], pairs[1][useful], pairs[2][useful]
+    chosen = best_edges(r, c, 1.0 - cost)
+    saving += np.bincount(g_cell[r[chosen]], weights=1.0 - cost[chosen], minlength=saving.shape[0])
 
 
 def _cost(d: npt.NDArray[Any], length: Int) -> Float:
