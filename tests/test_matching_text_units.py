@@ -7,7 +7,6 @@ pairs, Levenshtein distances, word symbols (both the symbol path and the word-li
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 from unittest import mock
 
@@ -20,16 +19,7 @@ from nerve.matching import text
 from nerve.matching.text import as_symbols, costs, distances, pair_texts, same_key_pairs
 from nerve.matching.text_cells import cell_results
 from nerve.model.texts import EntityTexts
-
-
-def levenshtein(a: Sequence[Any], b: Sequence[Any]) -> int:
-    """Edit distance by the textbook table: insertions, deletions and substitutions cost 1."""
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
-    return row[-1]
+from test_text_metrics import levenshtein
 
 
 def ints(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
