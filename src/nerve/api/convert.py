@@ -139,8 +139,10 @@ def _attributes_lost(corpus: Corpus, to: str) -> dict[str, int]:
     return lost
 
 
-def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None]) -> Corpus:
-    """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units."""
+def _read(
+    src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None], progress: ProgressFn | None
+) -> Corpus:
+    """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units (`convert`)."""
     from_scheme, tag_format, outside, offsets = how
     if fmt in TAG_FORMATS and offsets is not None:
         raise OptionError(
@@ -155,8 +157,9 @@ def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | 
             if fmt == "hf":
                 detail = "applies to CoNLL and BIO input, not to a dataset"
             raise OptionError(options.flag(name), detail)
-    if fmt != "hf":
-        return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
+    if fmt != "hf":  # a file or a directory: its bytes read, for ``progress``
+        with reporting(progress, file_bytes([src]) if progress else 0):
+            return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
     options.offsets(offsets, "hf")
     return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
@@ -339,8 +342,7 @@ def convert(
         raise InputError(src, None, "no such file or directory")
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
-    with reporting(progress, file_bytes([src]) if progress else 0):
-        corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets))
+    corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets), progress)
     read, lost = len(corpus.spans), _attributes_lost(corpus, to)
     if to != "brat" or corpus.texts is None:
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
