@@ -195,6 +195,10 @@ COMMANDS: dict[str, Command] = {  # the arguments, and the bytes read (compare: 
         lambda m, g, p, out: ["compare", str(g), str(p), str(g), "--bootstrap", "20"],
         lambda m, g, p: 3 * g + p,
     ),
+    "report": (
+        lambda m, g, p, out: ["report", str(g), str(p), "--output", str(out / "r.html"), "--bootstrap", "20"],
+        lambda m, g, p: g + p,
+    ),
     "convert": (
         lambda m, g, p, out: ["convert", str(m), str(out / "c.jsonl"), "--to", "jsonl", "--force"],
         lambda m, g, p: m,
@@ -218,6 +222,9 @@ def test_commands_draw_a_bar_on_a_terminal_for_long_runs_only(
 ) -> None:
     """A bar when the bytes read reach the command's threshold (set here at, or one byte above, them)."""
     pytest.importorskip("tqdm")
+    if command == "report":
+        pytest.importorskip("jinja2")
+        pytest.importorskip("matplotlib")
     import importlib
 
     from nerve.cli import main
