@@ -11,6 +11,8 @@ import struct
 import subprocess
 import sys
 import termios
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,3 +88,154 @@ def test_short_runs_show_no_bar_on_a_terminal(tmp_path: Path) -> None:
     status, err = run_nerve(["ecer-ewer", str(path), "-o", "json"], True)
     assert status == 0
     assert "pairs" not in err
+
+
+# --- score, report, compare and convert: bytes read, counted a piece at a time -----------------
+
+
+def tagged_files(tmp_path: Path, sentences: int) -> tuple[Path, Path, Path]:
+    """A merged file, and the same as a gold and a prediction file: ``sentences`` of ten tokens."""
+    rnd = random.Random(sentences)
+    merged, gold, pred = [], [], []
+    for _ in range(sentences):
+        for t in range(10):
+            g = rnd.choice(["B-X", "I-X", "O", "O", "B-Y"])
+            p = g if rnd.random() < 0.9 else "O"
+            merged.append(f"w{t} {g} {p}")
+            gold.append(f"w{t} {g}")
+            pred.append(f"w{t} {p}")
+        merged.append("")
+        gold.append("")
+        pred.append("")
+    out = []
+    for name, lines in (("merged", merged), ("gold", gold), ("pred", pred)):
+        path = tmp_path / f"{name}.conll"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.append(path)
+    return out[0], out[1], out[2]
+
+
+def recorded(run: object, *args: object, **kwargs: object) -> tuple[object, list[tuple[int, int]]]:
+    calls: list[tuple[int, int]] = []
+    result = run(*args, **kwargs, progress=lambda done, total: calls.append((done, total)))  # type: ignore[operator]
+    return result, calls
+
+
+def check_calls(calls: list[tuple[int, int]], total: int, steps: int = 2) -> None:
+    """Every call has ``total``, ``done`` never goes down, ends at the total, and moves on in between."""
+    assert calls
+    assert {t for _, t in calls} == {total}
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
+    assert (done[0], done[-1]) == (0, total)
+    assert len({d for d in done if 0 < d < total}) >= steps  # a piece at a time, not all at the end
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    return tagged_files(tmp_path_factory.mktemp("big"), 30_000)  # about 2.8 MB merged: three pieces
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_score_reports_the_bytes_read(big: tuple[Path, Path, Path], workers: int) -> None:
+    import nerve
+
+    merged, gold, pred = big
+    for args in ((merged,), (gold, pred)):
+        result, calls = recorded(nerve.score, *args, workers=workers, metrics="exact,muc")
+        check_calls(calls, sum(p.stat().st_size for p in args))
+        assert result == nerve.score(*args, workers=workers, metrics="exact,muc")
+
+
+def test_score_with_analysis_reports_and_keeps_the_result(big: tuple[Path, Path, Path]) -> None:
+    import nerve
+
+    merged = big[0]
+    result, calls = recorded(nerve.score, merged, errors=True, confusion=True)
+    check_calls(calls, merged.stat().st_size)
+    assert result.to_dict() == nerve.score(merged, errors=True, confusion=True).to_dict()  # type: ignore[attr-defined]
+
+
+def test_compare_reports_the_gold_file_once_per_system(big: tuple[Path, Path, Path]) -> None:
+    import nerve
+
+    _, gold, pred = big
+    result, calls = recorded(nerve.compare, gold, [pred, gold], bootstrap=50, seed=1)
+    check_calls(calls, 3 * gold.stat().st_size + pred.stat().st_size)
+    assert result == nerve.compare(gold, [pred, gold], bootstrap=50, seed=1)
+
+
+def test_convert_reports_the_bytes_read(big: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    from nerve.api.convert import convert
+
+    merged = big[0]
+    report, calls = recorded(convert, merged, tmp_path / "a.jsonl", to="jsonl")
+    check_calls(calls, merged.stat().st_size, steps=1)  # read whole (in pieces of 8 MiB), then decoded
+    again = convert(merged, tmp_path / "b.jsonl", to="jsonl")
+    assert report == replace(again, target=str(tmp_path / "a.jsonl"))
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_report_reports_the_bytes_read(big: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    from nerve.api.report import write_report
+
+    _, gold, pred = big
+    results, calls = recorded(write_report, gold, [pred], tmp_path / "a.html", bootstrap=20, seed=1)
+    check_calls(calls, gold.stat().st_size + pred.stat().st_size)
+    again = write_report(gold, [pred], tmp_path / "b.html", bootstrap=20, seed=1)
+    assert [r.to_dict() for r in results] == [r.to_dict() for r in again]  # type: ignore[attr-defined]
+
+
+Command = tuple[Callable[..., list[str]], Callable[[int, int, int], int]]
+COMMANDS: dict[str, Command] = {  # the arguments, and the bytes read (compare: the gold file once per system)
+    "score": (lambda m, g, p, out: ["score", str(m), "-o", "json"], lambda m, g, p: m),
+    "compare": (
+        lambda m, g, p, out: ["compare", str(g), str(p), str(g), "--bootstrap", "20"],
+        lambda m, g, p: 3 * g + p,
+    ),
+    "report": (
+        lambda m, g, p, out: ["report", str(g), str(p), "--output", str(out / "r.html"), "--bootstrap", "20"],
+        lambda m, g, p: g + p,
+    ),
+    "convert": (
+        lambda m, g, p, out: ["convert", str(m), str(out / "c.jsonl"), "--to", "jsonl", "--force"],
+        lambda m, g, p: m,
+    ),
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize(
+    ("tty", "long", "drawn"), [(True, True, True), (False, True, False), (True, False, False)]
+)
+def test_commands_draw_a_bar_on_a_terminal_for_long_runs_only(
+    command: str,
+    tty: bool,
+    long: bool,
+    drawn: bool,
+    big: tuple[Path, Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bar when the bytes read reach the command's threshold (set here at, or one byte above, them)."""
+    pytest.importorskip("tqdm")
+    if command == "report":
+        pytest.importorskip("jinja2")
+        pytest.importorskip("matplotlib")
+    import importlib
+
+    from nerve.cli import main
+
+    arguments, read = COMMANDS[command]
+    total = read(*(path.stat().st_size for path in big))
+    monkeypatch.setattr(
+        importlib.import_module(f"nerve.cli.{command}"), "BYTES_PER_SECOND", total + (not long)
+    )
+    stream = Terminal() if tty else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    assert main(arguments(*big, tmp_path)) == 0
+    capsys.readouterr()
+    assert ("B/s" in stream.getvalue() and "%" in stream.getvalue()) is drawn

@@ -27,6 +27,7 @@ from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, Sch
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.lists import iter_lists
+from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.reader_options import ReaderOptions
 from ..io.spans import validate_spans
 from ..model.schemes import Scheme, TagFormat, encode_sequence
@@ -101,6 +102,7 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    progress: ProgressFn | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
@@ -110,6 +112,7 @@ def score(
     `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
     ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
     ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis.
+    ``progress``: called ``(bytes read, total)`` as the input files are read (`nerve.io.progress`).
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.
@@ -117,7 +120,14 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    return _analysed(dict(locals()))
+    return _reported(dict(locals()))
+
+
+def _reported(args: dict[str, Any]) -> Result:
+    """`_analysed`, with ``args["progress"]`` told of the bytes read of the input files."""
+    progress = args.pop("progress")
+    with reporting(progress, file_bytes((args["gold"], args["pred"], args["train"])) if progress else 0):
+        return _analysed(args)
 
 
 def _analysed(args: dict[str, Any]) -> Result:

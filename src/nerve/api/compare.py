@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import options
 from ..errors import InputError, plural
+from ..io.progress import ProgressFn, file_bytes, reporting
 from ..model.signature import bootstrap_field
 from ..results import Result
 from .pipeline import score_aligned
@@ -67,6 +68,26 @@ def _check_units(aligned: Aligned, first: Aligned, unit: str, name: str, gold: s
         )
 
 
+def _scored(
+    gold: Source, systems: Sequence[Source], names: list[str], units: tuple[str, str], kw: dict[str, Any]
+) -> tuple[tuple[Result, Aligned], list[Any]]:
+    """The first system's result and corpus, and each system's counts by unit (``units``: and gold's name)."""
+    from ..analysis.bootstrap import unit_counts
+
+    unit_name, gold_name = units
+    matrices = []
+    first: tuple[Result, Aligned] | None = None
+    for name, system in zip(names, systems, strict=True):
+        result, aligned = score_aligned(gold, system, **kw, words=False)
+        if first is not None:
+            _check_units(aligned, first[1], unit_name, name, gold_name)
+        else:
+            first = (result, aligned)
+        matrices.append(unit_counts(aligned, unit_name).micro())
+    assert first is not None
+    return first, matrices
+
+
 def compare(
     gold: Source,
     systems: Sequence[Source],
@@ -75,6 +96,7 @@ def compare(
     seed: int | str | None = None,
     unit: str | None = None,
     confidence: float | str | None = None,
+    progress: ProgressFn | None = None,
     **score_options: Any,
 ) -> Comparisons:
     """Compare each system with the first (the baseline) on ``gold``: micro F1 difference and p-values.
@@ -84,13 +106,13 @@ def compare(
     ``bootstrap`` resamples of the units (``unit``: documents, or sentences) drawn with
     ``seed``, and as many randomisation trials: the F1 difference's percentile interval at
     ``confidence``, the paired-bootstrap and approximate-randomisation p-values, and Holm's
-    correction of the latter across systems (`nerve.analysis.compare` says how).
+    correction of the latter across systems (`nerve.analysis.compare` says how). ``progress`` is
+    called ``(bytes read, total)`` as the files are read, the gold file once per system.
 
     Raises:
         OptionError: fewer than two systems, or a bad resampling option.
         InputError: a system whose documents or sentences are not those of the others.
     """
-    from ..analysis.bootstrap import unit_counts
     from ..analysis.compare import Comparisons, paired
 
     options.systems(systems)
@@ -99,16 +121,9 @@ def compare(
     n, seed_value, level, unit_name = plan
     gold_name = _name(gold, -1) if is_path(gold) else "the gold"
     names = [_name(s, i) for i, s in enumerate(systems)]
-    matrices = []
-    first: tuple[Result, Aligned] | None = None
-    for name, system in zip(names, systems, strict=True):
-        result, aligned = score_aligned(gold, system, **score_options, words=False)
-        if first is not None:
-            _check_units(aligned, first[1], unit_name, name, gold_name)
-        else:
-            first = (result, aligned)
-        matrices.append(unit_counts(aligned, unit_name).micro())
-    assert first is not None
+    total = sum(file_bytes((gold, system)) for system in systems) if progress else 0
+    with reporting(progress, total):
+        first, matrices = _scored(gold, systems, names, (unit_name, gold_name), score_options)
     comparisons, _, _ = paired(matrices, names, n, seed_value, level)
     units = first[1].n_units(unit_name)
     fields = (

@@ -31,6 +31,7 @@ import numpy as np
 from .. import options
 from ..errors import InputError, OptionError, plural
 from ..io.hf import is_dataset
+from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.spans import SPAN_FORMATS, sniff_format
 from ..io.write_conll import (
     TokenColumns,
@@ -138,8 +139,10 @@ def _attributes_lost(corpus: Corpus, to: str) -> dict[str, int]:
     return lost
 
 
-def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None]) -> Corpus:
-    """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units."""
+def _read(
+    src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None], progress: ProgressFn | None
+) -> Corpus:
+    """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units (`convert`)."""
     from_scheme, tag_format, outside, offsets = how
     if fmt in TAG_FORMATS and offsets is not None:
         raise OptionError(
@@ -154,8 +157,9 @@ def _read(src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | 
             if fmt == "hf":
                 detail = "applies to CoNLL and BIO input, not to a dataset"
             raise OptionError(options.flag(name), detail)
-    if fmt != "hf":
-        return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
+    if fmt != "hf":  # a file or a directory: its bytes read, for ``progress``
+        with reporting(progress, file_bytes([src]) if progress else 0):
+            return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
     options.offsets(offsets, "hf")
     return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
@@ -316,6 +320,7 @@ def convert(
     tag_format: str | None = None,
     outside: str = "O",
     offsets: str | None = None,
+    progress: ProgressFn | None = None,
 ) -> ConvertReport:
     """Convert one side of ``source`` into ``out`` in format ``to`` (`TARGETS`); see the module.
 
@@ -324,7 +329,7 @@ def convert(
     ``tag_format`` and ``outside`` say how its tags are read. ``out`` is a file (``conll``, ``jsonl``,
     ``spacy-jsonl``) or directory (``bio``, ``brat``), written over only with ``force``; ``scheme``
     (default IOB2) and ``flatten`` (`nerve.model.nesting`) apply to tag targets. Options that do
-    not apply are refused.
+    not apply are refused. ``progress`` is called ``(bytes read, total)`` as ``source`` is read.
 
     Raises:
         OptionError: an unknown or inapplicable option, an existing ``out`` without ``force``,
@@ -337,9 +342,8 @@ def convert(
         raise InputError(src, None, "no such file or directory")
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
-    corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets))
-    read = len(corpus.spans)
-    lost = _attributes_lost(corpus, to)
+    corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets), progress)
+    read, lost = len(corpus.spans), _attributes_lost(corpus, to)
     if to != "brat" or corpus.texts is None:
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
     corpus = _in_units(corpus, to, src)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import options
 from ..errors import OptionError
+from ..io.progress import ProgressFn, file_bytes, reporting
 from ..results import Result
 from .pipeline import score_aligned
 from .sources import Source, is_path
@@ -42,6 +43,7 @@ def write_report(
     seed: int | None = None,
     confidence: float | None = None,
     unit: str | None = None,
+    progress: ProgressFn | None = None,
     **score_kwargs: Any,
 ) -> list[Result]:
     """Score each prediction against ``gold`` with error analysis, and write the HTML report.
@@ -54,7 +56,7 @@ def write_report(
     length. The headline scores carry percentile intervals: ``bootstrap`` resamples (default 1000)
     of each ``unit`` drawn with ``seed``, at ``confidence``, as for `nerve.score`. ``score_kwargs`` are
     `nerve.score`'s other keyword arguments (``scheme``, ``repair``, ``min_iou``...), but
-    ``errors`` and ``confusion``, which the report always sets.
+    ``errors`` and ``confusion``, which the report always sets. ``progress``: called ``(bytes read, total)``.
 
     Returns:
         Each system's `Result`, with ``analysis`` (errors, confusion and categories).
@@ -78,10 +80,10 @@ def write_report(
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
     slicing = (names_given, train, meta, plan)
-    systems = [
-        _analysed(gold, pred, label, slicing, score_kwargs)
-        for pred, label in zip(sources, labels, strict=True)
-    ]
+    total = sum(file_bytes((gold, pred, train)) for pred in sources) if progress else 0
+    with reporting(progress, total):  # the gold file is read once per system
+        pairs = zip(sources, labels, strict=True)
+        systems = [_analysed(gold, pred, label, slicing, score_kwargs) for pred, label in pairs]
     page = render_html(systems, title=title, cap=cap)
     _write(output, page)
     return [s.result for s in systems]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import os
+from contextvars import copy_context
 
 from ..analysis.aligned import Collector
 from ..io.conll import ConllReader, FileRange, first_token_columns, split_files
@@ -91,7 +92,7 @@ def score_shards(
                 collectors[i].add(block, chunks)
 
     with ThreadPoolExecutor(len(parts)) as pool:
-        futures = [pool.submit(count, i) for i in range(len(parts))]
+        futures = [pool.submit(copy_context().run, count, i) for i in range(len(parts))]  # progress
     for future in futures:
         future.result()  # the first range's error first
     if keep is not None:

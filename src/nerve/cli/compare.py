@@ -23,8 +23,12 @@ from .options import (
     statistics,
 )
 from .output import Output
+from .progress import Progress
 
-__all__ = ["add_parser", "run"]
+__all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
+
+# bytes read (the gold file once per system) and counted in about a second: below that, no bar
+BYTES_PER_SECOND = 10_000_000
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,13 +65,15 @@ def run(ns: argparse.Namespace) -> Output:
     """Compare, and hand back the rendering with status 0."""
     from ..report.stats import render_compare  # imported when run: `nerve score` starts without it
 
-    result = compare(
-        ns.gold,
-        ns.systems,
-        repair=ns.repair,
-        input_format=ns.input_format,
-        **statistics(ns),
-        **reading(ns),
-        **labels(ns),
-    )
+    with Progress("B", BYTES_PER_SECOND) as progress:
+        result = compare(
+            ns.gold,
+            ns.systems,
+            repair=ns.repair,
+            input_format=ns.input_format,
+            progress=progress,
+            **statistics(ns),
+            **reading(ns),
+            **labels(ns),
+        )
     return Output(render_compare(result, ns.output))

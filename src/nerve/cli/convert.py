@@ -17,10 +17,12 @@ from ..errors import plural
 from ..model.nesting import POLICIES
 from ..model.schemes import SUPPORTED_SCHEMES
 from .output import Output
+from .progress import Progress
 
-__all__ = ["REPORTS", "add_parser", "render", "run"]
+__all__ = ["BYTES_PER_SECOND", "REPORTS", "add_parser", "render", "run"]
 
 REPORTS = ("text", "json")
+BYTES_PER_SECOND = 5_000_000  # input read and decoded in about a second: below that, no progress bar
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -87,7 +89,17 @@ def render(report: ConvertReport) -> str:
 def run(ns: argparse.Namespace) -> Output:
     """Convert, and hand back the report (on stderr as text, or JSON for stdout)."""
     options.one_of(ns.report, REPORTS, "report")
-    report = convert(
+    with Progress("B", BYTES_PER_SECOND) as progress:
+        report = _convert(ns, progress)
+    if ns.report == "json":
+        return Output(json.dumps(report.to_dict(), indent=2) + "\n")
+    sys.stderr.write(render(report))
+    return Output("")
+
+
+def _convert(ns: argparse.Namespace, progress: Progress) -> ConvertReport:
+    """`convert` with the command line's options, telling ``progress`` of the bytes read."""
+    return convert(
         ns.source,
         ns.out,
         to=ns.to,
@@ -100,8 +112,5 @@ def run(ns: argparse.Namespace) -> Output:
         tag_format=ns.tag_format,
         outside=ns.outside,
         offsets=ns.offsets,
+        progress=progress,
     )
-    if ns.report == "json":
-        return Output(json.dumps(report.to_dict(), indent=2) + "\n")
-    sys.stderr.write(render(report))
-    return Output("")

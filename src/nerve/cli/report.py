@@ -8,6 +8,7 @@ on stdout, exit status 0; a missing or unwritable ``--output`` is a user's mista
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from .. import options
 from ..api.report import DEFAULT_CAP, write_report
@@ -24,8 +25,12 @@ from .options import (
     statistics,
 )
 from .output import Output
+from .progress import Progress
 
-__all__ = ["add_parser", "run"]
+__all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
+
+# input read, analysed and bootstrapped in about a second (a bar below that would only flash)
+BYTES_PER_SECOND = 5_000_000
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,6 +87,13 @@ def run(ns: argparse.Namespace) -> Output:
     if ns.output is None:
         raise OptionError("--output", "expected the HTML file to write, as in --output report.html")
     preds = [source(p) for p in ns.pred_files]
+    with Progress("B", BYTES_PER_SECOND) as progress:
+        _write(ns, preds, progress)
+    return Output("")
+
+
+def _write(ns: argparse.Namespace, preds: Sequence[object], progress: Progress) -> None:
+    """`write_report` with the command line's options, telling ``progress`` of the bytes read."""
     write_report(
         source(ns.file),  # type: ignore[arg-type]
         preds or None,  # type: ignore[arg-type]
@@ -91,6 +103,7 @@ def run(ns: argparse.Namespace) -> Output:
         train=ns.train,
         meta=ns.meta,
         max_instances=ns.max_instances,
+        progress=progress,
         repair=ns.repair,
         input_format=ns.input_format,
         offsets=ns.offsets,
@@ -99,4 +112,3 @@ def run(ns: argparse.Namespace) -> Output:
         **reading(ns),
         **labels(ns),
     )
-    return Output("")

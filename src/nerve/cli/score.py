@@ -31,8 +31,11 @@ from .options import (
     statistics,
 )
 from .output import Output, write_text
+from .progress import Progress
 
-__all__ = ["add_parser", "run"]
+__all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
+
+BYTES_PER_SECOND = 30_000_000  # input read and scored in about a second: below that, no progress bar
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -227,11 +230,9 @@ def _on_dask(ns: argparse.Namespace) -> Result:
         return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, **kw)
 
 
-def run(ns: argparse.Namespace) -> Output:
-    """Score, and hand back the rendering with status 0."""
-    if ns.dask is not None:
-        return Output(render(_on_dask(ns), ns.output))
-    result = score(
+def _score(ns: argparse.Namespace, progress: Progress) -> Result:
+    """`nerve.score` with the command line's options, telling ``progress`` of the bytes read."""
+    return score(
         source(ns.file),  # type: ignore[arg-type]
         source(ns.pred_file),
         repair=ns.repair,
@@ -253,10 +254,19 @@ def run(ns: argparse.Namespace) -> Output:
         meta=ns.meta,
         flatten=ns.flatten,
         reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords),
+        progress=progress,
         **statistics(ns),
         **reading(ns),
         **labels(ns),
     )
+
+
+def run(ns: argparse.Namespace) -> Output:
+    """Score, and hand back the rendering with status 0."""
+    if ns.dask is not None:
+        return Output(render(_on_dask(ns), ns.output))
+    with Progress("B", BYTES_PER_SECOND) as progress:
+        result = _score(ns, progress)
     text = render(result, ns.output)
     if result.analysis is not None and result.analysis.instances is not None:
         from ..report.instances import render_instances  # only when asked for

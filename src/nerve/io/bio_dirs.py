@@ -30,6 +30,7 @@ from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from ._read_files import FIRST, PIECE, read_all
 from .bytes import BOM, DOCSTART, FieldTable, intern, split_fields, starts_with
+from .progress import note
 from .sources import unify_line_ends
 
 if TYPE_CHECKING:
@@ -93,10 +94,12 @@ def _read_bytes(path: str) -> bytes:
     try:
         # Small first: os.read allocates the whole size asked for. A short read is the end.
         pieces = [os.read(fd, FIRST)]
+        note(len(pieces[-1]))  # `nerve.io.progress`: a call a piece, or a file for many small ones
         size = FIRST
         while len(pieces[-1]) == size:
             size = PIECE
             pieces.append(os.read(fd, size))
+            note(len(pieces[-1]))
     except IsADirectoryError:
         raise InputError(path, None, "is a directory, expected a file") from None
     except OSError as err:

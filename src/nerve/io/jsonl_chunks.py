@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from ..errors import InputError
 from ..model.spans import SpanArray
 from .jsonl import no_gc, read_documents
+from .progress import note
 
 __all__ = ["CHUNK_BYTES", "line_chunks", "read_chunks"]
 
@@ -34,6 +35,7 @@ def line_chunks(path: str, size: int = CHUNK_BYTES) -> Iterator[tuple[bytes, int
         if rest == b"\xef\xbb\xbf":
             rest = b""
         while block := f.read(size):
+            note(len(block))
             data = rest + block
             cut = data.rfind(b"\n") + 1
             if not cut:

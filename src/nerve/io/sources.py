@@ -17,6 +17,7 @@ from typing import BinaryIO, Union
 
 from ..errors import InputError
 from .bytes import BOM, count_lines
+from .progress import note
 
 __all__ = ["FileRange", "LineSource", "Readable", "has_lone_cr", "read_bytes", "read_head", "unify_line_ends"]
 
@@ -62,11 +63,13 @@ def read_bytes(path: str, expected: str = "a file") -> bytes:
     """The bytes of the file ``path``; `InputError` when there is none, or a directory (``expected``)."""
     try:
         with open(path, "rb") as f:
-            return f.read()
+            data = f.read()
     except FileNotFoundError:
         raise InputError(path, None, "no such file") from None
     except IsADirectoryError:
         raise InputError(path, None, f"is a directory, expected {expected}") from None
+    note(len(data))
+    return data
 
 
 def read_head(path: str, size: int) -> bytes:
@@ -137,6 +140,7 @@ class LineSource:
             raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {reason}") from None
         except OSError as err:
             raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
+        note(len(piece))  # one call a piece (`nerve.io.progress`)
         data = self._carry + piece
         if self._at_start:
             if len(data) < len(BOM) and not self.done:
