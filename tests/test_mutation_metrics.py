@@ -196,3 +196,19 @@ def test_text_scores_merge_refusals_say_why() -> None:
     with_bow = TextScores(1, bow=TextTable(None, {}), scheme="IOB2", repair="begin")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"^cannot merge scores with and without bow$"):
         a.merge(with_bow)
+
+
+def test_an_empty_block_counts_nothing_with_the_document_average() -> None:
+    # A block of no tokens (a range of a file holding none) leaves the document average alone.
+    v = vocab(["O", "B-PER"])
+    acc = ExactAccumulator(v, "begin", IOB2, ("g", "p"), overlap=MucOptions(document_average=True))
+    acc.update(block(v, [], [], []))
+    acc.update(block(v, ["B-PER", "O"], ["B-PER", "B-PER"], [0], [0]))
+    muc = acc.finish().muc
+    assert muc is not None
+    strict = muc.modes["strict"]
+    assert (strict.overall.cor, strict.overall.spu, strict.overall.pos) == (1, 1, 1)
+    d = strict.document_macro
+    assert d is not None
+    # One document with entities: precision 1/2, recall 1/1.
+    assert (d.precision, d.recall, d.documents) == (0.5, 1.0, 1)
