@@ -212,3 +212,19 @@ def test_an_empty_block_counts_nothing_with_the_document_average() -> None:
     assert d is not None
     # One document with entities: precision 1/2, recall 1/1.
     assert (d.precision, d.recall, d.documents) == (0.5, 1.0, 1)
+
+
+def test_error_row_json_names_every_count() -> None:
+    from nerve.metrics.text import ErrorRow
+
+    row = ErrorRow(char_errors=3.0, word_errors=2.0, gold=4, predicted=5, documents=2)
+    # Rates over the 4 gold entities: 3/4 and 2/4.
+    assert row.to_dict() == {
+        "ecer": 0.75,
+        "ewer": 0.5,
+        "char_errors": 3.0,
+        "word_errors": 2.0,
+        "gold": 4,
+        "predicted": 5,
+        "documents": 2,
+    }

@@ -152,3 +152,13 @@ def test_torch_skips_positions_past_the_lengths_with_a_single_label() -> None:
     assert (parts["tokens"], parts["correct"], parts["sentences"]) == (4, 4, 2)
     _, parts = _counts(only_o, [[0, -100], [0, 0]], [[0, 0], [0, 0]], ignore=-100)
     assert (parts["tokens"], parts["correct"]) == (3, 3)
+
+
+def test_an_unknown_repair_policy_lists_the_known_ones() -> None:
+    from nerve.errors import SchemeError
+    from nerve.tagging.decode import get_policy
+
+    assert get_policy("discard") == "discard"
+    message = r"^Expected a repair policy among begin, conlleval, discard, error, but got 'mend'$"
+    with pytest.raises(SchemeError, match=message):
+        get_policy("mend")
