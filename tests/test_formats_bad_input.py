@@ -17,6 +17,7 @@ import pytest
 import nerve
 from conftest import peer
 from nerve.cli import main
+from test_reader_errors import cli_error
 
 HIPE_HEAD = (
     "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\t"
@@ -254,14 +255,7 @@ CASES = {
 
 def score_fails(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
     """``nerve score ARGS`` fails with status 2, nothing on stdout, one line on stderr: that line."""
-    code = main(["score", *args])
-    out, err = capsys.readouterr()
-    assert code == 2, (out, err)
-    assert out == ""
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
+    return cli_error(capsys, "score", *args)
 
 
 @pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
