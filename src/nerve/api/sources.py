@@ -21,10 +21,8 @@ from ..io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
 from ..io.hf import is_dataset
 from ..io.spans import SPAN_FORMATS, sniff_format
 from ..metrics.exact import TransitionTable, infer_from
-from ..model.pairs import pair_codes
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
-from ..tagging.decode import neighbours, transition_counts
 
 __all__ = ["Input", "PathLike", "Source", "Tags", "infer_scheme", "input_kind", "is_path", "is_stream"]
 
@@ -180,9 +178,7 @@ def infer_scheme(source: Input | Sequence[Input], tag_format: TagFormat | None, 
     gold, pred = TransitionTable(), TransitionTable()
     inputs = [source] if isinstance(source, Input) else source
     for block in (b for each in inputs for b in each.blocks(vocab)):
-        kinds, types = vocab.kinds, vocab.types
         for table, ids in ((gold, block.gold), (pred, block.pred)):
             if ids is not None:
-                codes = pair_codes(neighbours(ids, block.sentence_start)[0], ids, kinds, types)
-                table.add_counts(transition_counts(ids, block.sentence_start, codes, kinds, types))
+                table.add(ids, block.sentence_start, vocab)
     return infer_from(vocab, [gold, pred])

@@ -19,12 +19,20 @@ from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
-from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, SAME, code_tables
+from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, SAME, code_tables, pair_codes
 from ..model.schemes import BEGIN, END, SCHEMES, Scheme, check_letters, infer_scheme
 from ..model.vocab import TagVocab
 from ..options import flag
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
-from ..tagging.decode import Chunks, Decoded, DecodeRules, decode_block, repair_kinds
+from ..tagging.decode import (
+    Chunks,
+    Decoded,
+    DecodeRules,
+    decode_block,
+    neighbours,
+    repair_kinds,
+    transition_counts,
+)
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
 
@@ -54,6 +62,12 @@ class TransitionTable:
     def __init__(self) -> None:
         self.codes: Int = np.zeros(N_CODES, dtype=np.int64)
         self.tags: Int = np.zeros(1, dtype=np.int64)
+
+    def add(self, ids: npt.NDArray[np.int32], sentence_start: Bool, vocab: TagVocab) -> None:
+        """Count the transitions of tag ids of ``vocab``, sentence by sentence."""
+        kinds, types = vocab.kinds, vocab.types
+        codes = pair_codes(neighbours(ids, sentence_start)[0], ids, kinds, types)
+        self.add_counts(transition_counts(ids, sentence_start, codes, kinds, types))
 
     def add_counts(self, block: Int, ids: npt.NDArray[np.integer] | None = None) -> None:
         """Add a block's `transition_counts`, its tag ids mapped by ``ids`` when given."""

@@ -29,11 +29,9 @@ from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, 
 from ..io.lists import iter_lists
 from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
-from ..model.pairs import pair_codes
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
 from ..results import ExactScores, Result, Settings
-from ..tagging.decode import transition_counts
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
     LabelMap,
@@ -304,8 +302,7 @@ def _scheme_of_labels(vocab: TagVocab) -> Scheme:
     ids = np.arange(size, dtype=np.int32)
     # Every tag once, each its own sentence: the letters are seen, no transition between tags.
     start = np.ones(size, dtype=np.bool_)
-    codes = pair_codes(np.zeros(size, dtype=np.int32), ids, vocab.kinds, vocab.types)
-    table.add_counts(transition_counts(ids, start, codes, vocab.kinds, vocab.types))
+    table.add(ids, start, vocab)
     return infer_from(vocab, [table])
 
 
