@@ -111,7 +111,7 @@ def cell_results(
     if not errors and threshold is None:
         return out
     big = pairs >= BIG
-    _check_blocks(prep, g_n, p_n)
+    _check_blocks(prep, g_n, p_n, pairs)
     gold, pred = _sides(prep, errors)
     total, done = int(pairs.sum()), int(pairs[~big].sum())
     _small(out, gold, pred, (g_cell, p_cell), ~big, errors, threshold)
@@ -126,15 +126,14 @@ def cell_results(
     return out
 
 
-def _check_blocks(prep: TextPairs, g_n: Int, p_n: Int) -> None:
-    """Refuse a cell whose dense block would exceed `MAX_BLOCK` pairs, naming the fix."""
-    over = np.flatnonzero(g_n * p_n > MAX_BLOCK)
-    if not over.shape[0]:
+def _check_blocks(prep: TextPairs, g_n: Int, p_n: Int, pairs: Int) -> None:
+    """Refuse a cell whose dense block would exceed `MAX_BLOCK` pairs (``g_n * p_n``), naming the fix."""
+    if not (pairs > MAX_BLOCK).any():
         return
-    cell = int(over[np.argmax((g_n * p_n)[over])])
+    cell = int(np.argmax(pairs))
     doc, cat = divmod(cell, max(prep.n_cat, 1))
     name = prep.names[cat] if prep.names else "(untyped)"
-    size = int(g_n[cell] * p_n[cell]) * 8 / 2**30
+    size = int(pairs[cell]) * 8 / 2**30
     raise NerveError(
         f"document {doc + 1}, category {name}: {int(g_n[cell]):,} gold and {int(p_n[cell]):,} predicted "
         f"entities; their exact assignment needs a {size:.1f} GiB cost block (at most 1 GiB): "
