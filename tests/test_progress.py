@@ -23,7 +23,13 @@ from nerve.cli.text import PAIRS_PER_SECOND
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Terminal(io.StringIO):
+class Pipe(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.buffer = io.BytesIO()  # where `nerve conlleval` writes its own errors
+
+
+class Terminal(Pipe):
     def isatty(self) -> bool:
         return True
 
@@ -49,8 +55,8 @@ def one_long_document(path: Path, n: int) -> Path:
     return path
 
 
-def run_nerve(args: list[str], tty: bool) -> tuple[int, str]:
-    """Run ``nerve`` with stderr on a pseudo-terminal (or a pipe); its stderr."""
+def run_nerve(args: list[str], tty: bool, stdin: Path | None = None) -> tuple[int, str]:
+    """Run ``nerve`` with stderr on a pseudo-terminal (or a pipe), and ``stdin`` as its input; its stderr."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
     cmd = [sys.executable, "-m", "nerve", *args]
     if not tty:
@@ -58,7 +64,8 @@ def run_nerve(args: list[str], tty: bool) -> tuple[int, str]:
         return done.returncode, done.stderr
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal's size
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    with open(stdin or os.devnull, "rb") as source:
+        proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.DEVNULL, stderr=slave, env=env)
     os.close(slave)
     chunks = []
     while True:
@@ -188,6 +195,33 @@ def test_report_reports_the_bytes_read(big: tuple[Path, Path, Path], tmp_path: P
     assert [r.to_dict() for r in results] == [r.to_dict() for r in again]  # type: ignore[attr-defined]
 
 
+def test_validate_reports_each_pass_over_the_bytes(big: tuple[Path, Path, Path]) -> None:
+    import nerve
+
+    merged, gold, pred = big
+    found, calls = recorded(nerve.validate, gold, pred)  # ``auto``: one pass infers, one checks
+    check_calls(calls, 2 * (gold.stat().st_size + pred.stat().st_size))
+    assert found == nerve.validate(gold, pred)
+    found, calls = recorded(nerve.validate, merged, scheme="IOB2")  # a named scheme: one pass
+    check_calls(calls, merged.stat().st_size)
+    assert found == nerve.validate(merged, scheme="IOB2")
+
+
+def test_standard_input_counts_when_it_is_a_file(tmp_path: Path) -> None:
+    from nerve.io.progress import file_bytes
+
+    path = tmp_path / "in.conll"
+    path.write_bytes(b"x" * 1000)
+    with open(path, "rb") as stream:
+        assert file_bytes([stream]) == 1000
+        stream.read(300)
+        assert file_bytes([stream, path]) == 700 + 1000  # what is left of it, and the file
+    read, write = os.pipe()
+    with os.fdopen(read, "rb") as stream, os.fdopen(write, "wb"):
+        assert file_bytes([stream]) == 0  # a pipe's size is not known: no bar
+    assert file_bytes([io.BytesIO(b"abc"), None, ["a", "list"]]) == 0
+
+
 Command = tuple[Callable[..., list[str]], Callable[[int, int, int], int]]
 COMMANDS: dict[str, Command] = {  # the arguments, and the bytes read (compare: the gold file once per system)
     "score": (lambda m, g, p, out: ["score", str(m), "-o", "json"], lambda m, g, p: m),
@@ -203,6 +237,8 @@ COMMANDS: dict[str, Command] = {  # the arguments, and the bytes read (compare: 
         lambda m, g, p, out: ["convert", str(m), str(out / "c.jsonl"), "--to", "jsonl", "--force"],
         lambda m, g, p: m,
     ),
+    "validate": (lambda m, g, p, out: ["validate", str(g), str(p)], lambda m, g, p: 2 * (g + p)),
+    "conlleval": (lambda m, g, p, out: ["conlleval", "-d", " ", str(m)], lambda m, g, p: m),
 }
 
 
@@ -234,8 +270,21 @@ def test_commands_draw_a_bar_on_a_terminal_for_long_runs_only(
     monkeypatch.setattr(
         importlib.import_module(f"nerve.cli.{command}"), "BYTES_PER_SECOND", total + (not long)
     )
-    stream = Terminal() if tty else io.StringIO()
+    stream = Terminal() if tty else Pipe()
     monkeypatch.setattr(sys, "stderr", stream)
-    assert main(arguments(*big, tmp_path)) == 0
+    assert main(arguments(*big, tmp_path)) in ((0, 1) if command == "validate" else (0,))
     capsys.readouterr()
     assert ("B/s" in stream.getvalue() and "%" in stream.getvalue()) is drawn
+
+
+@pytest.mark.parametrize("command", [["score", "-", "-o", "json"], ["conlleval"], ["validate", "-"]])
+def test_standard_input_from_a_file_draws_a_bar(tmp_path: Path, command: list[str]) -> None:
+    """``nerve score - < FILE``: the size of the file behind stdin is known (a large file: 40 MB)."""
+    pytest.importorskip("tqdm")
+    path = tmp_path / "big.conll"
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("w B-X B-X\nw I-X O\nw O O\n\n" * 1_400_000)
+    status, err = run_nerve(command, True, stdin=path)
+    assert status == 0
+    assert "B/s" in err
+    assert "%" in err

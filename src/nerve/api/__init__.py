@@ -175,6 +175,7 @@ def validate(
     check_tokens: bool = True,
     merged: bool = False,
     delimiter: str | None = None,
+    progress: ProgressFn | None = None,
 ) -> tuple[Scheme, list[Problem]]:
     """List every transition that ``scheme`` does not allow, with its file and line.
 
@@ -182,11 +183,32 @@ def validate(
     too. A file alone is read as `score` reads it when its last two columns hold tags: its
     second-to-last column is checked as ``gold`` and its last as ``pred``; otherwise (one tag
     column) its last column is checked as ``gold``. ``merged=True`` reads two columns as merged
-    too. ``delimiter`` is as for `score`.
+    too. ``delimiter`` is as for `score`. ``progress``: called ``(bytes read, total)`` as the files
+    are read (`nerve.io.progress`).
 
     Returns:
         The scheme checked against (inferred for ``auto``) and the problems, in line order.
     """
+    passes = 2 if options.scheme(scheme) is None else 1  # ``auto`` reads the input once to infer it
+    with reporting(progress, passes * file_bytes((gold, pred)) if progress else 0):
+        return _validate(
+            gold, pred, scheme, tag_format, outside, comments, encoding, check_tokens, merged, delimiter
+        )
+
+
+def _validate(
+    gold: Source,
+    pred: Source | None,
+    scheme: str,
+    tag_format: str | TagFormat | None,
+    outside: str,
+    comments: bool,
+    encoding: str,
+    check_tokens: bool,
+    merged: bool,
+    delimiter: str | None,
+) -> tuple[Scheme, list[Problem]]:
+    """`validate`, its options as given."""
     fmt = options.tag_format(tag_format, outside)
     fixed = options.scheme(scheme)
     single = pred is None and not merged

@@ -12,9 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from ..compat import conlleval
+from ..io.progress import file_bytes, reporting
 from .output import Output
+from .progress import Progress
 
 __all__ = ["add_parser", "run"]
+
+BYTES_PER_SECOND = 20_000_000  # input read and counted in about a second: below that, no progress bar
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,5 +34,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: Sequence[str]) -> Output:
     """Run conlleval.pl's drop-in with ``args``; hand back its report (bytes) and exit status."""
     report = io.BytesIO()
-    status = conlleval.run(args, sys.stdin.buffer, report, sys.stderr.buffer)
+    try:
+        path = conlleval.parse_args(args)[1]
+    except conlleval.ConllevalExit:  # `run` says why, as conlleval.pl does
+        path = None
+    total = file_bytes([sys.stdin.buffer if path in (None, "-") else path])
+    with Progress("B", BYTES_PER_SECOND) as progress, reporting(progress, total):
+        status = conlleval.run(args, sys.stdin.buffer, report, sys.stderr.buffer)
     return Output(report.getvalue(), status)

@@ -17,8 +17,11 @@ from ..io.hf import read_hf
 from ..io.reader_options import ReaderOptions
 from .options import add_files, add_format, add_reading, add_sources, add_span_reading, reading, source
 from .output import Output
+from .progress import Progress
 
 __all__ = ["add_parser", "run"]
+
+BYTES_PER_SECOND = 30_000_000  # input read and checked in about a second: below that, no progress bar
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -76,12 +79,8 @@ def run(ns: argparse.Namespace) -> Output:
         )
     elif kind != "conll":
         return _spans(ns, kind)
-    scheme, problems = validate(
-        gold,
-        pred,
-        merged=ns.merged,
-        **reading(ns),
-    )
+    with Progress("B", BYTES_PER_SECOND) as progress:
+        scheme, problems = validate(gold, pred, merged=ns.merged, progress=progress, **reading(ns))
     lines = [f"{problem}\n" for problem in problems]
     n = len(problems)
     inferred = " (auto)" if ns.scheme.lower() == "auto" else ""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import numpy as np
 
 from ..io.bytes import intern, split_fields
+from ..io.progress import note
 
 # The chunk rules moved to nerve.tagging.conlleval_rules; they stay importable from here too.
 from ..tagging.conlleval_rules import (
@@ -184,6 +185,7 @@ def _chunks(stream: BinaryIO, size: int = 1 << 22) -> Iterator[bytes]:
     carry = b""
     while True:
         piece = stream.read(size)
+        note(len(piece))  # `nerve.io.progress`: a call a piece
         if not piece:
             if carry:
                 yield (carry + b"\n").replace(b"\r\n", b"\n")

@@ -10,6 +10,7 @@ draws the bar (`nerve.cli.progress`).
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -67,10 +68,15 @@ def note(n: int) -> None:
 
 
 def file_bytes(paths: Iterable[object]) -> int:
-    """The bytes of the files among ``paths`` and of the files under its directories (others: 0)."""
+    """The bytes of the files among ``paths`` and of the files under its directories (others: 0).
+
+    A stream (standard input) counts what is left of it when it is a regular file (``< FILE``);
+    a pipe's size is not known, so it counts 0 and draws no bar.
+    """
     total = 0
     for path in paths:
         if not isinstance(path, (str, os.PathLike)):
+            total += _stream_bytes(path)
             continue
         name = os.fspath(path)
         if os.path.isfile(name):
@@ -79,3 +85,17 @@ def file_bytes(paths: Iterable[object]) -> int:
             for root, _, files in os.walk(name):
                 total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
     return total
+
+
+def _stream_bytes(stream: object) -> int:
+    """What is left to read of ``stream`` when it is a regular file; 0 for anything else."""
+    fileno, tell = getattr(stream, "fileno", None), getattr(stream, "tell", None)
+    if fileno is None or tell is None:
+        return 0
+    try:
+        status = os.fstat(fileno())
+        if not stat.S_ISREG(status.st_mode):
+            return 0
+        return max(status.st_size - int(tell()), 0)
+    except (OSError, ValueError):  # closed, or not seekable after all
+        return 0
