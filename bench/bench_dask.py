@@ -6,9 +6,11 @@ Rows:
 
 - ``one process, no Dask`` (the floor): `nerve.api.partial` counting the shards one after another
   in this process, the counts added up: what a worker does, without the scheduler;
-- ``Dask, N workers``: `nerve.integrations.dask.score_files` on a `LocalCluster` of N processes, one
-  thread each, on loopback; the workers read the shards themselves. The cluster is started and nerve
-  imported on every worker before the clock starts.
+- ``Dask, N workers``: `nerve.integrations.dask.score_files` on the cluster of ``--dask local:N``
+  (a `LocalCluster` of N processes, one thread each, on loopback); the workers read the shards
+  themselves. The cluster is started and nerve imported on every worker before the clock starts.
+  ``--keep-trim`` adds the same rows on plain `LocalCluster`s, whose workers keep distributed's
+  default ``MALLOC_TRIM_THRESHOLD_=65536`` (see `nerve.integrations.dask.worker_environ`).
 
 Every row must give the floor's `Result` (checked). Each run is repeated ``--repeats`` times and the
 median kept; throughput is sentence tokens per second, per worker too, so that a cluster can be sized.
@@ -16,7 +18,7 @@ median kept; throughput is sentence tokens per second, per worker too, so that a
 Usage::
 
     python bench/bench_dask.py                                   # 10M tokens in 50 shards
-    python bench/bench_dask.py --tokens 100000000 --shards 50    # the issue's size (about 1.6 GB of shards)
+    python bench/bench_dask.py --tokens 100000000 --shards 50    # the issue's size (about 1.1 GB of shards)
 
 Results are printed as Markdown and written to bench/out/bench-dask-<tokens>-<shards>.json.
 """
@@ -29,6 +31,8 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +63,31 @@ def floor(paths: list[Path]) -> Any:
     return finish(p, [count_files(p, [(str(path), None)]) for path in paths])
 
 
-def on_dask(paths: list[Path], workers: int, repeats: int) -> tuple[list[float], Any]:
-    """The times of ``repeats`` runs on a fresh local cluster of ``workers`` processes, and the result."""
+@contextmanager
+def cluster(workers: int, keep_trim: bool) -> Iterator[Any]:
+    """A client of ``nerve --dask local:N``'s cluster, or (``keep_trim``) of a plain `LocalCluster`.
+
+    The plain one keeps distributed's default worker environment, MALLOC_TRIM_THRESHOLD_ included
+    (`nerve.integrations.dask.worker_environ` says why nerve's own cluster starts without it).
+    """
     from distributed import Client, LocalCluster
 
+    from nerve.integrations.dask import connect
+
+    if not keep_trim:
+        with connect(f"local:{workers}") as client:
+            yield client
+        return
+    kw: dict[str, Any] = {"threads_per_worker": 1, "host": "127.0.0.1", "dashboard_address": None}
+    with LocalCluster(n_workers=workers, processes=True, **kw) as local, Client(local) as client:
+        yield client
+
+
+def on_dask(paths: list[Path], workers: int, repeats: int, keep_trim: bool) -> tuple[list[float], Any]:
+    """The times of ``repeats`` runs on a fresh local cluster of ``workers`` processes, and the result."""
     from nerve.integrations.dask import score_files
 
-    kw: dict[str, Any] = {"threads_per_worker": 1, "host": "127.0.0.1", "dashboard_address": None}
-    with LocalCluster(n_workers=workers, processes=True, **kw) as cluster, Client(cluster) as client:
+    with cluster(workers, keep_trim) as client:
         client.run(lambda: __import__("nerve.integrations.dask"))  # imports off the clock
         times, result = [], None
         for _ in range(repeats):
@@ -84,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, nargs="+", default=[1, 2, 4], help="cluster sizes (default 1 2 4)"
     )
     parser.add_argument("--repeats", type=int, default=3, help="runs per row, the median kept (default 3)")
+    parser.add_argument(
+        "--keep-trim",
+        action="store_true",
+        help="also time plain LocalClusters, whose workers keep distributed's MALLOC_TRIM_THRESHOLD_",
+    )
     args = parser.parse_args(argv)
 
     paths = make_shards(args.tokens, args.shards)
@@ -96,13 +122,13 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t0)
     assert reference.tokens.count == args.tokens, reference.tokens
     rows.append({"run": "one process, no Dask (floor)", "workers": 1, "seconds": statistics.median(times)})
-    for n in args.workers:
-        times, result = on_dask(paths, n, args.repeats)
-        if result != reference:
-            raise SystemExit(f"Dask with {n} workers gave another result than one process")
-        rows.append(
-            {"run": f"Dask, {n} worker{'s' * (n > 1)}", "workers": n, "seconds": statistics.median(times)}
-        )
+    for keep_trim in (False, True) if args.keep_trim else (False,):
+        for n in args.workers:
+            times, result = on_dask(paths, n, args.repeats, keep_trim)
+            if result != reference:
+                raise SystemExit(f"Dask with {n} workers gave another result than one process")
+            run = f"Dask, {n} worker{'s' * (n > 1)}" + (", MALLOC_TRIM_THRESHOLD_=65536" if keep_trim else "")
+            rows.append({"run": run, "workers": n, "seconds": statistics.median(times)})
     one = rows[1]["seconds"] if len(rows) > 1 else rows[0]["seconds"]
     print(f"{args.tokens:,} tokens in {args.shards} shards ({size / 1e6:,.0f} MB), {os.cpu_count()} CPUs\n")
     print("| run | seconds | M tokens/s | M tokens/s per worker | speed-up over 1 worker |")

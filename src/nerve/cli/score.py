@@ -226,8 +226,8 @@ def _on_dask(ns: argparse.Namespace) -> Result:
     kw.update(document_average=ns.document_average)
     pattern = kw.pop("pattern", None)
     plan(**kw)  # the options checked before a cluster starts
-    with connect(ns.dask) as client:
-        return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, **kw)
+    with connect(ns.dask) as client, Progress("tasks", 1) as progress:  # a cluster run: over a second
+        return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, progress=progress, **kw)
 
 
 def _score(ns: argparse.Namespace, progress: Progress) -> Result:

@@ -27,11 +27,20 @@ from ..api.dirs import conll_pairs
 from ..api.partial import Plan, count_documents, count_files, finish, plan, transitions, with_scheme
 from ..api.text import score_text
 from ..errors import InputError, NerveError, OptionError
+from ..io.progress import ProgressFn
 from ..metrics.text import TextScores
 from ..options import flag
 from ..results import Result
 
-__all__ = ["connect", "expand", "score_bag", "score_dataframe", "score_files", "score_text_files"]
+__all__ = [
+    "connect",
+    "expand",
+    "score_bag",
+    "score_dataframe",
+    "score_files",
+    "score_text_files",
+    "worker_environ",
+]
 
 Files = str | os.PathLike[str] | Sequence[str | os.PathLike[str] | tuple[str, str]]
 Pair = tuple[str, str | None]
@@ -55,7 +64,8 @@ def connect(address: str) -> Iterator[Any]:
     """A client of the scheduler at ``address`` (``tcp://HOST:PORT``), or of a new ``local:N`` cluster.
 
     ``local:N`` starts a `distributed.LocalCluster` of N worker processes, one thread each, on
-    loopback, and stops it on leaving.
+    loopback, and stops it on leaving. Its workers start without the ``MALLOC_TRIM_THRESHOLD_`` that
+    distributed sets for them by default (`worker_environ`).
     """
     Client, LocalCluster = _distributed().Client, _distributed().LocalCluster
     if address.startswith("local:"):
@@ -64,9 +74,15 @@ def connect(address: str) -> Iterator[Any]:
             raise OptionError(
                 "--dask", f"expected local:N with N a number of workers, 1 or more, got {address!r}"
             )
+        import dask.config
+
         kw: dict[str, Any] = {"threads_per_worker": 1, "host": "127.0.0.1", "dashboard_address": ":0"}
         kw["silence_logs"] = logging.CRITICAL  # a part's error is raised here once, not logged by each worker
-        with LocalCluster(n_workers=int(n), processes=True, **kw) as cluster, Client(cluster) as client:
+        with (
+            dask.config.set({"distributed.nanny.pre-spawn-environ": worker_environ()}),
+            LocalCluster(n_workers=int(n), processes=True, **kw) as cluster,
+            Client(cluster) as client,
+        ):
             yield client
         return
     if "://" not in address:
@@ -77,6 +93,22 @@ def connect(address: str) -> Iterator[Any]:
         raise OptionError("--dask", f"cannot reach the scheduler at {address}: {err}") from None
     with client:
         yield client
+
+
+def worker_environ() -> dict[str, Any]:
+    """The environment distributed gives for new worker processes, less ``MALLOC_TRIM_THRESHOLD_``.
+
+    distributed sets it to 64 KiB so that workers hand freed memory back at once. glibc then stops
+    raising its mmap threshold, so every array of more than 128 KiB is mapped and unmapped anew and
+    its pages faulted in again: a 2M-token file took 1.2 s on a worker against 0.5 s in a plain
+    process (bench/README.md). Counting allocates a few arrays per block and frees them, so nerve's
+    workers start without it. For a cluster started elsewhere, drop it from that cluster's config.
+    """
+    import dask.config
+
+    env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
+    env.pop("MALLOC_TRIM_THRESHOLD_", None)
+    return env
 
 
 def expand(
@@ -123,10 +155,34 @@ def expand(
     return out
 
 
-def _gather(client: Any, futures: list[Any]) -> list[Any]:
-    """The futures' values in order; the first failure in that order raised as itself, less Dask's frames."""
+Tell = Callable[[], None]
+
+
+def _teller(progress: ProgressFn | None, total: int) -> Tell | None:
+    """A call per finished task, telling ``progress`` ``(tasks done, total)``; ``None`` without one."""
+    if progress is None:
+        return None
+    done = [0]
+    progress(0, total)
+
+    def tell() -> None:
+        done[0] += 1
+        progress(min(done[0], total), total)
+
+    return tell
+
+
+def _gather(client: Any, futures: list[Any], tell: Tell | None = None) -> list[Any]:
+    """The futures' values in order; the first failure in that order raised as itself, less Dask's frames.
+
+    ``tell`` is called as each future finishes (for a progress bar), in the order they finish.
+    """
     try:
-        _distributed().wait(futures)
+        if tell is None:
+            _distributed().wait(futures)
+        else:
+            for _ in _distributed().as_completed(futures):
+                tell()
         for future in futures:
             if future.status == "error":
                 err = future.exception()
@@ -136,9 +192,11 @@ def _gather(client: Any, futures: list[Any]) -> list[Any]:
         client.cancel(futures)
 
 
-def _map_files(client: Any, fn: Callable[..., Any], first: Any, pairs: list[Pair]) -> list[Any]:
+def _map_files(
+    client: Any, fn: Callable[..., Any], first: Any, pairs: list[Pair], tell: Tell | None = None
+) -> list[Any]:
     futures = client.map(fn, [first] * len(pairs), [[pair] for pair in pairs], pure=False)
-    return _gather(client, futures)
+    return _gather(client, futures, tell)
 
 
 def _parts(client: Any, files: Files, pred: Any, pattern: str | None) -> list[Pair]:
@@ -154,42 +212,54 @@ def score_files(
     *,
     client: Any = None,
     pattern: str | None = None,
+    progress: ProgressFn | None = None,
     **kwargs: Any,
 ) -> Result:
     """`nerve.score` of files on Dask workers: one task per file (see `expand` for ``files``).
 
     The result is that of one process reading the files one after another, each starting a document
     (as `nerve.score` reads a directory). ``kwargs``: `nerve.score`'s options of tagged input.
+    ``progress``: called ``(tasks done, tasks)`` as the workers finish (two per file when the scheme
+    is inferred first, for ``discard`` and ``error``: one pass for the transitions, one for the counts).
     """
     p = plan(**kwargs)  # options checked here, before any task
     client = _client(client)
     pairs = _parts(client, files, pred, pattern)
+    tell = _teller(progress, len(pairs) * (2 if p.needs_scheme else 1))
     if p.needs_scheme:
-        p = with_scheme(p, _map_files(client, transitions, p, pairs))
-    return finish(p, _map_files(client, count_files, p, pairs))
+        p = with_scheme(p, _map_files(client, transitions, p, pairs, tell))
+    return finish(p, _map_files(client, count_files, p, pairs, tell))
 
 
 def _partitions(documents: list[Any], p: Plan) -> list[Any]:
     return [count_documents(p, [(d[0], d[1]) for d in documents])]
 
 
-def score_bag(bag: Any, *, client: Any = None, **kwargs: Any) -> Result:
+def score_bag(bag: Any, *, client: Any = None, progress: ProgressFn | None = None, **kwargs: Any) -> Result:
     """`nerve.score` of a `dask.bag` of documents, each ``(gold sentences, predicted sentences)``.
 
     A document's sentences are lists of tag strings. The result is one process's on the documents in
     bag order, each counted as one document. ``kwargs``: `nerve.score`'s options of tagged input;
-    ``discard`` and ``error`` need a named scheme here.
+    ``discard`` and ``error`` need a named scheme here. ``progress``: called ``(partitions done,
+    partitions)``.
     """
     p = plan(**kwargs)
     if p.needs_scheme:
         raise OptionError(flag("scheme"), f"the {p.policy} policy decodes with the scheme: name it for a bag")
     client = _client(client)
     futures = client.compute(bag.map_partitions(_partitions, p).to_delayed())
-    return finish(p, [a for part in _gather(client, futures) for a in part])
+    parts = _gather(client, futures, _teller(progress, len(futures)))
+    return finish(p, [a for part in parts for a in part])
 
 
 def score_dataframe(
-    frame: Any, gold: str = "gold", pred: str = "pred", *, client: Any = None, **kwargs: Any
+    frame: Any,
+    gold: str = "gold",
+    pred: str = "pred",
+    *,
+    client: Any = None,
+    progress: ProgressFn | None = None,
+    **kwargs: Any,
 ) -> Result:
     """`score_bag` of a `dask.dataframe`: a row per document, its ``gold`` and ``pred`` cells its sentences.
 
@@ -202,7 +272,7 @@ def score_dataframe(
         raise OptionError(
             missing[0], f"is not a column of the frame (columns: {', '.join(map(str, frame.columns))})"
         )
-    return score_bag(frame[[gold, pred]].to_bag(index=False), client=client, **kwargs)
+    return score_bag(frame[[gold, pred]].to_bag(index=False), client=client, progress=progress, **kwargs)
 
 
 def _text(kwargs: dict[str, Any], pairs: list[Pair]) -> TextScores:
@@ -216,17 +286,20 @@ def score_text_files(
     *,
     client: Any = None,
     pattern: str | None = None,
+    progress: ProgressFn | None = None,
     **kwargs: Any,
 ) -> TextScores:
     """`nerve.score_text` of files on Dask workers, one task per file, the scores merged in order.
 
     Every text metric is a sum of per-document counts (`TextScores.merge`), so the result is that of
     the files read together. ``kwargs``: `score_text`'s options but ``directories`` and ``pattern``.
+    ``progress``: called ``(files done, files)``.
     """
     if "directories" in kwargs:
         raise OptionError("directories", "is set by the files given: a list, globs or two directories")
     client = _client(client)
-    parts = _map_files(client, _text, kwargs, _parts(client, files, pred, pattern))
+    pairs = _parts(client, files, pred, pattern)
+    parts = _map_files(client, _text, kwargs, pairs, _teller(progress, len(pairs)))
     if not parts:
         raise NerveError("nothing to score")
     return reduce(TextScores.merge, parts)
