@@ -51,9 +51,14 @@ def wait_reading_stdin(proc: subprocess.Popen[bytes], limit: float = 30.0) -> No
     pytest.fail("the command never read its stdin")
 
 
+def interruptible() -> None:
+    """Let Ctrl-C through, as a shell does (a runner such as mutmut ignores SIGINT; children inherit it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("args", [["conlleval"], ["score", "-"], ["validate", "-"]])
 def test_ctrl_c_exits_130_without_a_traceback(args: list[str]) -> None:
-    proc = popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc = popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=interruptible)
     assert proc.stdin is not None
     proc.stdin.write(b"John B-PER B-PER\n")  # a slow writer: one line, and then nothing
     proc.stdin.flush()
