@@ -21,21 +21,8 @@ from nerve.metrics.discontinuous import discontinuous_scores, is_discontinuous
 from nerve.metrics.exact import ExactAccumulator
 from nerve.metrics.muc import MODES, MucOptions, match_document, muc_score
 from nerve.model.blocks import TagBlock
-from nerve.model.schemes import TagFormat, get_scheme
 from nerve.model.spans import Fragments, SpanArray
-from nerve.model.vocab import TagVocab
-
-IOB2 = get_scheme("IOB2")
-
-
-def ints(values: list[int]) -> np.ndarray:  # type: ignore[type-arg]
-    return np.asarray(values, dtype=np.int64)
-
-
-def vocab(order: list[str]) -> TagVocab:
-    v = TagVocab(TagFormat(), IOB2)
-    v.add(order)
-    return v
+from test_mutation_more import IOB2, ints, vocab
 
 
 def first_best_map(rows: list[int], cols: list[int]) -> list[bool]:
