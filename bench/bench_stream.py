@@ -299,12 +299,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n(predicted, gold, correct) = {rows['nerve numpy']['counts']}\n")
         report["layouts"][layout] = {"batches": len(data), "rows": rows}
         for name in rows:
-            if name.startswith("nerve"):
+            if args.device == "cpu" and name.startswith("nerve"):
                 ok &= rows[name]["ratio"] >= TARGET or "cuda" in name or "tensor decoder" in name
     suffix = "-cuda" if args.device == "cuda" else ""
     path = bs.write_json(f"bench-stream-{args.tokens}{suffix}", report)
     verdict = "PASS" if ok else "FAIL"
-    print(f"target: nerve numpy and torch cpu at least {TARGET:g}x seqeval per batch: {verdict}")
+    if args.device == "cuda":  # no seqeval loop runs here: only the counts' agreement is judged
+        print(f"counts of every loop agree: {verdict}")
+    else:
+        print(f"target: nerve numpy and torch cpu at least {TARGET:g}x seqeval per batch: {verdict}")
     print(f"written: {bs.rel(path)}")
     return 0 if ok else 1
 
