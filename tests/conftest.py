@@ -64,6 +64,23 @@ def have(name: str) -> bool:
     return True
 
 
+# A test that uses one of these fixtures is marked slow (it takes seconds or more): python -m pytest
+# -m "not slow" leaves it out. Other slow tests carry @pytest.mark.slow themselves.
+SLOW_FIXTURES = {
+    "browser": "a page opened in Chromium",
+    "client": "a two-worker Dask cluster (tests/test_dask.py)",
+    "dist": "the sdist and the wheel, built (tests/test_release.py)",
+    "site": "the documentation site, built (tests/test_docs_site.py)",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 # Peers whose pinned release (see pyproject's test extra) installs only on newer Pythons.
 PEER_PYTHON = {"nervaluate": (3, 11), "ie_eval": (3, 11)}
 
