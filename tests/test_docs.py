@@ -1,7 +1,7 @@
-"""The documentation site builds strictly, and its examples and the README's run and show their output.
+"""The examples of the documentation site and the README run and show their output.
 
-The conventions are in tests/docs_examples.py; ``python tests/docs_examples.py --update`` rewrites the
-console outputs after a change of behaviour.
+The site's build is tests/test_docs_site.py. The conventions are in tests/docs_examples.py;
+``python tests/docs_examples.py --update`` rewrites the console outputs after a change of behaviour.
 """
 
 from __future__ import annotations
