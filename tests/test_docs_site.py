@@ -6,6 +6,7 @@ built page in Debian's chromium through Playwright, with every request that leav
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -13,14 +14,13 @@ import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from conftest import ROOT, missing, need
 from docs_examples import FENCE
-
-pytestmark = pytest.mark.slow  # one build of the whole site, and a browser
 
 LOADED = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src", "embed": "src"}
 
@@ -90,6 +90,33 @@ def test_every_formula_is_mathml(site: Path) -> None:
         prose = re.sub(r"<(pre|code)\b.*?</\1>", "", text, flags=re.S)
         for tex in ("\\(", "\\)", "\\[", "\\]", "$$", 'class="arithmatex"'):
             assert tex not in prose, f"{built.relative_to(site)} shows raw TeX {tex!r}"
+
+
+def hook() -> Any:
+    need("latex2mathml")
+    need("mkdocs")
+    spec = importlib.util.spec_from_file_location("mathml_hook", ROOT / "docs" / "hooks" / "mathml.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hook_writes_mathml_and_refuses_what_it_cannot_convert() -> None:
+    mathml = hook()
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="metrics/x.md"))
+    html = '<p>a <span class="arithmatex">\\(\\text{boundary\\_type} &lt; \\tfrac12\\)</span></p>'
+    out = mathml.on_page_content(html, page)
+    assert out.startswith('<p>a <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">')
+    assert "<mtext>boundary_type</mtext>" in out
+    assert "<mo>&#x0003C;</mo>" in out
+    assert "<mfrac>" in out
+    block = mathml.on_page_content('<div class="arithmatex">\\[x\\]</div>', page)
+    assert block.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">')
+    for tex in ("\\(\\nosuchcommand{x}\\)", "\\(\\begin{array}x\\)"):
+        with pytest.raises(mathml.PluginError, match=r"^metrics/x\.md: cannot write .* as MathML"):
+            mathml.on_page_content(f'<span class="arithmatex">{tex}</span>', page)
 
 
 @pytest.fixture(scope="module")
