@@ -1,4 +1,4 @@
-"""Shared fixtures: where the real corpora of ../shared/data are."""
+"""Shared fixtures: where the real corpora of ../shared/data are, and the optional modules tests need."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import NoReturn
 
 import pytest
 
@@ -28,6 +29,58 @@ def shared_data() -> Path:
     return shared_data_dir()
 
 
+# The extra that installs an optional module, where it is not the test extra. test-torch is kept
+# apart (PyPI's torch is the CUDA build, gigabytes): its tests skip without it, and CI installs it.
+EXTRA = {"torch": "test-torch", "torchmetrics": "test-torch", "lightning": "test-torch"}
+
+
+def missing(what: str, install: str) -> NoReturn:
+    """Skip the test (or the module) that needs ``what``; fail under CI=true, where it is installed."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing; CI installs it ({install})")
+    pytest.skip(f"{what} is not installed: {install}", allow_module_level=True)
+
+
+def install_command(name: str) -> str:
+    return f"pip install -e '.[{EXTRA.get(name.partition('.')[0], 'test')}]'"
+
+
+def need(name: str) -> ModuleType:
+    """Import an optional module a test needs: skipped without it, and a failure under CI=true."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(name, install_command(name))
+
+
+def have(name: str) -> bool:
+    """Whether an optional module is installed, for a test that also runs without it (not under CI=true)."""
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{name} is missing; CI installs it ({install_command(name)})")
+        return False
+    return True
+
+
+# A test that uses one of these fixtures is marked slow (it takes seconds or more): python -m pytest
+# -m "not slow" leaves it out. Other slow tests carry @pytest.mark.slow themselves.
+SLOW_FIXTURES = {
+    "browser": "a page opened in Chromium",
+    "client": "a two-worker Dask cluster (tests/test_dask.py)",
+    "dist": "the sdist and the wheel, built (tests/test_release.py)",
+    "site": "the documentation site, built (tests/test_docs_site.py)",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 # Peers whose pinned release (see pyproject's test extra) installs only on newer Pythons.
 PEER_PYTHON = {"nervaluate": (3, 11), "ie_eval": (3, 11)}
 
@@ -38,12 +91,7 @@ def peer(name: str) -> ModuleType:
     Skipped where the pinned release cannot be installed on this Python; a missing peer otherwise
     fails under CI=true and skips elsewhere.
     """
-    need = PEER_PYTHON.get(name)
-    if need is not None and sys.version_info < need:
-        pytest.skip(f"{name} (as pinned) needs Python {need[0]}.{need[1]}", allow_module_level=True)
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{name} is missing; the test extras install it")
-        pytest.skip(f"{name} is not installed: pip install -e '.[test]'", allow_module_level=True)
+    python = PEER_PYTHON.get(name)
+    if python is not None and sys.version_info < python:
+        pytest.skip(f"{name} (as pinned) needs Python {python[0]}.{python[1]}", allow_module_level=True)
+    return need(name)

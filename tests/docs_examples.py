@@ -9,6 +9,9 @@ Conventions (CONTRIBUTING.md, "Documentation"):
 - A ```` ```pycon ```` block is a doctest (``>>>`` lines and their output); the blocks of one page run in
   order in one namespace, in the same scratch directory.
 - A ```` ```python ```` block is a script: it runs, and must not raise (it shows no output to compare).
+  A ``# needs: module, ...`` line in it names the optional modules it needs.
+- A block that imports torch, torchmetrics or lightning (the test-torch extra) needs them too. Without
+  what it needs, a block is skipped (a page's other doctests still run), and fails under CI=true.
 - Any other fenced block (``text``, ``json``, ``sh``, a snippet of an example file) is not run; ``sh``
   holds installation commands only, which tests/test_project.py and CI run.
 

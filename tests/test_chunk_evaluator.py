@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from conftest import need
 from nerve import ChunkEvaluator, InputError
 
-torch = pytest.importorskip("torch", reason="the tensor path needs torch (the test extras install it)")
+torch = need("torch")  # the tensor path
 
 LABELS = {
     "IOB2": ["B-PER", "I-PER", "B-LOC", "I-LOC", "O"],

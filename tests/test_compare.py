@@ -277,6 +277,7 @@ def neleval_significance() -> object:
     return neleval_module()
 
 
+@pytest.mark.slow
 def test_randomization_agrees_with_neleval_significance(neleval_significance: object, tmp_path: Path) -> None:
     """neleval's approximate randomisation of the same two WNUT-16 systems gives the same p-value.
 

@@ -362,6 +362,7 @@ def test_the_cli_draws_a_bar_of_tasks_on_a_terminal(
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_local_workers_start_without_distributeds_malloc_trim() -> None:
     """distributed sets MALLOC_TRIM_THRESHOLD_=65536 for workers, which made counting 2.4 times slower."""
     dask_config = peer("dask.config")

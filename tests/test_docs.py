@@ -1,20 +1,19 @@
-"""The documentation site builds strictly, and its examples and the README's run and show their output.
+"""The examples of the documentation site and the README run and show their output.
 
-The conventions are in tests/docs_examples.py; ``python tests/docs_examples.py --update`` rewrites the
-console outputs after a change of behaviour.
+The site's build is tests/test_docs_site.py. The conventions are in tests/docs_examples.py;
+``python tests/docs_examples.py --update`` rewrites the console outputs after a change of behaviour.
 """
 
 from __future__ import annotations
 
 import doctest
 import importlib.util
-import os
-import subprocess
-import sys
+import re
 from pathlib import Path
 
 import pytest
 
+from conftest import need
 from docs_examples import ROOT, Block, blocks, commands, pages, run_command, scratch
 
 RUN = {"console", "pycon", "python"}
@@ -25,33 +24,32 @@ def all_blocks() -> list[Block]:
     return [b for path in pages() for b in blocks(path)]
 
 
-def need(module: str) -> None:
-    """Skip without ``module`` locally; fail under CI=true, where the test extras install it."""
-    if importlib.util.find_spec(module) is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{module} is missing; the test extras install it")
-        pytest.skip(f"{module} is not installed: pip install -e '.[docs]'")
+# Imports of the test-torch extra, which a block needs without saying so in a ``# needs:`` line.
+TORCH_FAMILY = re.compile(r"^(?:>>> )?(?:import|from) .*?\b(torch|torchmetrics|lightning)\b", re.M)
+
+
+def needs(block: Block) -> set[str]:
+    """The optional modules a block needs: its ``# needs:`` lines', and the torch family it imports."""
+    declared = {
+        module.strip()
+        for line in block.body.splitlines()
+        if line.startswith("# needs: ")
+        for module in line.removeprefix("# needs: ").split(",")
+    }
+    return declared | set(TORCH_FAMILY.findall(block.body))
+
+
+def installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
 
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(scratch(tmp_path / "work"))
     return tmp_path / "work"
-
-
-def test_mkdocs_build_strict(tmp_path: Path) -> None:
-    need("mkdocs")
-    need("material")
-    need("mkdocstrings_handlers.python")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    assert (tmp_path / "site" / "api" / "index.html").is_file()
 
 
 def test_every_block_is_run_or_plain_text() -> None:
@@ -107,25 +105,45 @@ def test_pycon_examples(page: Path, workdir: Path) -> None:
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     globs: dict[str, object] = {"__name__": "__docs__"}
+    left_out: set[str] = set()
     for block in (b for b in blocks(page) if b.lang == "pycon"):
+        absent = {m for m in needs(block) if not installed(m)}
+        if absent:  # skipped, after the other blocks have run
+            left_out |= absent
+            continue
         test = parser.get_doctest(block.body, globs, block.where, str(page), block.line)
         runner.run(test, clear_globs=False)
         globs = test.globs  # DocTest copies its globals: the next block continues from these
     failed, attempted = runner.summarize(verbose=False)
     assert attempted > 0
     assert failed == 0, f"{failed} of {attempted} examples failed in {page.relative_to(ROOT)}"
+    for module in sorted(left_out):
+        need(module)  # the blocks that need it were not run: skipped, or failed under CI=true
 
 
 SCRIPTS = [b for b in all_blocks() if b.lang == "python"]
 
 
-@pytest.mark.parametrize("block", SCRIPTS, ids=[b.where for b in SCRIPTS])
+SLOW = pytest.mark.slow  # Lightning's Trainer takes seconds to start
+
+
+@pytest.mark.parametrize(
+    "block",
+    [pytest.param(b, marks=SLOW) if "lightning" in needs(b) else b for b in SCRIPTS],
+    ids=[b.where for b in SCRIPTS],
+)
 def test_python_example(block: Block, workdir: Path) -> None:
-    for line in block.body.splitlines():
-        if line.startswith("# needs: "):
-            for module in line.removeprefix("# needs: ").split(","):
-                need(module.strip())
+    for module in sorted(needs(block)):
+        need(module)
     exec(compile(block.body, block.where, "exec"), {"__name__": "__docs__"})
+
+
+def test_the_torch_examples_say_what_they_need() -> None:
+    """The examples that import torch are found, so that they skip (or fail under CI=true) without it."""
+    found = {b.where: needs(b) for b in all_blocks() if b.lang in RUN and "torch" in b.body}
+    assert {where.split(":")[0] for where in found} >= {"README.md", "docs/training.md"}
+    assert all({"torch"} <= n or {"torchmetrics"} <= n for n in found.values()), found
+    assert any(n >= {"lightning", "torch", "torchmetrics"} for n in found.values()), found
 
 
 def test_getting_started_has_the_readme_quickstart() -> None:

@@ -179,6 +179,7 @@ json.dump(out, sys.stdout)
 """
 
 
+@pytest.mark.slow
 def test_evaluate_load_works_offline(shared_data: Path, tmp_path: Path) -> None:
     gold, pred = sentences(shared_data / CORPORA[0][0])
     data = tmp_path / "tags.json"

@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 import nerve
+from conftest import need
 from nerve.errors import OptionError
 from nerve.integrations.transformers import compute_metrics
 
-torch = pytest.importorskip("torch", reason="the tensor path needs torch (the test extras install it)")
-pytest.importorskip("torchmetrics", reason="the torchmetrics metric needs torchmetrics (in the test extras)")
+torch = need("torch")  # the tensor path
+need("torchmetrics")  # the torchmetrics metric
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
 
@@ -209,6 +210,7 @@ def _ddp_worker(rank: int, world: int, init_file: str, out_dir: str) -> None:
         dist.destroy_process_group()
 
 
+@pytest.mark.slow
 def test_ddp_two_gloo_processes_equal_one_process(tmp_path: Path) -> None:
     import torch.multiprocessing as mp
 

@@ -44,6 +44,7 @@ def test_hooks_are_ruff_check_ruff_format_and_mypy_from_this_environment() -> No
     assert mypy["pass_filenames"] is False, "mypy must check src with pyproject's settings, not file by file"
 
 
+@pytest.mark.slow
 def test_pre_commit_runs_every_hook_clean(tmp_path: Path) -> None:
     peer("pre_commit")
     inside = subprocess.run(

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import need
 from nerve.errors import InputError, InvalidSequenceError
 from nerve.model.schemes import get_scheme
 from nerve.model.vocab import TagVocab
@@ -107,7 +108,7 @@ def _tables(labels: list[str]) -> Any:
 
 
 def _counts(tables: Any, gold: list[list[int]], pred: list[list[int]], **kw: Any) -> Any:
-    torch = pytest.importorskip("torch")
+    torch = need("torch")
     from nerve.tagging.torch_decode import batch_counts, split_counts
 
     lengths = kw.get("lengths")
@@ -123,7 +124,7 @@ def _counts(tables: Any, gold: list[list[int]], pred: list[list[int]], **kw: Any
 
 
 def test_torch_counts_a_predicted_id_one_past_the_labels() -> None:
-    pytest.importorskip("torch")
+    need("torch")
     t = _tables(["O", "B-PER", "I-PER"])
     c, _ = _counts(t, [[0, 1, 2]], [[0, 1, 3]])
     assert c[BAD_PRED] == 1
@@ -131,14 +132,14 @@ def test_torch_counts_a_predicted_id_one_past_the_labels() -> None:
 
 @pytest.mark.parametrize("bad", [-100, -4])
 def test_torch_counts_a_far_negative_predicted_id(bad: int) -> None:
-    pytest.importorskip("torch")
+    need("torch")
     t = _tables(["O", "B-PER", "I-PER"])
     c, _ = _counts(t, [[0, 1, 2]], [[bad, 1, 2]])
     assert c[BAD_PRED] == 1
 
 
 def test_torch_counts_a_bad_prediction_with_a_single_label() -> None:
-    pytest.importorskip("torch")
+    need("torch")
     only_o = _tables(["O"])
     c, parts = _counts(only_o, [[0, 0]], [[0, 1]])
     assert c[BAD_PRED] == 1
@@ -146,7 +147,7 @@ def test_torch_counts_a_bad_prediction_with_a_single_label() -> None:
 
 
 def test_torch_skips_positions_past_the_lengths_with_a_single_label() -> None:
-    pytest.importorskip("torch")
+    need("torch")
     only_o = _tables(["O"])
     _, parts = _counts(only_o, [[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]], lengths=[1, 3])
     assert (parts["tokens"], parts["correct"], parts["sentences"]) == (4, 4, 2)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import nerve
+from conftest import have
 from nerve import options
 from nerve.api import score_spans
 from nerve.cli import main
@@ -353,10 +354,10 @@ def entry_points(option: str) -> list[object]:
         calls.append(lambda **kw: compute_metrics(LABELS, **kw))
     if option not in ("beta", "outside", "tag_format"):
         calls.append(lambda **kw: nerve.decode(["B-PER", "I-PER"], **kw))
-    try:
-        from nerve.integrations.torchmetrics import EntityScore
-    except NerveError:  # torch or torchmetrics is not installed
+    if not (have("torch") and have("torchmetrics")):  # the test-torch extra (CI installs it)
         return calls
+    from nerve.integrations.torchmetrics import EntityScore
+
     return [*calls, lambda **kw: EntityScore(LABELS, **kw)]
 
 

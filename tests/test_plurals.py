@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import nerve
+from conftest import need
 from nerve.errors import plural
 from nerve.io.spans import read_spans
 
@@ -67,8 +68,8 @@ def test_text_files(tmp_path: Path) -> None:
 
 
 def test_torchmetrics_unvalidated_counts() -> None:
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("torchmetrics")
+    torch = need("torch")
+    need("torchmetrics")
     from nerve.integrations.torchmetrics import EntityScore
 
     lax = EntityScore(["O", "B-PER", "I-PER"], validate=False, repair="error", scheme="IOB2")

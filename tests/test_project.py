@@ -30,9 +30,32 @@ def test_quickstart_has_exactly_two_commands() -> None:
     assert "pytest" in commands[1]
 
 
-def test_ci_runs_the_readme_test_command() -> None:
+def test_ci_runs_the_readme_test_command_with_the_torch_extra() -> None:
+    """CI runs the README's test command with test-torch beside test, and the README says so."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert quickstart()[1] in ci.splitlines()
+    assert quickstart()[1].replace("'.[test]'", "'.[test,test-torch]'") in ci.splitlines()
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quickstart", 1)[1].split("\n#", 1)[0]
+    said = " ".join(section.split())
+    assert "CI (`.ci/run`) runs this command with `'.[test,test-torch]'` in place of `'.[test]'`" in said
+    assert 'python -m pytest -m "not slow"' in said
+    assert "about 7 minutes on 2 cores" in said
+
+
+def extra(name: str) -> list[str]:
+    """The requirements of one extra of pyproject.toml (tomllib is not on Python 3.10)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(rf"^{re.escape(name)} = \[(.*?)\]$", text, flags=re.M | re.S)
+    assert found is not None, name
+    return re.findall(r'"([^"]+)"', re.sub(r"#.*", "", found.group(1)))
+
+
+def test_the_test_extra_leaves_torch_to_test_torch() -> None:
+    """PyPI's torch is the CUDA build, gigabytes: the quickstart's test extra must not pull it in."""
+    heavy = ("torch", "torchmetrics", "lightning", "pytorch-lightning")
+    names = [re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0] for r in extra("test")]
+    assert not set(names) & set(heavy), names
+    assert extra("test-torch") == ["nerve[torch]", "lightning>=2.0"]
+    assert extra("torch") == ["torch>=2.1", "torchmetrics>=1.0"]
 
 
 def test_example_in_readme_output_is_current() -> None:
@@ -70,7 +93,7 @@ def _tool(*args: str) -> subprocess.CompletedProcess[str]:
     [
         ("ruff", "check", "src", "tests", "bench"),
         ("ruff", "format", "--check", "."),  # Markdown examples too
-        ("mypy",),
+        pytest.param(("mypy",), marks=pytest.mark.slow),  # tens of seconds without its cache
     ],
     ids=["ruff-check", "ruff-format", "mypy"],
 )
@@ -95,3 +118,33 @@ def test_every_pin_on_a_peer_that_needs_a_newer_python_has_a_marker() -> None:
         lines = [line for line in text.splitlines() if name in line]
         assert lines, name
         assert all("python_version >= '3.11'" in line for line in lines), lines
+
+
+def test_not_slow_leaves_out_the_tests_marked_slow() -> None:
+    """``-m "not slow"`` (the README's fast subset) drops the tests marked slow, by hand or by fixture."""
+    files = ["tests/test_release.py", "tests/test_docs_site.py", "tests/test_maintenance.py"]
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not slow",
+            *files,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    kept = [line.split("::")[0:2] for line in proc.stdout.splitlines() if "::" in line]
+    assert kept, proc.stdout + proc.stderr
+    assert "tests/test_release.py" not in {f for f, _ in kept}  # every test there uses the built archives
+    names = {name.split("[")[0] for _, name in kept}
+    assert "test_the_changelog_keeps_a_changelog_and_removes_nothing_early" in names
+    assert "test_the_hook_writes_mathml_and_refuses_what_it_cannot_convert" in names  # builds no site
+    assert not names & {"test_pre_commit_runs_every_hook_clean", "test_mkdocs_build_strict"}

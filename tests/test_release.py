@@ -26,7 +26,8 @@ import nerve
 from conftest import peer
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNTIME_ONLY_NOT = {"all", "test", "bench", "docs"}  # extras that `all` leaves out: for developers, or itself
+# The extras that `all` leaves out: for developers, or itself.
+RUNTIME_ONLY_NOT = {"all", "test", "test-torch", "bench", "docs"}
 
 
 def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -118,7 +119,7 @@ def _extras(wheel: Path) -> dict[str, set[str]]:
 
 def test_the_all_extra_is_every_run_time_extra(dist: dict[str, Path]) -> None:
     extras = _extras(dist["wheel"])
-    assert {"torch", "dask", "report", "spacy", "hf", "all", "test"} <= set(extras)
+    assert {"torch", "dask", "report", "spacy", "hf", "all", "test", "test-torch"} <= set(extras)
     runtime = set().union(*(reqs for name, reqs in extras.items() if name not in RUNTIME_ONLY_NOT))
     assert extras["all"] == runtime
     assert {"torch>=2.1", "dask>=2024.1", "distributed>=2024.1", "jinja2>=3.1"} <= extras["all"]

@@ -214,6 +214,7 @@ def check_sums(result: nerve.Result) -> None:
 # --------------------------------------------------------------------------- equivalence
 
 
+@pytest.mark.slow
 @given(
     corpora, trains, st.lists(st.sampled_from(["news", "web, blog", 'say "hi"', ""]), min_size=1, max_size=3)
 )

@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from conftest import need
 from nerve import InputError, InvalidSequenceError, NerveError, StreamingMetric
 
-torch = pytest.importorskip("torch", reason="the tensor path needs torch (the test extras install it)")
+torch = need("torch")  # the tensor path
 
 LABELS = {
     "IOB2": ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"],
@@ -301,6 +302,7 @@ def test_import_nerve_does_not_import_torch() -> None:
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.slow
 def test_missing_torch_says_how_to_install_it() -> None:
     # nerve is not on PyPI: the hint must be a command that works (no "nerve[torch]" extra).
     code = (

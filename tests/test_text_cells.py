@@ -46,6 +46,7 @@ POOL = ["ab", "abc", "b c", "ab c", "xyz", "a", "Marie", "Maria", "Mario b", "x 
 entity = st.tuples(st.sampled_from(["A", "B", "C"]), st.sampled_from(POOL))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(st.lists(entity, max_size=9), st.lists(entity, max_size=9)), max_size=4),
@@ -92,6 +93,7 @@ def _per_doc(side: EntityTexts) -> list[Doc]:
     return docs
 
 
+@pytest.mark.slow
 def test_wlp_paths_agree_per_document_and_as_one_document(shared_data: Path, tmp_path: Path) -> None:
     gold, pred = _wlp_texts(shared_data, tmp_path)
     per_doc = [score_texts(gold, pred)]
@@ -113,6 +115,7 @@ def test_wlp_paths_agree_per_document_and_as_one_document(shared_data: Path, tmp
     assert approx_dict(whole.to_dict()) == approx_dict(batched.to_dict())
 
 
+@pytest.mark.slow
 def test_wlp_dense_blocks_agree_with_ie_eval(shared_data: Path, tmp_path: Path) -> None:
     peer("ie_eval")
     from ie_eval.scorer import OiEcerEwer, OiNerval

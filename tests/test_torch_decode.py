@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import need
 from nerve.errors import NerveError
 from nerve.model.pairs import N_CODES
 from nerve.model.schemes import get_scheme
@@ -25,7 +26,7 @@ from nerve.tagging.torch_decode import (
     split_counts,
 )
 
-torch = pytest.importorskip("torch")
+torch = need("torch")
 
 BAD_LENGTHS, BAD_GOLD, BAD_PRED = 0, 1, 2  # the fixed scalars before HOLES
 
