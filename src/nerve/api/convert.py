@@ -4,7 +4,8 @@ In: a path (`nerve.api.convert_input` reads it: CoNLL tags in any scheme with th
 a BIO directory, or any span format; `nerve.api.convert_hf` a Hugging Face dataset's tags and
 tokens), the target format and its options. Out: the files written,
 and a `ConvertReport`: documents, entities read and written, repairs by kind, and what the target
-could not hold, by reason. Nothing is dropped or changed without a count:
+could not hold, by reason. Nothing is dropped or changed without a count, and each entity dropped
+or changed is counted once, under one reason (`nerve.api.convert_fates`):
 
 - tag targets (``conll``, ``bio``) hold flat, contiguous entities on tokens: nested or overlapping
   entities are refused (`OptionError` naming ``flatten``) unless ``flatten`` names a policy of
@@ -14,8 +15,8 @@ could not hold, by reason. Nothing is dropped or changed without a count:
 - ``jsonl`` and ``spacy-jsonl`` hold nesting but one piece per entity: a discontinuous entity is
   written as its extent. JSONL documents of tokens hold no sentence breaks.
 - ``brat`` holds nesting and pieces: lossless, but for types with white space (written with ``_``);
-  brat attributes and normalisations (`SpanArray.attributes`) are written back, and counted as lost
-  by every other target.
+  brat attributes and normalisations (`SpanArray.attributes`) are written back; every other
+  target counts the entities that carry some.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ from ..io.write_conll import (
     TokenColumns,
     clean_words,
     encode_tags,
-    io_merges,
+    io_merged,
     tag_strings,
     write_bio_dir,
     write_conll,
@@ -46,8 +47,12 @@ from ..io.write_spans import write_brat, write_jsonl, write_spacy_jsonl
 from ..model import nesting
 from ..model.schemes import TagFormat
 from ..model.spans import SpanArray
+from .convert_fates import Fates
 from .convert_hf import read_dataset
 from .convert_input import TAG_FORMATS, Corpus, detokenised, read_corpus, tokenised
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
 
@@ -130,13 +135,15 @@ def _check_target(out: str, to: str, force: bool) -> None:
         raise OptionError(options.flag("force"), f"{out} exists; pass it to write over it")
 
 
-def _attributes_lost(corpus: Corpus, to: str) -> dict[str, int]:
-    """What the reading lost, and the entities' attribute values when ``to`` holds none."""
-    lost = dict(corpus.lost)
-    if to != "brat" and corpus.spans.attributes:
-        held = sum(int(np.count_nonzero(c != None)) for c in corpus.spans.attributes.values())  # noqa: E711
-        lost[f"entity attributes and normalizations (--to {to} holds none)"] = held
-    return lost
+def _attributes(spans: SpanArray, to: str, fates: Fates) -> None:
+    """Record the entities with attributes or normalisations as changed, when ``to`` holds none."""
+    if to == "brat" or not spans.attributes:
+        return
+    held = np.zeros(len(spans), dtype=np.bool_)
+    for column in spans.attributes.values():
+        held |= column != None  # noqa: E711
+    why = f"entities whose attributes and normalizations were not written (--to {to} holds none)"
+    fates.changed(held, why)
 
 
 def _read(
@@ -187,18 +194,16 @@ def _check_options(to: str, side: str, flatten: str | None, scheme: str | None) 
         raise OptionError(options.flag("scheme"), "expected a scheme to write, not auto")
 
 
-def _discontinuous(spans: SpanArray, lost: dict[str, int]) -> SpanArray:
-    """``spans`` with each discontinuous entity as its extent, counted in ``lost``."""
+def _discontinuous(spans: SpanArray, fates: Fates) -> SpanArray:
+    """``spans`` with each discontinuous entity as its extent, recorded in ``fates``."""
     f = spans.fragments
     if f is None:
         return spans
-    n = int(np.count_nonzero(np.diff(f.offsets) > 1))
-    if n:
-        lost[DISCONTINUOUS] = lost.get(DISCONTINUOUS, 0) + n
+    fates.changed(np.diff(f.offsets) > 1, DISCONTINUOUS)
     return replace(spans, fragments=None)
 
 
-def _flat(spans: SpanArray, policy: str | None, to: str, lost: dict[str, int]) -> SpanArray:
+def _flat(spans: SpanArray, policy: str | None, to: str, fates: Fates) -> SpanArray:
     """``spans`` without nesting and overlaps: refused, or flattened by ``policy`` and counted."""
     nested = int(np.count_nonzero(nesting.roles(spans) != 0))
     if not nested:
@@ -210,10 +215,9 @@ def _flat(spans: SpanArray, policy: str | None, to: str, lost: dict[str, int]) -
             "keeps some and counts the rest"
         )
         raise OptionError(options.flag("flatten"), detail)
-    kept, dropped = nesting.flatten(spans, policy)
-    if dropped:
-        lost[f"nested or overlapping entities dropped ({options.setting('flatten', policy)})"] = dropped
-    return kept
+    keep = nesting.flatten_mask(spans, policy)
+    fates.dropped(~keep, f"nested or overlapping entities dropped ({options.setting('flatten', policy)})")
+    return spans.select(keep)
 
 
 def _unbroken(tokens: TokenColumns, start: Any, end: Any, lost: dict[str, int]) -> TokenColumns:
@@ -230,23 +234,26 @@ def _unbroken(tokens: TokenColumns, start: Any, end: Any, lost: dict[str, int]) 
 
 
 def _write_tags(
-    corpus: Corpus, out: str, to: str, scheme: str, policy: str | None, lost: dict[str, int]
+    corpus: Corpus, out: str, to: str, how: tuple[str, str | None], losses: tuple[dict[str, int], Fates]
 ) -> int:
-    """Write a CoNLL file or a BIO directory; the number of entities written."""
+    """Write a CoNLL file or a BIO directory in ``how`` (scheme, flatten policy); the entities written."""
     tokens = corpus.tokens
     assert tokens is not None
+    scheme, policy = how
+    lost, fates = losses
     target = options.scheme(scheme)
     assert target is not None  # refused by _check_options
-    spans = _flat(corpus.spans, policy, to, lost)
-    spans = spans.select(spans.order())
+    spans = _flat(corpus.spans, policy, to, fates)
+    order = spans.order()
+    spans = spans.select(order)
+    fates.select(order)
     start = tokens.doc_start[spans.doc] + spans.start
     end = tokens.doc_start[spans.doc] + spans.end
     tokens = _unbroken(tokens, start, end, lost)
     sentence = tokens.sentence_ids()
+    merged: npt.NDArray[np.bool_] = np.zeros(len(spans), dtype=np.bool_)
     if target.name == "IO":
-        merged = io_merges(start, end, spans.label, sentence)
-        if merged:
-            lost["entities IO tags merge into a touching one of the same type"] = merged
+        merged = io_merged(start, end, spans.label, sentence)
     kinds, types = encode_tags(start, end, spans.label, len(tokens.words), sentence, target)
     tags = tag_strings(kinds, types, spans.labels, target, TagFormat())
     words, changed = clean_words(tokens.words)
@@ -260,12 +267,14 @@ def _write_tags(
         write_conll(out, tokens, tags)
     else:
         write_bio_dir(out, [name.replace("/", "__") for name in corpus.names], tokens, tags)
-    return len(spans)
+    fates.dropped(merged, "entities IO tags merge into a touching one of the same type")
+    return len(spans) - int(np.count_nonzero(merged))
 
 
-def _write_spans(corpus: Corpus, out: str, to: str, lost: dict[str, int]) -> int:
+def _write_spans(corpus: Corpus, out: str, to: str, losses: tuple[dict[str, int], Fates]) -> int:
     """Write nerve's JSONL, spaCy JSONL or a brat directory; the number of entities written."""
     spans = corpus.spans
+    lost, fates = losses
     if to == "jsonl":
         bounds: list[Any] = [None] * spans.n_docs
         if corpus.texts is not None:
@@ -286,15 +295,14 @@ def _write_spans(corpus: Corpus, out: str, to: str, lost: dict[str, int]) -> int
         return len(spans)
     bad = [i for i, name in enumerate(spans.labels) if re.search(r"\s", name) or not name]
     if bad:
-        lost["entities whose type has white space (written with _)"] = int(np.isin(spans.label, bad).sum())
+        fates.changed(np.isin(spans.label, bad), "entities whose type has white space (written with _)")
         spans = replace(spans, labels=tuple(re.sub(r"\s", "_", n) or "_" for n in spans.labels))
     untexted = write_brat(out, corpus.names, spans, corpus.texts)
-    if untexted:
-        lost["entities written without their text (it holds a line break)"] = untexted
+    fates.changed(untexted, "entities written without their text (it holds a line break)")
     return len(spans)
 
 
-def _in_units(corpus: Corpus, to: str, source: str) -> Corpus:
+def _in_units(corpus: Corpus, to: str, source: str, fates: Fates) -> Corpus:
     """``corpus`` in the units ``to`` needs: tokens for tags, texts for brat and spaCy JSONL."""
     if to == "jsonl":
         return corpus
@@ -303,7 +311,29 @@ def _in_units(corpus: Corpus, to: str, source: str) -> Corpus:
             f"its documents carry no text or tokens, which --to {to} needs (--to jsonl writes spans alone)"
         )
         raise InputError(source, None, detail)
-    return tokenised(corpus) if to in ("conll", "bio") else detokenised(corpus)
+    return tokenised(corpus, fates) if to in ("conll", "bio") else detokenised(corpus)
+
+
+def _converted(
+    corpus: Corpus, paths: tuple[str, str], to: str, how: tuple[str, str | None]
+) -> tuple[Corpus, int, dict[str, int]]:
+    """Write ``corpus`` from ``paths`` (source, out) ``to`` a format in ``how`` (scheme, flatten policy).
+
+    Returns the corpus as written, the entities written, and what was lost, by reason.
+    """
+    src, dst = paths
+    fates = Fates(len(corpus.spans))
+    if to != "brat" or corpus.texts is None:
+        corpus = replace(corpus, spans=_discontinuous(corpus.spans, fates))
+    corpus = _in_units(corpus, to, src, fates)
+    _attributes(corpus.spans, to, fates)
+    lost = dict(corpus.lost)
+    if to in TAG_FORMATS:
+        written = _write_tags(corpus, dst, to, how, (lost, fates))
+    else:
+        written = _write_spans(corpus, dst, to, (lost, fates))
+    lost.update(fates.counts())
+    return corpus, written, lost
 
 
 def convert(
@@ -343,15 +373,8 @@ def convert(
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
     corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets), progress)
-    read, lost = len(corpus.spans), _attributes_lost(corpus, to)
-    if to != "brat" or corpus.texts is None:
-        corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
-    corpus = _in_units(corpus, to, src)
-    lost = dict(corpus.lost)
-    if to in TAG_FORMATS:
-        written = _write_tags(corpus, dst, to, scheme or DEFAULT_SCHEME, flatten, lost)
-    else:
-        written = _write_spans(corpus, dst, to, lost)
+    read = len(corpus.spans)
+    corpus, written, lost = _converted(corpus, (src, dst), to, (scheme or DEFAULT_SCHEME, flatten))
     return ConvertReport(
         source=src,
         target=dst,

@@ -36,6 +36,7 @@ from ..model.schemes import Scheme, check_letters
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..tagging.decode import DecodeRules, decode_block, repair_kinds
+from .convert_fates import Fates
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -265,8 +266,11 @@ def _char_tokens(texts: list[str], spans: SpanArray) -> tuple[TokenColumns, Int,
     return TokenColumns(words, doc_start, sentence_start), start, end
 
 
-def tokenised(corpus: Corpus) -> Corpus:
-    """``corpus`` with token offsets: a text is cut into tokens (see the module), widenings counted."""
+def tokenised(corpus: Corpus, fates: Fates) -> Corpus:
+    """``corpus`` with token offsets: a text is cut into tokens (see the module), widenings counted.
+
+    ``fates`` records the entities widened and those dropped (they cover no token).
+    """
     if corpus.tokens is not None or corpus.texts is None:
         return corpus
     spans = corpus.spans
@@ -279,16 +283,12 @@ def tokenised(corpus: Corpus) -> Corpus:
     doc_start = tokens.doc_start
     keep = (first < last) & (first >= doc_start[spans.doc]) & (last <= doc_start[spans.doc + 1])
     exact = np.isin(g_start, t_start) & np.isin(g_end, t_end)
-    lost = dict(corpus.lost)
-    widened = int(np.count_nonzero(keep & ~exact))
-    if widened:
-        lost[WIDENED] = widened
-    if not keep.all():
-        lost[NO_TOKEN] = int(np.count_nonzero(~keep))
+    fates.changed(keep & ~exact, WIDENED)
+    fates.dropped(~keep, NO_TOKEN)
     kept = spans.select(keep)
     base = doc_start[kept.doc]
     moved = replace(kept, start=first[keep] - base, end=last[keep] - base, fragments=None)
-    return replace(corpus, spans=moved, texts=None, tokens=tokens, lost=lost)
+    return replace(corpus, spans=moved, texts=None, tokens=tokens)
 
 
 def detokenised(corpus: Corpus) -> Corpus:
