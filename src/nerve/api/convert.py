@@ -30,6 +30,7 @@ from .. import options
 from ..errors import InputError, OptionError
 from ..io.hf import is_dataset
 from ..io.progress import ProgressFn, file_bytes, reporting
+from ..io.sources import not_found
 from ..io.spans import SPAN_FORMATS, sniff_format
 from ..model import nesting
 from .convert_hf import read_dataset
@@ -197,7 +198,7 @@ def convert(
     src, dst = os.fspath(source), os.fspath(out)
     _check_options(to, side, flatten, scheme)
     if not os.path.exists(src):
-        raise InputError(src, None, "no such file or directory")
+        raise not_found(src, "no such file or directory")
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
     corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets), progress)

@@ -7,6 +7,7 @@ for what each target holds; `nerve.api.convert_fates` counts each entity once).
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import replace
@@ -27,6 +28,7 @@ from ..io.write_conll import (
 )
 from ..io.write_spans import write_brat, write_jsonl, write_spacy_jsonl
 from ..model import nesting
+from ..model.quoting import quote
 from ..model.schemes import TagFormat
 from ..model.spans import SpanArray
 from .convert_fates import Fates
@@ -60,14 +62,47 @@ def _discontinuous(spans: SpanArray, fates: Fates) -> SpanArray:
     return replace(spans, fragments=None)
 
 
-def _flat(spans: SpanArray, policy: str | None, to: str, fates: Fates) -> SpanArray:
-    """``spans`` without nesting and overlaps: refused, or flattened by ``policy`` and counted."""
+def _first_overlap(spans: SpanArray) -> tuple[int, int]:
+    """The first two entities (rows) that share a token, by document and start; some must."""
+    order = spans.order()
+    width = int(spans.end.max(initial=0)) + 1
+    start = (spans.doc * width + spans.start)[order]
+    end = (spans.doc * width + spans.end)[order]
+    reach = np.maximum.accumulate(end)
+    later = int(np.argmax(start[1:] < reach[:-1])) + 1
+    return int(order[int(np.argmax(end[:later]))]), int(order[later])
+
+
+def _overlap(corpus: Corpus, spans: SpanArray, src: str) -> str:
+    """Where the first two overlapping entities are, and their words and types."""
+    tokens = corpus.tokens
+    assert tokens is not None
+    a, b = _first_overlap(spans)
+    d = int(spans.doc[a])
+    base = int(tokens.doc_start[d])
+    shown = [
+        f"{quote(' '.join(tokens.words[base + int(spans.start[i]) : base + int(spans.end[i])]))} "
+        f"({spans.labels[int(spans.label[i])]})"
+        for i in (a, b)
+    ]
+    where = os.path.join(src, f"{corpus.names[d]}.ann") if corpus.fmt == "brat" else f"{src}: document {d}"
+    return f"{where}: entity {shown[0]} and entity {shown[1]} overlap"
+
+
+def _flat(corpus: Corpus, src: str, how: tuple[str, str | None], fates: Fates) -> SpanArray:
+    """The entities without nesting and overlaps: refused, or flattened by the policy and counted.
+
+    ``how``: the target (conll, bio) and the flattening policy.
+    """
+    spans = corpus.spans
+    to, policy = how
     nested = int(np.count_nonzero(nesting.roles(spans) != 0))
     if not nested:
         return spans
     if policy is None:
         detail = (
-            f"{plural(nested, 'entity', 'entities')} nest or overlap, which {to} tags cannot hold; "
+            f"{_overlap(corpus, spans, src)}; {plural(nested, 'entity', 'entities')} nest or overlap "
+            f"in all, which {to} tags cannot hold; "
             f"{options.setting('flatten', 'POLICY')} ({', '.join(nesting.POLICIES)}) "
             "keeps some and counts the rest"
         )
@@ -91,16 +126,23 @@ def _unbroken(tokens: TokenColumns, start: Any, end: Any, lost: dict[str, int]) 
 
 
 def _write_tags(
-    corpus: Corpus, out: str, to: str, how: tuple[str, str | None], losses: tuple[dict[str, int], Fates]
+    corpus: Corpus,
+    paths: tuple[str, str],
+    to: str,
+    how: tuple[str, str | None],
+    losses: tuple[dict[str, int], Fates],
 ) -> int:
-    """Write a CoNLL file or a BIO directory in ``how`` (scheme, flatten policy); the entities written."""
+    """Write a CoNLL file or a BIO directory; the entities written.
+
+    ``paths``: the source and the output; ``how``: the scheme and the flattening policy.
+    """
     tokens = corpus.tokens
     assert tokens is not None
-    scheme, policy = how
+    (src, out), (scheme, policy) = paths, how
     lost, fates = losses
     target = options.scheme(scheme)
     assert target is not None  # refused by _check_options
-    spans = _flat(corpus.spans, policy, to, fates)
+    spans = _flat(corpus, src, (to, policy), fates)
     order = spans.order()
     spans = spans.select(order)
     fates.select(order)
@@ -185,9 +227,25 @@ def write_corpus(
     corpus = _in_units(corpus, to, src, fates)
     _attributes(corpus.spans, to, fates)
     lost = dict(corpus.lost)
-    if to in TAG_FORMATS:
-        written = _write_tags(corpus, dst, to, how, (lost, fates))
-    else:
-        written = _write_spans(corpus, dst, to, (lost, fates))
+    try:
+        if to in TAG_FORMATS:
+            written = _write_tags(corpus, paths, to, how, (lost, fates))
+        else:
+            written = _write_spans(corpus, dst, to, (lost, fates))
+    except OSError as err:
+        raise _unwritable(dst, err) from None
     lost.update(fates.counts())
     return corpus, written, lost
+
+
+def _unwritable(out: str, err: OSError) -> InputError:
+    """The `InputError` of an output ``out`` that could not be written (a full disk...)."""
+    fix = {
+        errno.ENOSPC: "free space on its disk, or write OUT elsewhere",
+        errno.EDQUOT: "free space within your quota, or write OUT elsewhere",
+        errno.EACCES: "write OUT where you have permission",
+        errno.EPERM: "write OUT where you have permission",
+        errno.EROFS: "write OUT on a writable disk",
+    }.get(err.errno or 0, "write OUT elsewhere")
+    where = os.fspath(err.filename) if isinstance(err.filename, (str, os.PathLike)) else out
+    return InputError(where, None, f"cannot be written: {err.strerror or err} ({fix})")

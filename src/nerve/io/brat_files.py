@@ -26,7 +26,7 @@ from .brat_attributes import columns
 from .brat_batch import plain_documents
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
-from .sources import read_bytes
+from .sources import not_found, read_bytes
 
 __all__ = ["DISCONTINUOUS", "brat_documents", "brat_texts", "read_brat", "read_brat_pair"]
 
@@ -50,7 +50,7 @@ def brat_documents(path: str) -> list[Pair]:
             raise InputError(path, None, "expected a .ann file, or a directory of .txt/.ann pairs (brat)")
         return [(os.path.basename(stem), path, stem + ".txt" if os.path.isfile(stem + ".txt") else None)]
     if not os.path.isdir(path):
-        raise InputError(path, None, "no such file or directory")
+        raise not_found(path, "no such file or directory")
     found: dict[str, dict[str, str]] = {".ann": {}, ".txt": {}}
     for root, dirs, files in os.walk(path):
         dirs.sort()

@@ -1,9 +1,10 @@
-"""Hugging Face dataset files read as pyarrow tables, with their features.
+"""Hugging Face dataset files read as pyarrow tables, checked, with their features.
 
 In: a dataset saved with ``Dataset.save_to_disk`` (a directory), a Parquet file or an Arrow file.
 Out: its pyarrow table and its features as JSON (`nerve.io.hf` makes tags of them). ``datasets``
-and ``pyarrow`` are imported only when a dataset is read. A file that is missing or cannot be
-read is an `InputError` naming it.
+and ``pyarrow`` are imported only when a dataset is read. A file that is missing, cannot be read,
+or is damaged (names or strings that are not UTF-8, lists that point past their values) is an
+`InputError` naming it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 from typing import Any
 
 from ..errors import InputError
+from .sources import not_found
 
 __all__ = ["dataset_table", "is_dataset"]
 
@@ -42,7 +44,7 @@ def dataset_table(path: str) -> tuple[Any, dict[str, Any]]:
     import pyarrow.parquet as pq
 
     if not os.path.isfile(path):
-        raise InputError(path, None, "no such file or dataset directory")
+        raise not_found(path, "no such file or dataset directory")
     try:
         if path.endswith(".parquet"):
             table = pq.read_table(path)
@@ -55,9 +57,31 @@ def dataset_table(path: str) -> tuple[Any, dict[str, Any]]:
     except (pa.ArrowException, OSError) as err:
         kind = "a Parquet" if path.endswith(".parquet") else "an Arrow"
         raise InputError(path, None, f"cannot be read as {kind} file ({err})".splitlines()[0]) from None
-    meta = (table.schema.metadata or {}).get(b"huggingface")
-    features = json.loads(meta).get("info", {}).get("features", {}) if meta else {}
-    return table, features
+    return _checked(table, path)
+
+
+def _checked(table: Any, path: str) -> tuple[Any, dict[str, Any]]:
+    """``table``, checked, and its features as JSON (from its ``huggingface`` metadata, else none).
+
+    A damaged file's names or strings are not valid UTF-8, or its lists point past their values.
+    """
+    import pyarrow as pa
+
+    damaged = "is damaged: {}; write it again (Dataset.to_parquet or save_to_disk)"
+    try:
+        table.validate(full=True)  # a string that is not UTF-8 fails here
+        table.column_names  # noqa: B018  (a column name that is not UTF-8 fails here)
+        meta = (table.schema.metadata or {}).get(b"huggingface")
+        info = json.loads(meta) if meta else {}
+    except UnicodeDecodeError:
+        raise InputError(path, None, damaged.format("a column name is not valid UTF-8")) from None
+    except pa.ArrowInvalid as err:
+        raise InputError(path, None, damaged.format(str(err).splitlines()[0])) from None
+    except ValueError:
+        raise InputError(path, None, damaged.format("its Hugging Face metadata is not JSON")) from None
+    info = info.get("info") if isinstance(info, dict) else None
+    features = info.get("features") if isinstance(info, dict) else None
+    return table, features if isinstance(features, dict) else {}
 
 
 def _saved(path: str) -> tuple[Any, dict[str, Any]]:
@@ -77,4 +101,5 @@ def _saved(path: str) -> tuple[Any, dict[str, Any]]:
     if isinstance(ds, datasets.DatasetDict):
         splits = ", ".join(ds)
         raise InputError(path, None, f"holds the splits {splits}: give one split's directory")
-    return ds.data.table, ds.features.to_dict()
+    table, _ = _checked(ds.data.table, path)
+    return table, ds.features.to_dict()
