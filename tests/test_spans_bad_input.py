@@ -177,3 +177,113 @@ def test_nested_brat_to_conll_names_the_ann_file(tmp_path: Path, capsys: pytest.
         r"entity 'Mary lives' \(PER\) overlap; 2 entities",
         line,
     ), line
+
+
+# ---------------------------------------------------------------------------------------------
+# A directory of CoNLL files named *.txt is not read as brat; a file in another format than the one
+# it is read as says which format it looks like.
+
+
+def conll_dir(root: Path, name: str) -> Path:
+    d = root / name
+    d.mkdir()
+    (d / "a.txt").write_text("-DOCSTART- O\n\nJohn B-PER\nlives O\n\n", encoding="utf-8")
+    (d / "b.txt").write_text("Mary B-PER\nSmith I-PER\n", encoding="utf-8")
+    return d
+
+
+def test_a_directory_of_conll_txt_files_is_scored_as_conll(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred = conll_dir(tmp_path, "g"), conll_dir(tmp_path, "p")
+    assert main(["score", str(gold), str(pred), "--output", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["exact"]["micro"]["tp"] == 2
+    assert result["documents"] == 2
+
+
+def test_a_directory_of_conll_and_other_files_names_the_pattern(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred = conll_dir(tmp_path, "g"), conll_dir(tmp_path, "p")
+    (gold / "notes.md").write_text("# notes\n")
+    line = cli_error(capsys, "score", str(gold), str(pred))
+    assert "--pattern: no file under" in line
+    assert "their files end in .txt, .md (--pattern '*.txt' reads the .txt files)" in line
+
+
+def test_conll_txt_files_read_as_brat_suggest_format_conll(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = conll_dir(tmp_path, "g")
+    line = cli_error(capsys, "score", str(d), str(d), "--format", "brat")
+    assert line.startswith(f"nerve: error: {d / 'a.txt'}: has no .ann beside it")
+    assert "--format conll --pattern '*.txt'" in line
+
+
+def test_prose_txt_files_without_ann_stay_brat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    d = tmp_path / "b"
+    d.mkdir()
+    (d / "a.txt").write_text("John lives in Paris.\nHe likes it.\n")
+    line = cli_error(capsys, "score", str(d))
+    assert line == (
+        f"nerve: error: {d / 'a.txt'}: has no .ann beside it "
+        "(brat documents are .txt/.ann pairs; an empty .ann has no entities)"
+    )
+
+
+def test_convert_refuses_a_directory_without_bio_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = conll_dir(tmp_path, "g")
+    line = cli_error(capsys, "convert", str(d), str(tmp_path / "o.jsonl"), "--to", "jsonl")
+    assert line.startswith(f"nerve: error: {d}: holds no .bio files (its files end in .txt)"), line
+    assert "named *.bio" in line
+
+
+FORMATS = Path(__file__).resolve().parent / "data" / "formats"
+DOCCANO = FORMATS / "doccano" / "sequence_labeling.jsonl"
+LABEL_STUDIO = FORMATS / "labelstudio" / "named_entity_annotation.json"
+
+
+@pytest.mark.parametrize(
+    ("path", "given", "looks"),
+    [
+        (DOCCANO, "labelstudio", "doccano"),
+        (DOCCANO, "jsonl", "doccano"),
+        (LABEL_STUDIO, "doccano", "labelstudio"),
+    ],
+)
+def test_a_format_named_that_the_file_is_not(
+    capsys: pytest.CaptureFixture[str], path: Path, given: str, looks: str
+) -> None:
+    line = cli_error(capsys, "score", str(path), "--format", given)
+    assert line.startswith(f"nerve: error: {path}"), line
+    assert line.endswith(f"; the file looks like {looks}, not {given}: pass --format {looks}"), line
+
+
+def test_a_conll_file_read_as_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "t.conll"
+    path.write_text("John B-PER\nlives O\n")
+    line = cli_error(capsys, "score", str(path), "--format", "jsonl")
+    assert line.endswith("; the file looks like conll, not jsonl: pass --format conll"), line
+
+
+@pytest.mark.parametrize(("gold", "pred"), [(LABEL_STUDIO, DOCCANO), (DOCCANO, LABEL_STUDIO)])
+def test_gold_and_predictions_in_two_formats(
+    capsys: pytest.CaptureFixture[str], gold: Path, pred: Path
+) -> None:
+    line = cli_error(capsys, "score", str(gold), str(pred))
+    names = {DOCCANO: "doccano", LABEL_STUDIO: "labelstudio"}
+    assert line.startswith(f"nerve: error: {pred}"), line
+    assert f"the file looks like {names[pred]}, not {names[gold]}, and {gold} like {names[gold]}" in line
+    assert "convert both to JSONL (nerve convert FILE OUT --to jsonl)" in line
+
+
+def test_a_bad_file_of_the_format_named_gets_no_hint(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"text": "John", "label": [[0, 4, "PER"]]}\n{"text": "x", "label": [[0, 1\n')
+    line = cli_error(capsys, "score", str(path), "--format", "doccano")
+    assert "looks like" not in line

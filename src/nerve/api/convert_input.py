@@ -117,6 +117,13 @@ def _read_tags(path: str, fmt: str, side: str, scheme: str, tag_format: str | No
         if not os.path.isdir(path):
             raise InputError(path, None, "expected a directory of .bio files")
         names = bio_names(path)
+        others = sorted({os.path.splitext(n)[1] for n in os.listdir(path)} - {""})
+        if not names and others:
+            detail = (
+                f"holds no .bio files (its files end in {', '.join(others)}); a directory converts as "
+                "BIO files of token and tag columns, named *.bio: rename them, or convert each file"
+            )
+            raise InputError(path, None, detail)
         files = load_files(names, None, path)
         lines = parse_tag_lines(files, np.arange(len(names), dtype=np.int64), vocab, "last")
         names = [n.removesuffix(".bio") for n in names]

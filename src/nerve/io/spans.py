@@ -56,7 +56,7 @@ from .lenient import PRED_KEYS, lenient_texts, noted
 from .nereval import read_nereval
 from .nervaluate import read_nervaluate
 from .nested import nested_texts, read_nested
-from .sniff import sniff_format
+from .sniff import sniff_format, unlike
 from .spacy import (
     read_spacy,
     read_spacy_jsonl,
@@ -193,7 +193,24 @@ def _read(
     lenient: bool = False,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected."""
-    fmt = fmt or sniff_format(gold)
+    given = fmt or sniff_format(gold)
+    try:
+        return _read_sides(gold, pred, given, units, problems, column, spans_key, lenient)
+    except InputError as err:
+        raise unlike(err, given, gold, pred) from None
+
+
+def _read_sides(
+    gold: str,
+    pred: str | None,
+    fmt: str,
+    units: str | None,
+    problems: Problems,
+    column: str | None = None,
+    spans_key: str | None = None,
+    lenient: bool = False,
+) -> tuple[SpanArray, SpanArray | None]:
+    """`_read`, the format known."""
     options.one_of(fmt, SPAN_FORMATS, "input_format")
     options.offsets(units, fmt)
     options.lenient(lenient, fmt)
