@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from ..io.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
 from ..io.brat_files import DISCONTINUOUS, brat_documents
 from ..io.bytes import intern
 from ..io.conll_lines import first_token_columns
+from ..io.doccano import doccano_ids
 from ..io.spans import SPAN_READERS, document_texts
 from ..io.write_conll import TokenColumns
 from ..metrics.exact import TransitionTable, infer_from
@@ -51,6 +53,7 @@ __all__ = [
     "decoded",
     "default_names",
     "detokenised",
+    "given_names",
     "read_corpus",
     "tokenised",
 ]
@@ -95,6 +98,17 @@ def default_names(n: int) -> list[str]:
     """``doc0001``, ``doc0002``... (wider when there are more documents)."""
     width = max(4, len(str(n)))
     return [f"doc{i + 1:0{width}d}" for i in range(n)]
+
+
+def given_names(ids: list[str | None], defaults: list[str]) -> list[str]:
+    """Each document's id as a file name, where it has one no other document shares; else its default.
+
+    ``/`` and the other characters a name cannot hold become ``_``.
+    """
+    made = [re.sub(r"[^\w.-]+", "_", i).strip("._") if i is not None else "" for i in ids]
+    taken = Counter(made)
+    names = [m if m and taken[m] == 1 else d for m, d in zip(made, defaults, strict=True)]
+    return names if len(set(names)) == len(names) else defaults
 
 
 def read_corpus(
@@ -217,7 +231,11 @@ def _read_spans(path: str, fmt: str, side: str, units: str | None) -> Corpus:
                 pred
             )
     notes = {k: v for k, v in spans.notes.items() if k != DISCONTINUOUS}
-    names = [n for n, _, _ in brat_documents(path)] if fmt == "brat" else default_names(spans.n_docs)
+    names = default_names(spans.n_docs)
+    if fmt == "brat":
+        names = [n for n, _, _ in brat_documents(path)]
+    elif fmt == "doccano":
+        names = given_names(doccano_ids(path), names)
     bounds = document_texts(path, fmt, units) if spans.n_docs else []
     if len(bounds) == spans.n_docs and all(isinstance(b, str) for b in bounds):
         return Corpus(spans, [str(b) for b in bounds], None, names, fmt, lost=lost, notes=notes)
