@@ -415,7 +415,7 @@ def test_cli_writes_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr() == ("", "")
     assert out.is_file()
     assert out.read_text(encoding="utf-8").count('class="system"') == 2
-    assert main(["report", str(NEWS), "--output", str(out)]) == 0
+    assert main(["report", str(NEWS), "--output", str(out), "--force"]) == 0
     assert "news.conll" in out.read_text(encoding="utf-8")
 
 
@@ -469,7 +469,7 @@ def test_report_slices_are_chosen_and_checked(tmp_path: Path, capsys: pytest.Cap
     out = tmp_path / "r.html"
     assert main(["report", str(NEWS), "-o", str(out), "--slices", "type"]) == 0
     assert out.read_text(encoding="utf-8").count('<div class="slice">') == 1
-    assert main(["report", str(NEWS), "-o", str(out), "--train", str(NEWS)]) == 2
+    assert main(["report", str(NEWS), "-o", str(out), "--train", str(NEWS), "--force"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "--train" in err
@@ -488,7 +488,9 @@ def test_report_carries_bootstrap_intervals(tmp_path: Path, capsys: pytest.Captu
     low, high = result.analysis.bootstrap.to_dict()["micro"]["f1"]
     assert f"{100 * low:.2f}" in page
     assert f"{100 * high:.2f}" in page
-    assert main(["report", str(NEWS), "-o", str(out), "--seed", "3"]) == 0  # 1000 resamples by default
+    assert (
+        main(["report", str(NEWS), "-o", str(out), "--seed", "3", "--force"]) == 0
+    )  # 1000 resamples by default
     assert "bootstrap percentile n=1000 unit=document seed=3" in out.read_text(encoding="utf-8")
-    assert main(["report", str(NEWS), "-o", str(out), "--bootstrap", "0"]) == 2
+    assert main(["report", str(NEWS), "-o", str(out), "--bootstrap", "0", "--force"]) == 2
     assert "--bootstrap" in capsys.readouterr().err

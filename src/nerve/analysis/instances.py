@@ -3,8 +3,9 @@
 In: the `Aligned` corpus and its `Categories`. Out: `Instances`, one `Instance` per error: each gold
 entity that is not correct (a type, boundary or boundary_type pair, with its prediction, or a
 missed entity) and each spurious prediction. A row gives the document, the sentence, the file and
-line (tagged input), the offsets (token offsets within the sentence for tagged input, the file's
-offsets within the document for span files), the category and its detail (boundary subtype, or
+line (tagged input; for brat input, the document's ``.ann`` file), the offsets (token offsets
+within the sentence for tagged input, the file's offsets within the document for span files), the
+category and its detail (boundary subtype, or
 ``overlapping``), both types and texts, and a context window of tokens with the gold entity (or
 the prediction) in ``[[...]]``.
 
@@ -16,6 +17,7 @@ that occur most often first: the most-missed forms lead the missed rows), and ca
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -23,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import InputError
+from ..io.brat_files import brat_documents
 from .aligned import Aligned
 from .errors import BOUNDARY, CATEGORIES, CORRECT, MISSED, SPURIOUS, Categories
 from .query import SORTS, InstanceQuery, check_query
@@ -131,6 +135,7 @@ class _Rows:
 
     def __init__(self, aligned: Aligned, cats: Categories, context: int):
         self.aligned, self.cats, self.text = aligned, cats, _Text(aligned, context)
+        self.files = _brat_files(aligned)
         self.sentences = (aligned.sentence_of(aligned.gold), aligned.sentence_of(aligned.pred))
         self.base = self.text.bounds[0] if self.text.words is not None else None
 
@@ -168,7 +173,7 @@ class _Rows:
             detail=self.detail(gi, pi, code),
             document=int(first.doc[k]),
             sentence=sentence,
-            source=self.aligned.sources[which],
+            source=self.files[which][int(first.doc[k])] if self.files else self.aligned.sources[which],
             line=int(tokens.line[s]) if tokens is not None else None,
             gold_type=gt,
             pred_type=pt,
@@ -180,6 +185,29 @@ class _Rows:
             pred_text=px,
             context=self.text.window(int(first.doc[k]), sentence, s, e),
         )
+
+
+def _brat_files(aligned: Aligned) -> tuple[list[str], list[str]] | None:
+    """The ``.ann`` file of each document on each side, for brat input; ``None`` for other input.
+
+    Predicted documents are paired with the gold ones by name (`nerve.io.brat_files`).
+    """
+    gold, pred = aligned.sources
+    if aligned.tokens is not None or not (os.path.isdir(gold) or gold.endswith(".ann")):
+        return None
+    try:
+        keys = [key for key, _, _ in brat_documents(gold)]
+    except InputError:  # changed since it was read: the directory names the documents
+        return None
+    if len(keys) != aligned.n_docs:
+        return None
+
+    def files(root: str) -> list[str]:
+        if not os.path.isdir(root):
+            return [root] * len(keys)
+        return [os.path.join(root, *key.split("/")) + ".ann" for key in keys]
+
+    return files(gold), files(pred)
 
 
 def _rows(aligned: Aligned, cats: Categories, keep_gold: Int, keep_pred: Int, context: int) -> list[Instance]:

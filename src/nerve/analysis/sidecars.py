@@ -52,10 +52,14 @@ class Meta:
 def read_meta(path: str, n_docs: int) -> Meta:
     """The attributes of ``n_docs`` documents from ``path``; see the module docstring."""
     try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            text = f.read()
-    except (OSError, UnicodeError) as err:
-        raise InputError(path, None, f"cannot be read: {getattr(err, 'strerror', None) or err}") from None
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as err:
+        raise InputError(path, None, f"cannot be read: {err.strerror or err}") from None
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as err:
+        raise _not_utf8(path, data, err) from None
     head = text.lstrip()[:1]
     if path.endswith(".jsonl"):
         entries = list(_jsonl_entries(path, text))
@@ -64,6 +68,14 @@ def read_meta(path: str, n_docs: int) -> Meta:
     else:
         entries = list(_csv_entries(path, text))
     return _match(path, entries, n_docs, text.count("\n") + (not text.endswith("\n")))
+
+
+def _not_utf8(path: str, data: bytes, err: UnicodeDecodeError) -> InputError:
+    """The `InputError` of the first byte of ``data`` that is not UTF-8: its line and column."""
+    line = data.count(b"\n", 0, err.start) + 1
+    column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+    detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8; save the file as UTF-8"
+    return InputError(path, line, detail)
 
 
 def _id_key(path: str, line: int, obj: dict[str, Any]) -> str:

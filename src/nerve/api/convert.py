@@ -4,7 +4,8 @@ In: a path (`nerve.api.convert_input` reads it: CoNLL tags in any scheme with th
 a BIO directory, or any span format; `nerve.api.convert_hf` a Hugging Face dataset's tags and
 tokens), the target format and its options. Out: the files written,
 and a `ConvertReport`: documents, entities read and written, repairs by kind, and what the target
-could not hold, by reason. Nothing is dropped or changed without a count:
+could not hold, by reason. Nothing is dropped or changed without a count, and each entity dropped
+or changed is counted once, under one reason (`nerve.api.convert_fates`):
 
 - tag targets (``conll``, ``bio``) hold flat, contiguous entities on tokens: nested or overlapping
   entities are refused (`OptionError` naming ``flatten``) unless ``flatten`` names a policy of
@@ -14,40 +15,27 @@ could not hold, by reason. Nothing is dropped or changed without a count:
 - ``jsonl`` and ``spacy-jsonl`` hold nesting but one piece per entity: a discontinuous entity is
   written as its extent. JSONL documents of tokens hold no sentence breaks.
 - ``brat`` holds nesting and pieces: lossless, but for types with white space (written with ``_``);
-  brat attributes and normalisations (`SpanArray.attributes`) are written back, and counted as lost
-  by every other target.
+  brat attributes and normalisations (`SpanArray.attributes`) are written back; every other
+  target counts the entities that carry some.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .. import options
-from ..errors import InputError, OptionError, plural
+from ..errors import InputError, OptionError
 from ..io.hf import is_dataset
 from ..io.progress import ProgressFn, file_bytes, reporting
+from ..io.sources import not_found
 from ..io.spans import SPAN_FORMATS, sniff_format
-from ..io.write_conll import (
-    TokenColumns,
-    clean_words,
-    encode_tags,
-    io_merges,
-    tag_strings,
-    write_bio_dir,
-    write_conll,
-)
-from ..io.write_spans import write_brat, write_jsonl, write_spacy_jsonl
 from ..model import nesting
-from ..model.schemes import TagFormat
-from ..model.spans import SpanArray
 from .convert_hf import read_dataset
-from .convert_input import TAG_FORMATS, Corpus, detokenised, read_corpus, tokenised
+from .convert_input import TAG_FORMATS, Corpus, read_corpus
+from .convert_write import write_corpus
 
 __all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
 
@@ -57,7 +45,6 @@ TARGETS = ("conll", "bio", "jsonl", "brat", "spacy-jsonl")
 INPUT_FORMATS = (*TAG_FORMATS, *SPAN_FORMATS, "hf")
 DEFAULT_SCHEME = "IOB2"  # the scheme written to tag targets when none is given
 SIDES = ("gold", "pred")
-DISCONTINUOUS = "discontinuous entities written as their extent"
 
 
 @dataclass(frozen=True)
@@ -130,15 +117,6 @@ def _check_target(out: str, to: str, force: bool) -> None:
         raise OptionError(options.flag("force"), f"{out} exists; pass it to write over it")
 
 
-def _attributes_lost(corpus: Corpus, to: str) -> dict[str, int]:
-    """What the reading lost, and the entities' attribute values when ``to`` holds none."""
-    lost = dict(corpus.lost)
-    if to != "brat" and corpus.spans.attributes:
-        held = sum(int(np.count_nonzero(c != None)) for c in corpus.spans.attributes.values())  # noqa: E711
-        lost[f"entity attributes and normalizations (--to {to} holds none)"] = held
-    return lost
-
-
 def _read(
     src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None], progress: ProgressFn | None
 ) -> Corpus:
@@ -187,125 +165,6 @@ def _check_options(to: str, side: str, flatten: str | None, scheme: str | None) 
         raise OptionError(options.flag("scheme"), "expected a scheme to write, not auto")
 
 
-def _discontinuous(spans: SpanArray, lost: dict[str, int]) -> SpanArray:
-    """``spans`` with each discontinuous entity as its extent, counted in ``lost``."""
-    f = spans.fragments
-    if f is None:
-        return spans
-    n = int(np.count_nonzero(np.diff(f.offsets) > 1))
-    if n:
-        lost[DISCONTINUOUS] = lost.get(DISCONTINUOUS, 0) + n
-    return replace(spans, fragments=None)
-
-
-def _flat(spans: SpanArray, policy: str | None, to: str, lost: dict[str, int]) -> SpanArray:
-    """``spans`` without nesting and overlaps: refused, or flattened by ``policy`` and counted."""
-    nested = int(np.count_nonzero(nesting.roles(spans) != 0))
-    if not nested:
-        return spans
-    if policy is None:
-        detail = (
-            f"{plural(nested, 'entity', 'entities')} nest or overlap, which {to} tags cannot hold; "
-            f"{options.setting('flatten', 'POLICY')} ({', '.join(nesting.POLICIES)}) "
-            "keeps some and counts the rest"
-        )
-        raise OptionError(options.flag("flatten"), detail)
-    kept, dropped = nesting.flatten(spans, policy)
-    if dropped:
-        lost[f"nested or overlapping entities dropped ({options.setting('flatten', policy)})"] = dropped
-    return kept
-
-
-def _unbroken(tokens: TokenColumns, start: Any, end: Any, lost: dict[str, int]) -> TokenColumns:
-    """``tokens`` without sentence breaks inside an entity (counted), which tags would split it at."""
-    inside = np.zeros(len(tokens.words) + 1, dtype=np.int64)
-    np.add.at(inside, start + 1, 1)
-    np.add.at(inside, end, -1)
-    broken = tokens.sentence_start & (np.cumsum(inside)[:-1] > 0)
-    n = int(np.count_nonzero(broken))
-    if not n:
-        return tokens
-    lost["sentence breaks inside an entity removed"] = n
-    return replace(tokens, sentence_start=tokens.sentence_start & ~broken)
-
-
-def _write_tags(
-    corpus: Corpus, out: str, to: str, scheme: str, policy: str | None, lost: dict[str, int]
-) -> int:
-    """Write a CoNLL file or a BIO directory; the number of entities written."""
-    tokens = corpus.tokens
-    assert tokens is not None
-    target = options.scheme(scheme)
-    assert target is not None  # refused by _check_options
-    spans = _flat(corpus.spans, policy, to, lost)
-    spans = spans.select(spans.order())
-    start = tokens.doc_start[spans.doc] + spans.start
-    end = tokens.doc_start[spans.doc] + spans.end
-    tokens = _unbroken(tokens, start, end, lost)
-    sentence = tokens.sentence_ids()
-    if target.name == "IO":
-        merged = io_merges(start, end, spans.label, sentence)
-        if merged:
-            lost["entities IO tags merge into a touching one of the same type"] = merged
-    kinds, types = encode_tags(start, end, spans.label, len(tokens.words), sentence, target)
-    tags = tag_strings(kinds, types, spans.labels, target, TagFormat())
-    words, changed = clean_words(tokens.words)
-    if changed:
-        lost["tokens with white space (or empty) written with _"] = changed
-    tokens = replace(tokens, words=words)
-    if to == "conll":
-        parent = os.path.dirname(out)
-        if parent:
-            os.makedirs(parent, exist_ok=True)
-        write_conll(out, tokens, tags)
-    else:
-        write_bio_dir(out, [name.replace("/", "__") for name in corpus.names], tokens, tags)
-    return len(spans)
-
-
-def _write_spans(corpus: Corpus, out: str, to: str, lost: dict[str, int]) -> int:
-    """Write nerve's JSONL, spaCy JSONL or a brat directory; the number of entities written."""
-    spans = corpus.spans
-    if to == "jsonl":
-        bounds: list[Any] = [None] * spans.n_docs
-        if corpus.texts is not None:
-            bounds = list(corpus.texts)
-        elif corpus.tokens is not None:
-            t = corpus.tokens
-            bounds = [
-                t.words[int(a) : int(b)] for a, b in zip(t.doc_start[:-1], t.doc_start[1:], strict=True)
-            ]
-            breaks = int(np.count_nonzero(t.sentence_start)) - int(np.count_nonzero(np.diff(t.doc_start)))
-            if breaks:
-                lost["sentence breaks (JSONL documents of tokens hold none)"] = breaks
-        write_jsonl(out, spans, bounds)
-        return len(spans)
-    assert corpus.texts is not None
-    if to == "spacy-jsonl":
-        write_spacy_jsonl(out, spans, corpus.texts)
-        return len(spans)
-    bad = [i for i, name in enumerate(spans.labels) if re.search(r"\s", name) or not name]
-    if bad:
-        lost["entities whose type has white space (written with _)"] = int(np.isin(spans.label, bad).sum())
-        spans = replace(spans, labels=tuple(re.sub(r"\s", "_", n) or "_" for n in spans.labels))
-    untexted = write_brat(out, corpus.names, spans, corpus.texts)
-    if untexted:
-        lost["entities written without their text (it holds a line break)"] = untexted
-    return len(spans)
-
-
-def _in_units(corpus: Corpus, to: str, source: str) -> Corpus:
-    """``corpus`` in the units ``to`` needs: tokens for tags, texts for brat and spaCy JSONL."""
-    if to == "jsonl":
-        return corpus
-    if corpus.texts is None and corpus.tokens is None:
-        detail = (
-            f"its documents carry no text or tokens, which --to {to} needs (--to jsonl writes spans alone)"
-        )
-        raise InputError(source, None, detail)
-    return tokenised(corpus) if to in ("conll", "bio") else detokenised(corpus)
-
-
 def convert(
     source: str | os.PathLike[str],
     out: str | os.PathLike[str],
@@ -339,19 +198,12 @@ def convert(
     src, dst = os.fspath(source), os.fspath(out)
     _check_options(to, side, flatten, scheme)
     if not os.path.exists(src):
-        raise InputError(src, None, "no such file or directory")
+        raise not_found(src, "no such file or directory")
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
     corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets), progress)
-    read, lost = len(corpus.spans), _attributes_lost(corpus, to)
-    if to != "brat" or corpus.texts is None:
-        corpus = replace(corpus, spans=_discontinuous(corpus.spans, lost), lost=lost)
-    corpus = _in_units(corpus, to, src)
-    lost = dict(corpus.lost)
-    if to in TAG_FORMATS:
-        written = _write_tags(corpus, dst, to, scheme or DEFAULT_SCHEME, flatten, lost)
-    else:
-        written = _write_spans(corpus, dst, to, lost)
+    read = len(corpus.spans)
+    corpus, written, lost = write_corpus(corpus, (src, dst), to, (scheme or DEFAULT_SCHEME, flatten))
     return ConvertReport(
         source=src,
         target=dst,

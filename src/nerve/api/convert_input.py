@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from ..io.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
 from ..io.brat_files import DISCONTINUOUS, brat_documents
 from ..io.bytes import intern
 from ..io.conll_lines import first_token_columns
+from ..io.doccano import doccano_ids
 from ..io.spans import SPAN_READERS, document_texts
 from ..io.write_conll import TokenColumns
 from ..metrics.exact import TransitionTable, infer_from
@@ -36,6 +38,7 @@ from ..model.schemes import Scheme, check_letters
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..tagging.decode import DecodeRules, decode_block, repair_kinds
+from .convert_fates import Fates
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -50,6 +53,7 @@ __all__ = [
     "decoded",
     "default_names",
     "detokenised",
+    "given_names",
     "read_corpus",
     "tokenised",
 ]
@@ -96,6 +100,17 @@ def default_names(n: int) -> list[str]:
     return [f"doc{i + 1:0{width}d}" for i in range(n)]
 
 
+def given_names(ids: list[str | None], defaults: list[str]) -> list[str]:
+    """Each document's id as a file name, where it has one no other document shares; else its default.
+
+    ``/`` and the other characters a name cannot hold become ``_``.
+    """
+    made = [re.sub(r"[^\w.-]+", "_", i).strip("._") if i is not None else "" for i in ids]
+    taken = Counter(made)
+    names = [m if m and taken[m] == 1 else d for m, d in zip(made, defaults, strict=True)]
+    return names if len(set(names)) == len(names) else defaults
+
+
 def read_corpus(
     path: str, fmt: str, side: str, scheme: str, tag_format: str | None, outside: str, units: str | None
 ) -> Corpus:
@@ -116,6 +131,13 @@ def _read_tags(path: str, fmt: str, side: str, scheme: str, tag_format: str | No
         if not os.path.isdir(path):
             raise InputError(path, None, "expected a directory of .bio files")
         names = bio_names(path)
+        others = sorted({os.path.splitext(n)[1] for n in os.listdir(path)} - {""})
+        if not names and others:
+            detail = (
+                f"holds no .bio files (its files end in {', '.join(others)}); a directory converts as "
+                "BIO files of token and tag columns, named *.bio: rename them, or convert each file"
+            )
+            raise InputError(path, None, detail)
         files = load_files(names, None, path)
         lines = parse_tag_lines(files, np.arange(len(names), dtype=np.int64), vocab, "last")
         names = [n.removesuffix(".bio") for n in names]
@@ -209,7 +231,11 @@ def _read_spans(path: str, fmt: str, side: str, units: str | None) -> Corpus:
                 pred
             )
     notes = {k: v for k, v in spans.notes.items() if k != DISCONTINUOUS}
-    names = [n for n, _, _ in brat_documents(path)] if fmt == "brat" else default_names(spans.n_docs)
+    names = default_names(spans.n_docs)
+    if fmt == "brat":
+        names = [n for n, _, _ in brat_documents(path)]
+    elif fmt == "doccano":
+        names = given_names(doccano_ids(path), names)
     bounds = document_texts(path, fmt, units) if spans.n_docs else []
     if len(bounds) == spans.n_docs and all(isinstance(b, str) for b in bounds):
         return Corpus(spans, [str(b) for b in bounds], None, names, fmt, lost=lost, notes=notes)
@@ -265,8 +291,11 @@ def _char_tokens(texts: list[str], spans: SpanArray) -> tuple[TokenColumns, Int,
     return TokenColumns(words, doc_start, sentence_start), start, end
 
 
-def tokenised(corpus: Corpus) -> Corpus:
-    """``corpus`` with token offsets: a text is cut into tokens (see the module), widenings counted."""
+def tokenised(corpus: Corpus, fates: Fates) -> Corpus:
+    """``corpus`` with token offsets: a text is cut into tokens (see the module), widenings counted.
+
+    ``fates`` records the entities widened and those dropped (they cover no token).
+    """
     if corpus.tokens is not None or corpus.texts is None:
         return corpus
     spans = corpus.spans
@@ -279,16 +308,12 @@ def tokenised(corpus: Corpus) -> Corpus:
     doc_start = tokens.doc_start
     keep = (first < last) & (first >= doc_start[spans.doc]) & (last <= doc_start[spans.doc + 1])
     exact = np.isin(g_start, t_start) & np.isin(g_end, t_end)
-    lost = dict(corpus.lost)
-    widened = int(np.count_nonzero(keep & ~exact))
-    if widened:
-        lost[WIDENED] = widened
-    if not keep.all():
-        lost[NO_TOKEN] = int(np.count_nonzero(~keep))
+    fates.changed(keep & ~exact, WIDENED)
+    fates.dropped(~keep, NO_TOKEN)
     kept = spans.select(keep)
     base = doc_start[kept.doc]
     moved = replace(kept, start=first[keep] - base, end=last[keep] - base, fragments=None)
-    return replace(corpus, spans=moved, texts=None, tokens=tokens, lost=lost)
+    return replace(corpus, spans=moved, texts=None, tokens=tokens)
 
 
 def detokenised(corpus: Corpus) -> Corpus:

@@ -8,6 +8,7 @@ corpus, each file starting a document. A file on one side only, or no match at a
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from ..errors import InputError, OptionError
@@ -18,18 +19,45 @@ __all__ = ["DEFAULT_PATTERN", "conll_pairs"]
 DEFAULT_PATTERN = "*.conll"
 
 
+def _suffixes(*directories: str) -> list[str]:
+    """The name endings (``.txt``) of the files under ``directories``, the most frequent first."""
+    found = Counter(
+        p.suffix
+        for d in directories
+        for p in Path(d).rglob("*")
+        if p.is_file() and not p.name.startswith(".") and p.suffix
+    )
+    return sorted(found, key=lambda suffix: (-found[suffix], suffix))
+
+
+def _pattern(gold: str, pred: str, pattern: str | None) -> str:
+    """``pattern``; by default ``*.conll``, or the one name ending of all the files where none is."""
+    if pattern is not None:
+        return pattern
+    if any(p.is_file() for d in (gold, pred) for p in Path(d).rglob(DEFAULT_PATTERN)):
+        return DEFAULT_PATTERN
+    endings = _suffixes(gold, pred)
+    return f"*{endings[0]}" if len(endings) == 1 else DEFAULT_PATTERN
+
+
 def conll_pairs(gold: str, pred: str | None, pattern: str | None) -> list[tuple[str, str]]:
-    """The files under ``gold`` and ``pred`` that match ``pattern``, paired by relative name."""
+    """The files under ``gold`` and ``pred`` that match ``pattern``, paired by relative name.
+
+    Without ``pattern``: ``*.conll``, or, where no file ends so, the one ending all the files share.
+    """
     if pred is None or not Path(pred).is_dir():
         raise OptionError("pred", f"{gold} is a directory: give the directory of predictions beside it")
-    glob = pattern or DEFAULT_PATTERN
+    glob = _pattern(gold, pred, pattern)
     sides = [
         {p.relative_to(d).as_posix(): str(p) for p in Path(d).rglob(glob) if p.is_file()}
         for d in (gold, pred)
     ]
     if not sides[0] and not sides[1]:
-        detail = f"no file under {gold} or {pred} matches {glob!r}"
-        raise OptionError(flag("pattern"), detail + " (brat directories hold .ann files)")
+        endings = _suffixes(gold, pred)
+        seen = f"; their files end in {', '.join(endings)}" if endings else ""
+        suggest = f" (--pattern '*{endings[0]}' reads the {endings[0]} files)" if endings else ""
+        detail = f"no file under {gold} or {pred} matches {glob!r}{seen}{suggest}"
+        raise OptionError(flag("pattern"), detail + "; brat directories hold .ann files")
     for (mine, theirs), other in (((sides[0], sides[1]), pred), ((sides[1], sides[0]), gold)):
         lone = sorted(set(mine) - set(theirs))
         if lone:

@@ -23,7 +23,12 @@ def chunks_apply(path: str, pred: str | None, fmt: str, plain: bool) -> bool:
 
     ``plain``: nothing asks for the whole file at once (no kept spans, no lenient texts, no column).
     """
-    return plain and pred is None and fmt == "jsonl" and os.path.getsize(path) > CHUNK_BYTES
+    if not (plain and pred is None and fmt == "jsonl"):
+        return False
+    try:
+        return os.path.getsize(path) > CHUNK_BYTES
+    except OSError:  # no size: the reader names the problem
+        return False
 
 
 def score_jsonl_chunks(

@@ -2,12 +2,14 @@
 
 In: the parsed command line: a gold file and prediction files aligned with it line by line (or
 one merged file), and ``--output FILE``. Out: the file (`nerve.api.report.write_report`), nothing
-on stdout, exit status 0; a missing or unwritable ``--output`` is a user's mistake (status 2).
+on stdout, exit status 0; a missing or unwritable ``--output`` is a user's mistake (status 2), and
+so is an existing file without ``--force``, as for ``nerve convert``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 
 from .. import options
@@ -50,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
     )
     r.add_argument("--output", "-o", metavar="FILE", default=None, help="the HTML file to write (required)")
+    r.add_argument("--force", action="store_true", help="write over the --output file if it exists")
     r.add_argument("--title", default=None, help="the page's title (default: nerve report)")
     r.add_argument(
         "--max-instances",
@@ -86,6 +89,8 @@ def run(ns: argparse.Namespace) -> Output:
     """Write the report; nothing goes to stdout."""
     if ns.output is None:
         raise OptionError("--output", "expected the HTML file to write, as in --output report.html")
+    if os.path.isfile(ns.output) and not ns.force:
+        raise OptionError("--force", f"{ns.output} exists; pass it to write over it")
     preds = [source(p) for p in ns.pred_files]
     with Progress("B", BYTES_PER_SECOND) as progress:
         _write(ns, preds, progress)

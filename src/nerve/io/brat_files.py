@@ -26,7 +26,8 @@ from .brat_attributes import columns
 from .brat_batch import plain_documents
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
-from .sources import read_bytes
+from .sniff import looks_like_columns
+from .sources import not_found, read_bytes, read_head
 
 __all__ = ["DISCONTINUOUS", "brat_documents", "brat_texts", "read_brat", "read_brat_pair"]
 
@@ -50,7 +51,7 @@ def brat_documents(path: str) -> list[Pair]:
             raise InputError(path, None, "expected a .ann file, or a directory of .txt/.ann pairs (brat)")
         return [(os.path.basename(stem), path, stem + ".txt" if os.path.isfile(stem + ".txt") else None)]
     if not os.path.isdir(path):
-        raise InputError(path, None, "no such file or directory")
+        raise not_found(path, "no such file or directory")
     found: dict[str, dict[str, str]] = {".ann": {}, ".txt": {}}
     for root, dirs, files in os.walk(path):
         dirs.sort()
@@ -64,6 +65,10 @@ def brat_documents(path: str) -> list[Pair]:
     lone = sorted(set(txts) - set(anns))
     if lone:
         detail = "has no .ann beside it (brat documents are .txt/.ann pairs; an empty .ann has no entities)"
+        if looks_like_columns(read_head(txts[lone[0]], 1 << 16)):
+            detail += (
+                "; it holds token and tag columns: for CoNLL files pass --format conll --pattern '*.txt'"
+            )
         raise InputError(txts[lone[0]], None, detail)
     if not anns:
         raise InputError(path, None, "holds no .ann files (expected brat standoff: .txt/.ann pairs)")

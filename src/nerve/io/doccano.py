@@ -31,7 +31,7 @@ from .jsonl import Checker, Problems, collect, is_offset, json_objects, read_spa
 from .offsets import UTF16_MISFIT, units_to_chars
 from .unit_offsets import UNIT_NAMES
 
-__all__ = ["SPAN_KEYS", "doccano_texts", "read_doccano", "read_doccano_pair"]
+__all__ = ["SPAN_KEYS", "doccano_ids", "doccano_texts", "read_doccano", "read_doccano_pair"]
 
 #: The keys a doccano document may hold its spans under, in the order they are looked for.
 SPAN_KEYS = ("label", "labels", "entities")
@@ -142,3 +142,10 @@ def doccano_texts(path: str) -> list[str]:
     """The text of each document of a doccano export, in order."""
     objects = json_objects(path, read_span_file(path), "jsonl")
     return [o["text"] if isinstance(o, dict) and isinstance(o.get("text"), str) else "" for _, o in objects]
+
+
+def doccano_ids(path: str) -> list[str | None]:
+    """The ``"id"`` of each document of a doccano export (a number or a string), ``None`` where none."""
+    objects = json_objects(path, read_span_file(path), "jsonl")
+    ids = [o.get("id") if isinstance(o, dict) else None for _, o in objects]
+    return [str(i) if isinstance(i, (int, str)) and not isinstance(i, bool) else None for i in ids]

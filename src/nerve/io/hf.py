@@ -28,7 +28,6 @@ option that names it), an id outside the names, rows of different lengths, an un
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,6 +40,7 @@ from ..model.blocks import TagBlock
 from ..model.quoting import quote
 from ..model.vocab import TagVocab
 from .conll import TaggedCorpus
+from .hf_files import dataset_table, is_dataset
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -54,69 +54,6 @@ __all__ = ["SUBWORD_POLICIES", "WORD_POLICIES", "is_dataset", "read_hf", "read_t
 #: labelled sub-token is scored (see the module).
 SUBWORD_POLICIES = ("first", "last", "majority", "all")
 WORD_POLICIES = SUBWORD_POLICIES[:3]  # one label a word
-
-
-def is_dataset(path: str) -> bool:
-    """Whether ``path`` is a Parquet or Arrow file, or a directory ``save_to_disk`` wrote."""
-    if path.endswith((".parquet", ".arrow")):
-        return True
-    return os.path.isfile(os.path.join(path, "state.json")) or os.path.isfile(
-        os.path.join(path, "dataset_dict.json")
-    )
-
-
-def _table(path: str) -> tuple[Any, dict[str, Any]]:
-    """The pyarrow table of a saved dataset, Parquet or Arrow file, and its features as JSON."""
-    import importlib.util
-
-    needed = ("datasets", "pyarrow") if os.path.isdir(path) else ("pyarrow",)
-    missing = [m for m in needed if importlib.util.find_spec(m) is None]
-    if missing:
-        raise InputError(
-            path, None, f"reading it needs {' and '.join(missing)}: pip install {' '.join(missing)}"
-        )
-    if os.path.isdir(path):
-        return _saved(path)
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    if not os.path.isfile(path):
-        raise InputError(path, None, "no such file or dataset directory")
-    try:
-        if path.endswith(".parquet"):
-            table = pq.read_table(path)
-        else:
-            with pa.memory_map(path) as source:
-                try:
-                    table = pa.ipc.open_stream(source).read_all()
-                except pa.ArrowInvalid:
-                    table = pa.ipc.open_file(source).read_all()
-    except (pa.ArrowException, OSError) as err:
-        kind = "a Parquet" if path.endswith(".parquet") else "an Arrow"
-        raise InputError(path, None, f"cannot be read as {kind} file ({err})".splitlines()[0]) from None
-    meta = (table.schema.metadata or {}).get(b"huggingface")
-    features = json.loads(meta).get("info", {}).get("features", {}) if meta else {}
-    return table, features
-
-
-def _saved(path: str) -> tuple[Any, dict[str, Any]]:
-    """A ``save_to_disk`` directory, through ``datasets`` itself."""
-    import datasets
-
-    shown = datasets.is_progress_bar_enabled()
-    datasets.disable_progress_bars()  # the library never prints
-    try:
-        ds = datasets.load_from_disk(path)
-    except (FileNotFoundError, ValueError, OSError) as err:
-        detail = f"cannot be read as a saved dataset ({err})".splitlines()[0]
-        raise InputError(path, None, detail) from None
-    finally:
-        if shown:
-            datasets.enable_progress_bars()
-    if isinstance(ds, datasets.DatasetDict):
-        splits = ", ".join(ds)
-        raise InputError(path, None, f"holds the splits {splits}: give one split's directory")
-    return ds.data.table, ds.features.to_dict()
 
 
 def _class_names(feature: Any) -> list[str] | None:
@@ -190,7 +127,7 @@ def _side(
     the `Spread` says where the gold goes.
     """
     spread = None
-    table, features = _table(path)
+    table, features = dataset_table(path)
     option = "--tag-column"
     values, lengths = _column(table, path, column, option)
     given, fallback = names
@@ -320,7 +257,7 @@ def read_hf(
 def read_tokens(path: str | os.PathLike[str], column: str = "tokens") -> tuple[list[str], Int]:
     """The words of a dataset's ``tokens`` column, rows end to end, and how many each row has."""
     source = os.fspath(path)
-    table, _ = _table(source)
+    table, _ = dataset_table(source)
     values, lengths = _column(table, source, column, "")
     return [str(w) for w in values.to_pylist()], lengths
 

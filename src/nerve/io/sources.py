@@ -9,6 +9,7 @@ be found, decoded or read is an `InputError` naming it.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +20,17 @@ from ..errors import InputError
 from .bytes import BOM, count_lines
 from .progress import note
 
-__all__ = ["FileRange", "LineSource", "Readable", "has_lone_cr", "read_bytes", "read_head", "unify_line_ends"]
+__all__ = [
+    "FileRange",
+    "LineSource",
+    "Readable",
+    "has_lone_cr",
+    "not_found",
+    "read_bytes",
+    "read_head",
+    "unify_line_ends",
+    "unreadable",
+]
 
 
 @dataclass(frozen=True)
@@ -59,15 +70,50 @@ def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
                 yield text.encode("utf-8")
 
 
+#: What fixes a file that cannot be read, by the error's number.
+_FIXES = {
+    errno.EACCES: "chmod +r it, or move it out of the input",
+    errno.EPERM: "chmod +r it, or move it out of the input",
+    errno.ELOOP: "a symbolic link leads back to itself: point it at a file",
+}
+
+
+def unreadable(path: str, err: OSError) -> InputError:
+    """The `InputError` of a file ``path`` that cannot be read, with what fixes it where known."""
+    fix = _FIXES.get(err.errno or 0)
+    return InputError(path, None, f"cannot be read: {err.strerror or err}" + (f" ({fix})" if fix else ""))
+
+
+def not_found(path: str, what: str = "no such file") -> InputError:
+    """The `InputError` of a ``path`` that names nothing readable: ``what``, or why a link leads nowhere."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return InputError(
+                path, None, f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+            )
+    except OSError as err:  # a loop of links, a part of the path that is a file...
+        return unreadable(path, err)
+    return InputError(path, None, what)
+
+
 def read_bytes(path: str, expected: str = "a file") -> bytes:
-    """The bytes of the file ``path``; `InputError` when there is none, or a directory (``expected``)."""
+    """The bytes of the file ``path``.
+
+    Raises:
+        InputError: there is none, it is a directory (``expected``), or it cannot be read (no
+            permission, a loop of symbolic links...).
+    """
     try:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
+        raise not_found(path) from None
     except IsADirectoryError:
         raise InputError(path, None, f"is a directory, expected {expected}") from None
+    except OSError as err:
+        raise unreadable(path, err) from None
     note(len(data))
     return data
 
@@ -78,7 +124,7 @@ def read_head(path: str, size: int) -> bytes:
         with open(path, "rb") as f:
             return f.read(size)
     except OSError as err:
-        raise InputError(path, None, f"cannot be read: {err.strerror or err}") from None
+        raise unreadable(path, err) from None
 
 
 def _name(path: Readable) -> str:
@@ -96,7 +142,7 @@ def _check_path(path: Readable) -> None:
     if p.is_dir():
         raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
     if not p.exists():
-        raise InputError(os.fspath(path), None, "no such file")
+        raise not_found(os.fspath(path))
 
 
 def unify_line_ends(data: bytes) -> bytes:
@@ -139,7 +185,7 @@ class LineSource:
             reason = getattr(err, "reason", str(err))
             raise InputError(self.name, None, f"cannot be decoded as {self.encoding}: {reason}") from None
         except OSError as err:
-            raise InputError(self.name, None, f"cannot be read: {err.strerror or err}") from None
+            raise unreadable(self.name, err) from None
         note(len(piece))  # one call a piece (`nerve.io.progress`)
         data = self._carry + piece
         if self._at_start:

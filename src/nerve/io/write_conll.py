@@ -33,6 +33,7 @@ __all__ = [
     "TokenColumns",
     "clean_words",
     "encode_tags",
+    "io_merged",
     "io_merges",
     "tag_strings",
     "write_bio_dir",
@@ -75,9 +76,14 @@ def _touching(start: Int, end: Int, label: Int, sentence: Int) -> Bool:
     return out
 
 
+def io_merged(start: Int, end: Int, label: Int, sentence: Int) -> Bool:
+    """Which entities (sorted by start) IO tags would merge into the one before them (same type, touching)."""
+    return _touching(start, end, label, sentence)
+
+
 def io_merges(start: Int, end: Int, label: Int, sentence: Int) -> int:
     """How many entities IO tags would merge into the one before them (same type, touching)."""
-    return int(np.count_nonzero(_touching(start, end, label, sentence)))
+    return int(np.count_nonzero(io_merged(start, end, label, sentence)))
 
 
 def encode_tags(

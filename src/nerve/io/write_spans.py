@@ -18,11 +18,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..model.spans import SpanArray
 from .brat_attributes import ann_lines
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["write_brat", "write_jsonl", "write_spacy_jsonl"]
 
@@ -81,23 +85,25 @@ def _pieces(spans: SpanArray) -> list[list[tuple[int, int]]]:
     return out
 
 
-def write_brat(directory: str, names: Sequence[str], spans: SpanArray, texts: Sequence[str]) -> int:
+def write_brat(
+    directory: str, names: Sequence[str], spans: SpanArray, texts: Sequence[str]
+) -> npt.NDArray[np.bool_]:
     """``NAME.txt`` and ``NAME.ann`` per document in ``directory`` (made if missing).
 
     Each entity is a ``T`` line with its pieces and text (pieces joined by a space, as brat does);
     an entity whose text holds a line break is written without its text, which a ``.ann`` line
-    cannot hold. Returns how many entities were written without their text.
+    cannot hold. Returns which entities (in array order) were written without their text.
     """
     per_doc: list[list[str]] = [[] for _ in names]
     labels = spans.labels
-    untexted = 0
+    untexted = np.zeros(len(spans), dtype=np.bool_)
     rows = zip(spans.doc.tolist(), spans.label.tolist(), _pieces(spans), strict=True)
-    for d, k, pieces in rows:
+    for i, (d, k, pieces) in enumerate(rows):
         offsets = ";".join(f"{s} {e}" for s, e in pieces)
         covered = " ".join(texts[d][s:e] for s, e in pieces)
         n = len(per_doc[d]) + 1
         if "\n" in covered or "\r" in covered:
-            untexted += 1
+            untexted[i] = True
             per_doc[d].append(f"T{n}\t{labels[k]} {offsets}\n")
         else:
             per_doc[d].append(f"T{n}\t{labels[k]} {offsets}\t{covered}\n")

@@ -51,6 +51,8 @@ def _table(found: Instances) -> str:
     body = []
     for r in found.rows:
         where = f"{r.source}:{r.line}" if r.line is not None else f"{r.source} doc {r.document}"
+        if r.line is None and r.source.endswith(".ann"):
+            where = r.source  # brat: the document's own file
         gold = (
             f"{r.gold_type} [{r.gold_start},{r.gold_end}) {_cell(r.gold_text)}"
             if r.gold_type is not None
