@@ -1,0 +1,281 @@
+"""Issue 25: the tag-column readers never score files that do not pair, and read every line end.
+
+- HIPE and CoNLL-U prediction files must hold the gold file's tokens, sentences and documents
+  (offsets count tokens: a missing row shifts every entity after it);
+- CoNLL-U IDs are numbers, ranges or empty nodes, and a tag holds no ``=``;
+- lone CR line ends (old Mac files) are line ends for every line-based reader;
+- a misaligned CoNLL prediction file is reported at the first line that differs, with
+  ``--ignore-tokens`` suggested only when the lines still pair.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import nerve
+from nerve.errors import InputError
+from nerve.io.spans import validate_spans
+from test_reader_errors import cli_error
+
+HIPE_HEADER = (
+    "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\t"
+    "NEL-LIT\tNEL-METO\tMISC\n"
+)
+WORDS = [("John", "B-PER"), ("Smith", "I-PER"), ("lives", "O"), ("in", "O"), ("Paris", "B-LOC")]
+
+
+def hipe(
+    words: list[tuple[str, str]], docs: tuple[int, ...] = (0,), blank_after: tuple[int, ...] = ()
+) -> str:
+    """A HIPE file of ``words``; a document starts before each index of ``docs``."""
+    out = HIPE_HEADER
+    for i, (token, tag) in enumerate(words):
+        if i in docs:
+            out += f"# hipe2022:document_id = d{i}\n"
+        out += f"{token}\t{tag}\tO\tO\tO\tO\tO\t_\t_\t_\n"
+        if i in blank_after:
+            out += "\n"
+    return out
+
+
+def conllu(
+    words: list[tuple[str, str]], docs: tuple[int, ...] = (0,), blank_after: tuple[int, ...] = ()
+) -> str:
+    """A CoNLL-U file of ``words``; a document starts before each index of ``docs``."""
+    out, n = "", 0
+    for i, (token, tag) in enumerate(words):
+        if i in docs:
+            out += f"# newdoc id = d{i}\n"
+        n += 1
+        out += f"{n}\t{token}\t_\t_\t_\t_\t_\t_\t_\tNER={tag}\n"
+        if i in blank_after:
+            out += "\n"
+            n = 0
+    return out + "\n"
+
+
+WRITERS = {"hipe": (hipe, "tsv", 3), "conllu": (conllu, "conllu", 2)}  # writer, suffix, first word's line
+
+
+def pair(tmp_path: Path, fmt: str, gold: str, pred: str) -> tuple[str, str]:
+    _, suffix, _ = WRITERS[fmt]
+    g, p = tmp_path / f"g.{suffix}", tmp_path / f"p.{suffix}"
+    g.write_text(gold, encoding="utf-8")
+    p.write_text(pred, encoding="utf-8")
+    return str(g), str(p)
+
+
+@pytest.mark.parametrize("fmt", list(WRITERS))
+def test_a_prediction_without_its_last_row_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    write, _, first = WRITERS[fmt]
+    g, p = pair(tmp_path, fmt, write(WORDS), write(WORDS[:-1]))
+    line = cli_error(capsys, "score", g, p, "--format", fmt)
+    assert f"{p}: ends after 4 tokens, but the gold file goes on at {g}:{first + 4} (document 0)" in line
+    assert "'Paris'" in line
+    assert "must hold the gold file's tokens, sentences and documents" in line
+    with pytest.raises(InputError):
+        nerve.score(g, p)
+
+
+@pytest.mark.parametrize("fmt", list(WRITERS))
+def test_a_prediction_without_a_row_inside_names_that_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    write, _, first = WRITERS[fmt]
+    g, p = pair(tmp_path, fmt, write(WORDS), write(WORDS[:2] + WORDS[3:]))
+    line = cli_error(capsys, "score", g, p)
+    assert f"{p}:{first + 2}: token 'in' where the gold file has 'lives' ({g}:{first + 2})" in line
+
+
+@pytest.mark.parametrize("fmt", list(WRITERS))
+def test_a_prediction_with_a_row_more_is_refused(tmp_path: Path, fmt: str) -> None:
+    write, _, first = WRITERS[fmt]
+    g, p = pair(tmp_path, fmt, write(WORDS), write([*WORDS, ("x", "O")]))
+    with pytest.raises(InputError, match="goes on with token 'x' after the gold file's 5 tokens") as err:
+        nerve.score(g, p)
+    assert (err.value.source, err.value.line) == (p, first + 5)
+
+
+@pytest.mark.parametrize("fmt", list(WRITERS))
+def test_other_documents_or_sentences_are_refused(tmp_path: Path, fmt: str) -> None:
+    write, _, _ = WRITERS[fmt]
+    g, p = pair(tmp_path, fmt, write(WORDS, docs=(0, 2)), write(WORDS, docs=(0, 3)))
+    with pytest.raises(InputError, match=r"token 'lives' is in document 0, but at .* it is in document 1"):
+        nerve.score(g, p)
+    g, p = pair(tmp_path, fmt, write(WORDS, blank_after=(1,)), write(WORDS, blank_after=(2,)))
+    with pytest.raises(InputError, match=r"token 'lives' does not start a sentence, but at .* it does;"):
+        nerve.score(g, p)
+
+
+@pytest.mark.parametrize("fmt", list(WRITERS))
+def test_paired_files_still_score_and_validation_lists_the_misalignment(tmp_path: Path, fmt: str) -> None:
+    write, _, _ = WRITERS[fmt]
+    wrong = [(t, "O" if tag == "B-LOC" else tag) for t, tag in WORDS]
+    g, p = pair(
+        tmp_path,
+        fmt,
+        write(WORDS, docs=(0, 3), blank_after=(1,)),
+        write(wrong, docs=(0, 3), blank_after=(1,)),
+    )
+    m = nerve.score(g, p).micro
+    assert (m.tp, m.fp, m.fn) == (1, 0, 1)
+    g, p = pair(tmp_path, fmt, write(WORDS), write(WORDS[1:]))
+    problems = validate_spans(g, p, fmt=fmt)
+    assert [e.source for e in problems] == [p]
+    assert "token 'Smith' where the gold file has 'John'" in problems[0].detail
+
+
+# ---------------------------------------------------------------------------------------------
+# CoNLL-U: IDs and values
+
+
+@pytest.mark.parametrize(
+    ("cell", "what"),
+    [
+        ("x", "ID 'x' is not a word ID"),
+        ("1-x", "ID '1-x'"),
+        ("1.", "ID '1.'"),
+        ("", "ID ''"),
+        ("1a", "ID '1a'"),
+    ],
+)
+def test_conllu_ids_that_are_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cell: str, what: str
+) -> None:
+    path = tmp_path / "c.conllu"
+    path.write_text(conllu(WORDS).replace("\n2\tSmith", f"\n{cell}\tSmith"), encoding="utf-8")
+    line = cli_error(capsys, "score", str(path), str(path))
+    assert f"{path}:3: {what}" in line
+    assert "a number (1), a range of words (1-2) or an empty node (1.1)" in line
+
+
+def test_conllu_ranges_and_empty_nodes_are_still_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "c.conllu"
+    body = conllu(WORDS).replace(
+        "\n2\tSmith", "\n1-2\tJS\t_\t_\t_\t_\t_\t_\t_\t_\n1.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n2\tSmith"
+    )
+    path.write_text(body, encoding="utf-8")
+    result = nerve.score(str(path), str(path))
+    assert result.micro.tp == 2
+    assert result.notes["gold"] == {"multiword tokens and empty nodes (skipped)": 2}
+
+
+def test_conllu_value_with_a_second_equals_sign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.conllu"
+    path.write_text(conllu(WORDS).replace("NER=I-PER", "NER=I-PER=X"), encoding="utf-8")
+    line = cli_error(capsys, "score", str(path), str(path))
+    assert (
+        f"{path}:3: MISC 'NER=I-PER=X': the NER value 'I-PER=X' holds a second '='; expected NER=TAG" in line
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Lone CR line ends (old Mac files), for every line-based reader.
+
+CONLL_GOLD = "John B-PER\nSmith I-PER\nlives O\n\nParis B-LOC\n"
+CONLL_PRED = "John B-PER\nSmith O\nlives O\n\nParis B-LOC\n"
+MERGED = "John B-PER B-PER\nSmith I-PER O\nlives O O\n\nParis B-LOC B-LOC\n"
+TAGS_ONLY = "B-PER\nO\nO\n\nB-LOC\n"
+PRED_WORDS = [(t, "O" if t == "Smith" else tag) for t, tag in WORDS]
+LINE_FILES = {  # gold, pred (None: merged), arguments
+    "conll-pairs": (CONLL_GOLD, CONLL_PRED, ()),
+    "conll-merged": (MERGED, None, ()),
+    "conll-tags-only": (CONLL_GOLD, TAGS_ONLY, ()),
+    "hipe": (hipe(WORDS, blank_after=(2,)), hipe(PRED_WORDS, blank_after=(2,)), ("--format", "hipe")),
+    "conllu": (conllu(WORDS, blank_after=(2,)), conllu(PRED_WORDS, blank_after=(2,)), ("--format", "conllu")),
+}
+
+
+def score_files(
+    tmp_path: Path, name: str, gold: str, pred: str | None, args: tuple[str, ...]
+) -> nerve.Result:
+    g = tmp_path / f"{name}.g"
+    g.write_bytes(gold.encode("utf-8"))
+    p = None
+    if pred is not None:
+        p = tmp_path / f"{name}.p"
+        p.write_bytes(pred.encode("utf-8"))
+    fmt = args[1] if args else None
+    return nerve.score(str(g), str(p) if p else None, input_format=fmt)
+
+
+@pytest.mark.parametrize("name", list(LINE_FILES))
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_lone_cr_and_crlf_line_ends(tmp_path: Path, name: str, end: str) -> None:
+    gold, pred, args = LINE_FILES[name]
+    expected = score_files(tmp_path, "lf", gold, pred, args)
+    assert (expected.micro.tp, expected.micro.fp, expected.micro.fn) == (1, 1, 1)
+    old_mac = score_files(
+        tmp_path, "cr", gold.replace("\n", end), pred.replace("\n", end) if pred else None, args
+    )
+    assert old_mac.exact == expected.exact
+    assert old_mac.documents == expected.documents
+
+
+def test_lone_cr_line_ends_on_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    stream = io.BytesIO(MERGED.replace("\n", "\r").encode("utf-8"))
+    result = nerve.score(stream)
+    assert (result.micro.tp, result.micro.fp, result.micro.fn) == (1, 1, 1)
+    assert result.sentences == 2
+
+
+def test_lone_cr_lines_are_numbered_as_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.conllu"
+    path.write_bytes(conllu(WORDS).replace("NER=I-PER", "NER=I-PER=X").replace("\n", "\r").encode("utf-8"))
+    assert f"{path}:3: MISC" in cli_error(capsys, "score", str(path), str(path))
+
+
+# ---------------------------------------------------------------------------------------------
+# A misaligned CoNLL prediction file: the first line that differs, and a hint only where it helps.
+
+
+def sentences(n: int) -> list[list[str]]:
+    return [[f"w{s}_{i} {'B-PER' if i % 4 == 0 else 'O'}" for i in range(3 + s % 5)] for s in range(n)]
+
+
+def write_lines(path: Path, sents: list[list[str]]) -> str:
+    path.write_text("".join("\n".join(s) + "\n\n" for s in sents), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("at_end", [False, True])
+def test_a_deleted_line_is_named_not_its_sentence_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], at_end: bool
+) -> None:
+    sents = sentences(30)
+    gold = write_lines(tmp_path / "g.conll", sents)
+    flat = [line for s in sents for line in [*s, ""]]
+    k = len(flat) - 3 if at_end else 99  # line 100, or a line of the last sentence
+    pred_sents = [list(s) for s in sents]
+    pred_flat = flat[:k] + flat[k + 1 :]
+    (tmp_path / "p.conll").write_text("\n".join(pred_flat) + "\n", encoding="utf-8")
+    del pred_sents
+    pred = str(tmp_path / "p.conll")
+    line = cli_error(capsys, "score", gold, pred)
+    assert f"{gold}:{k + 1}: does not match {pred}:{k + 1}:" in line
+    assert "seems to lack this line" in line
+    assert "--ignore-tokens" not in line
+
+
+def test_ignore_tokens_is_suggested_only_when_the_lines_pair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sents = sentences(10)
+    gold = write_lines(tmp_path / "g.conll", sents)
+    renamed = [[line.replace("w3_1 ", "W3_1 ") for line in s] for s in sents]
+    pred = write_lines(tmp_path / "p.conll", renamed)
+    line = cli_error(capsys, "score", gold, pred)
+    assert "'w3_1 O' vs 'W3_1 O'; the files must align line by line (use --ignore-tokens)" in line
+    assert nerve.score(gold, pred, check_tokens=False).micro.f1 == 1.0
+    shorter = [list(s) for s in renamed]
+    del shorter[-1][-1]  # and a line missing at the end: no hint, the tags would not pair
+    pred = write_lines(tmp_path / "q.conll", shorter)
+    line = cli_error(capsys, "score", gold, pred)
+    assert "'w3_1 O' vs 'W3_1 O'" in line
+    assert "--ignore-tokens" not in line
