@@ -279,3 +279,192 @@ def test_ignore_tokens_is_suggested_only_when_the_lines_pair(
     line = cli_error(capsys, "score", gold, pred)
     assert "'w3_1 O' vs 'W3_1 O'" in line
     assert "--ignore-tokens" not in line
+
+
+def test_a_deleted_line_is_named_in_threads_too(tmp_path: Path) -> None:
+    sents = sentences(4000)
+    gold = write_lines(tmp_path / "g.conll", sents)
+    flat = [line for s in sents for line in [*s, ""]]
+    k = len(flat) // 3 + 5  # a line inside the first of three ranges
+    while not flat[k]:
+        k += 1
+    (tmp_path / "p.conll").write_text("\n".join(flat[:k] + flat[k + 1 :]) + "\n", encoding="utf-8")
+    pred = str(tmp_path / "p.conll")
+    for workers in (1, 3):
+        with pytest.raises(InputError, match="seems to lack this line") as err:
+            nerve.score(gold, pred, workers=workers)
+        assert (err.value.source, err.value.line) == (gold, k + 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# A tags-only prediction file without the gold file's -DOCSTART- lines pairs sentence by sentence.
+
+DOC_GOLD = (
+    "-DOCSTART- -X- -X- O\n\nEU NNP B-NP B-ORG\nrejects VBZ B-VP O\n\nPeter NNP B-NP B-PER\n\n"
+    "-DOCSTART- -X- -X- O\n\nParis NNP B-NP B-LOC\n\n-DOCSTART- -X- -X- O\nRome NNP B-NP B-LOC\n"
+)
+DOC_MERGED = (
+    "-DOCSTART- O O\n\nEU B-ORG B-ORG\nrejects O O\n\nPeter B-PER O\n\n"
+    "-DOCSTART- O O\n\nParis B-LOC B-LOC\n\n-DOCSTART- O O\nRome B-LOC B-PER\n"
+)
+PRED_TAGS = {"EU": "B-ORG", "rejects": "O", "Peter": "O", "Paris": "B-LOC", "Rome": "B-PER"}
+
+
+def grep_v_docstart(text: str, tokens: bool) -> str:
+    """What ``grep -v -- -DOCSTART-`` then a tagger make of a gold file: its blank lines stay."""
+    out = []
+    for line in text.split("\n")[:-1]:
+        if line.startswith("-DOCSTART-"):
+            continue
+        word = line.split(" ")[0]
+        out.append("" if not line else f"{word} {PRED_TAGS[word]}" if tokens else PRED_TAGS[word])
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("tokens", [False, True])
+@pytest.mark.parametrize("block_bytes", [1, 9, 1 << 20])
+def test_a_prediction_file_of_grep_v_docstart(tmp_path: Path, tokens: bool, block_bytes: int) -> None:
+    from nerve.io.conll import iter_conll
+    from nerve.io.conll_align import SENTENCES_NOTE
+
+    gold = tmp_path / "g.conll"
+    gold.write_text(DOC_GOLD, encoding="utf-8")
+    pred = tmp_path / "p.conll"
+    pred.write_text(grep_v_docstart(DOC_GOLD, tokens), encoding="utf-8")
+    assert pred.read_text(encoding="utf-8").startswith("\n")  # a leading blank line, and double ones
+    assert "\n\n\n" in pred.read_text(encoding="utf-8")
+    merged = tmp_path / "m.conll"
+    merged.write_text(DOC_MERGED, encoding="utf-8")
+    blocks = list(iter_conll(str(gold), str(pred), block_bytes=block_bytes))
+    expected = list(iter_conll(str(merged)))
+    for name in ("sentence_start", "document_start"):
+        got = [x for b in blocks for x in getattr(b, name).tolist()]
+        assert got == [x for b in expected for x in getattr(b, name).tolist()]
+    result = nerve.score(str(gold), str(pred))
+    reference = nerve.score(str(merged))
+    assert result.exact == reference.exact
+    assert (result.documents, result.sentences) == (3, 4)
+    assert result.notes == {"pred": {SENTENCES_NOTE: 3}}
+
+
+def test_the_notes_say_it_in_every_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from nerve.cli import main
+
+    gold = tmp_path / "g.conll"
+    gold.write_text(DOC_GOLD, encoding="utf-8")
+    pred = tmp_path / "p.conll"
+    pred.write_text(grep_v_docstart(DOC_GOLD, False), encoding="utf-8")
+    assert main(["score", str(gold), str(pred)]) == 0
+    assert "lacks (aligned by sentences): 3" in capsys.readouterr().out
+    assert main(["score", str(gold), str(pred), "--output", "json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert notes == {
+        "pred": {"-DOCSTART- lines of the gold file the prediction file lacks (aligned by sentences)": 3}
+    }
+
+
+def test_sentences_must_still_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "g.conll"
+    gold.write_text(DOC_GOLD, encoding="utf-8")
+    pred = tmp_path / "p.conll"
+    text = grep_v_docstart(DOC_GOLD, False)
+    pred.write_text(text.replace("B-ORG\nO\n", "B-ORG\n\nO\n"), encoding="utf-8")  # a sentence cut in two
+    line = cli_error(capsys, "score", str(gold), str(pred))
+    assert f"{gold}:4: does not match {pred}:3: 'rejects VBZ B-VP O' vs ''" in line
+    pred.write_text(text.replace("B-PER\n", "").replace("O\n\n\n", "O\n\n"), encoding="utf-8")
+    with pytest.raises(InputError):
+        nerve.score(str(gold), str(pred))
+
+
+# ---------------------------------------------------------------------------------------------
+# Each file's delimiter is sniffed: tab-separated files keep their empty fields.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\tB-X\nb\tO\n", 9),
+        ("a\tB-X\nb\t\n\n\tO\n", 9),  # an empty tag, an empty token
+        ("-DOCSTART-\n\na\tx\tB-X\n#\tcomment\tline\tmore\n", 9),
+        ("New York\tB-LOC\n", 9),  # spaces inside a field
+        ("a B-X\nb O\n", None),
+        ("a\tB-X\nb O\n", None),  # tabs on some lines only
+        ("a\tx\tB-X\nb\tO\n", None),  # another number of tabs
+        ("a \tB-X\n", None),  # aligned by hand: a space beside a tab
+        ("a\tB-X \n", None),
+        (" a\tB-X\n", None),
+        ("a\tB-X\rb\tO\r", 9),
+        ("", None),
+    ],
+)
+def test_sniff_delimiter(text: str, expected: int | None) -> None:
+    from nerve.io.delimiters import sniff_delimiter
+
+    assert sniff_delimiter(text.encode("utf-8")) == expected
+
+
+def test_each_file_is_split_as_it_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "g.tsv"
+    gold.write_text("John\tNNP\tB-PER\nSmith\tNNP\tI-PER\n\n/\t:\tO\nParis\tNNP\tB-LOC\n", encoding="utf-8")
+    spaced = tmp_path / "a.txt"
+    spaced.write_text("John  B-PER\nSmith  I-PER\n\n/  O\nParis  O\n", encoding="utf-8")
+    tabbed = tmp_path / "b.tsv"
+    tabbed.write_text("John\tB-PER\nSmith\t\n\n\tO\nParis\tB-LOC\n", encoding="utf-8")  # empty fields
+    a = nerve.score(str(gold), str(spaced))
+    assert (a.micro.tp, a.micro.fp, a.micro.fn) == (1, 0, 1)
+    b = nerve.score(str(gold), str(tabbed), check_tokens=False)
+    assert (b.micro.tp, b.micro.fp, b.micro.fn) == (1, 1, 1)  # Smith's empty tag is O
+    assert b.tokens.count == 4
+    line = cli_error(capsys, "score", str(gold), str(tabbed))
+    assert "'/\\t:\\tO' vs '\\tO'" in line  # the empty token is a token that differs
+    assert "(use --ignore-tokens)" in line
+    with pytest.raises(InputError, match="--delimiter tab"):
+        nerve.score(str(gold), str(tabbed), delimiter="whitespace", check_tokens=False)
+
+
+def test_sniffing_in_threads(tmp_path: Path) -> None:
+    gold, pred = [], []
+    for s in range(3000):
+        for i in range(6):
+            tag = "B-PER" if i == 0 else "I-PER" if i == 1 else "O"
+            gold.append(f"w{i}\tX\t{tag}")
+            pred.append(f"w{i}\t" + ("" if (s + i) % 7 == 0 else tag))  # empty tags here and there
+        gold.append("")
+        pred.append("")
+    g, p = tmp_path / "g.tsv", tmp_path / "p.tsv"
+    g.write_text("\n".join(gold) + "\n", encoding="utf-8")
+    p.write_text("\n".join(pred) + "\n", encoding="utf-8")
+    one = nerve.score(str(g), str(p), workers=1)
+    assert nerve.score(str(g), str(p), workers=3) == one
+    assert one == nerve.score(str(g), str(p), workers=1, delimiter="tab")
+    assert one.tokens.count == 18000
+
+
+GERMEVAL_FB1 = {  # conlleval.pl's FB1 on the derived merged files
+    "germaner_trained_with_germeval_tested_on_germeval": 69.85,
+    "lstm_trained_with_germeval_tested_on_germeval-evaluatoready": 70.94,
+    "spacy_trained_with_germeval_tested_on_germeval": 64.84,
+    "stanford_trained_with_conll_tested_on_germeval": 49.95,
+    "stanford_trained_with_germeval_tested_on_germeval": 71.31,
+}
+
+
+def test_the_real_germeval_outputs_in_one_run(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One space-separated, two tab-separated with empty tokens (Stanford), one with empty tags (spaCy)."""
+    from nerve.cli import main
+
+    base = shared_data / "germeval2014"
+    gold = base / "NER-de-test-conll-formated.txt"
+    preds = [base / "predictions" / f"{name}.tsv" for name in GERMEVAL_FB1]
+    assert b"\t" not in preds[0].read_bytes()[:1000]
+    for name, path in zip(GERMEVAL_FB1, preds, strict=True):
+        result = nerve.score(gold, path, check_tokens=False)
+        assert round(result.micro.f1 * 100, 2) == GERMEVAL_FB1[name]
+        assert result.exact == nerve.score(base / "merged" / f"{name}.gold-pred.txt").exact
+    args = ["compare", str(gold), *map(str, preds), "--ignore-tokens", "--bootstrap", "20"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    for fb1 in list(GERMEVAL_FB1.values())[1:]:
+        assert f"{fb1:.2f}" in out
