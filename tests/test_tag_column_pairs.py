@@ -13,6 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerve
 from nerve.errors import InputError
@@ -468,3 +470,75 @@ def test_the_real_germeval_outputs_in_one_run(shared_data: Path, capsys: pytest.
     out = capsys.readouterr().out
     for fb1 in list(GERMEVAL_FB1.values())[1:]:
         assert f"{fb1:.2f}" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# Property: in every tag-column format, a prediction file with a token row deleted or added is
+# refused, never scored.
+
+TOKENS = st.sampled_from(["a", "b", "the", "Paris", "-", "x"])
+TAGS = st.sampled_from(["O", "O", "B-PER", "I-PER", "B-LOC"])
+Corpus = list[list[list[tuple[str, str]]]]  # documents of sentences of (token, tag)
+
+
+def write_corpus(fmt: str, docs: Corpus, docstart: bool = True) -> str:
+    """``docs`` in ``fmt``: conll (token and tag), tags (the tag alone), hipe or conllu."""
+    out = HIPE_HEADER if fmt == "hipe" else ""
+    for d, doc in enumerate(docs):
+        if fmt in ("conll", "tags") and docstart:
+            out += "-DOCSTART- O\n\n" if fmt == "conll" else "-DOCSTART-\n\n"
+        out += f"# hipe2022:document_id = d{d}\n" if fmt == "hipe" else ""
+        out += f"# newdoc id = d{d}\n" if fmt == "conllu" else ""
+        for sentence in doc:
+            for i, (token, tag) in enumerate(sentence, start=1):
+                out += {
+                    "conll": f"{token} {tag}\n",
+                    "tags": f"{tag}\n",
+                    "hipe": f"{token}\t{tag}\tO\tO\tO\tO\tO\t_\t_\t_\n",
+                    "conllu": f"{i}\t{token}\t_\t_\t_\t_\t_\t_\t_\tNER={tag}\n",
+                }[fmt]
+            out += "\n"
+    return out
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[Corpus, Corpus]:
+    """A gold corpus, and a prediction with the same tokens and its own tags."""
+    words = st.lists(st.tuples(TOKENS, TAGS), min_size=1, max_size=5)
+    gold = draw(st.lists(st.lists(words, min_size=1, max_size=3), min_size=1, max_size=3))
+    pred = [[[(t, draw(TAGS)) for t, _ in s] for s in doc] for doc in gold]
+    return gold, pred
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    drawn=corpora(),
+    fmt=st.sampled_from(["conll", "tags", "hipe", "conllu"]),
+    add=st.booleans(),
+    docstart=st.booleans(),
+    where=st.integers(min_value=0),
+    extra=st.tuples(TOKENS, TAGS),
+)
+def test_a_token_row_deleted_or_added_is_refused(
+    drawn: tuple[Corpus, Corpus], fmt: str, add: bool, docstart: bool, where: int, extra: tuple[str, str]
+) -> None:
+    import copy
+    import tempfile
+
+    gold, pred = drawn
+    changed = copy.deepcopy(pred)
+    places = [(d, s, i) for d, doc in enumerate(pred) for s, sent in enumerate(doc) for i in range(len(sent))]
+    d, s, i = places[where % len(places)]
+    if add:
+        changed[d][s].insert(i, extra)
+    else:
+        del changed[d][s][i]
+    read_as = "conll" if fmt == "tags" else fmt
+    with tempfile.TemporaryDirectory() as tmp:
+        g, p, q = Path(tmp) / "g", Path(tmp) / "p", Path(tmp) / "q"
+        g.write_text(write_corpus(read_as, gold), encoding="utf-8")
+        p.write_text(write_corpus(fmt, pred, docstart), encoding="utf-8")
+        q.write_text(write_corpus(fmt, changed, docstart), encoding="utf-8")
+        assert nerve.score(str(g), str(p), input_format=read_as).documents == len(gold)  # they pair
+        with pytest.raises(InputError):
+            nerve.score(str(g), str(q), input_format=read_as)
