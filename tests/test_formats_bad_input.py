@@ -55,6 +55,8 @@ class Case(NamedTuple):
 
 
 GOOD_DOC = {"text": "John lives", "spans": [span(0, 4, "John")]}
+NESTED_DOC = {"doc_key": 1, "sentences": [["John"]], "ner": [[[0, 0, "PER"]]]}
+CONLL_GOLD = "John B-PER\nlives O\nin O\n\nParis B-LOC\n"
 CASES = {
     # brat standoff
     "brat-T-line-without-offsets": Case(
@@ -250,6 +252,131 @@ CASES = {
         ("t.conll:2:",),
         "expected 3 columns",
     ),
+    # Misaligned documents: a prediction file that does not pair with the gold file, for every
+    # reader that pairs two files (a token row missing, a document missing or on one side only).
+    "conll-prediction-line-missing": Case(
+        {"g.conll": CONLL_GOLD, "p.conll": CONLL_GOLD.replace("lives O\n", "")},
+        ("{d}/g.conll", "{d}/p.conll"),
+        ("g.conll:2:", "p.conll:2:", "'lives O' vs 'in O'", "seems to lack this line"),
+        "the files must align line by line",
+    ),
+    "conll-tags-only-prediction-line-missing": Case(
+        {"g.conll": CONLL_GOLD, "p.conll": "B-PER\nO\n\nB-LOC\n"},
+        ("{d}/g.conll", "{d}/p.conll"),
+        ("g.conll:3:", "p.conll:3:"),
+        "the files must align line by line",
+    ),
+    "conll-prediction-document-missing": Case(
+        {
+            "g.conll": "-DOCSTART- O\n\n" + CONLL_GOLD + "\n-DOCSTART- O\n\nRome B-LOC\n",
+            "p.conll": CONLL_GOLD,
+        },
+        ("{d}/g.conll", "{d}/p.conll"),
+        ("g.conll:", "Rome B-LOC"),
+        "the files must align line by line",
+    ),
+    "conll-directories-file-on-one-side": Case(
+        {"g/a.conll": CONLL_GOLD, "g/b.conll": CONLL_GOLD, "p/a.conll": CONLL_GOLD},
+        ("{d}/g", "{d}/p", "--pattern", "*.conll"),
+        ("g/b.conll", "under"),
+        "has no counterpart b.conll",
+    ),
+    "conll-directories-pair-misaligned": Case(
+        {"g/a.conll": CONLL_GOLD, "p/a.conll": CONLL_GOLD.replace("in O\n", "")},
+        ("{d}/g", "{d}/p", "--pattern", "*.conll"),
+        ("g/a.conll:3:", "p/a.conll:3:"),
+        "the files must align line by line",
+    ),
+    "hipe-prediction-row-missing": Case(
+        {"g.tsv": HIPE_HEAD + "John" + HIPE_ROW + "lives" + HIPE_ROW, "p.tsv": HIPE_HEAD + "John" + HIPE_ROW},
+        ("{d}/g.tsv", "{d}/p.tsv"),
+        ("p.tsv:", "g.tsv:4", "(document 0)", "'lives'"),
+        "must hold the gold file's tokens, sentences and documents",
+    ),
+    "hipe-prediction-document-missing": Case(
+        {
+            "g.tsv": HIPE_HEAD + "John" + HIPE_ROW + "# hipe2022:document_id = d2\nlives" + HIPE_ROW,
+            "p.tsv": HIPE_HEAD + "John" + HIPE_ROW + "lives" + HIPE_ROW,
+        },
+        ("{d}/g.tsv", "{d}/p.tsv"),
+        ("p.tsv:4:", "g.tsv:5", "document 0", "document 1"),
+        "must hold the gold file's tokens, sentences and documents",
+    ),
+    "conllu-prediction-word-missing": Case(
+        {
+            "g.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\n2\tlives" + CONLLU_ROW + "NER=O\n\n",
+            "p.conllu": "1\tlives" + CONLLU_ROW + "NER=O\n\n",
+        },
+        ("{d}/g.conllu", "{d}/p.conllu"),
+        ("p.conllu:1:", "'lives'", "'John'", "g.conllu:1"),
+        "must hold the gold file's tokens, sentences and documents",
+    ),
+    "conllu-id-not-a-number": Case(
+        {"c.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\nx\tlives" + CONLLU_ROW + "NER=O\n\n"},
+        ("{d}/c.conllu",),
+        ("c.conllu:2:", "ID 'x'"),
+        "expected a number (1), a range of words (1-2) or an empty node (1.1)",
+    ),
+    "conllu-value-with-two-equals-signs": Case(
+        {"c.conllu": "1\tJohn" + CONLLU_ROW + "NER=I-PER=X\n\n"},
+        ("{d}/c.conllu",),
+        ("c.conllu:1:", "'I-PER=X'"),
+        "expected NER=TAG",
+    ),
+    "jsonl-prediction-document-missing": Case(
+        {"g.jsonl": jsonl(GOOD_DOC, GOOD_DOC), "p.jsonl": jsonl(GOOD_DOC)},
+        ("{d}/g.jsonl", "{d}/p.jsonl"),
+        ("p.jsonl", "has 1 document"),
+        "but the gold has 2",
+    ),
+    "json-prediction-document-missing": Case(
+        {"g.json": json.dumps([GOOD_DOC, GOOD_DOC]), "p.json": json.dumps([GOOD_DOC])},
+        ("{d}/g.json", "{d}/p.json"),
+        ("p.json", "has 1 document"),
+        "but the gold has 2",
+    ),
+    "nested-prediction-document-missing": Case(
+        {"g.jsonl": jsonl(NESTED_DOC, NESTED_DOC), "p.jsonl": jsonl(NESTED_DOC)},
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "nested"),
+        ("p.jsonl", "has 1 document"),
+        "but the gold has 2",
+    ),
+    "doccano-prediction-other-text": Case(
+        {
+            "g.jsonl": '{"text": "John", "label": [[0, 4, "PER"]]}\n',
+            "p.jsonl": '{"text": "Jon", "label": []}\n',
+        },
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "doccano"),
+        ("p.jsonl:1:", "document 0", "'Jon' vs 'John'"),
+        "its text is not the gold's",
+    ),
+    "spacy-jsonl-prediction-other-text": Case(
+        {
+            "g.jsonl": jsonl({"text": "John", "spans": [span(0, 4)]}),
+            "p.jsonl": jsonl({"text": "Jon", "spans": []}),
+        },
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "spacy-jsonl"),
+        ("p.jsonl:1:", "document 0", "'Jon' vs 'John'"),
+        "its text is not the gold's",
+    ),
+    "labelstudio-prediction-other-text": Case(
+        {"g.json": labelstudio(0, 4, "John"), "p.json": labelstudio(0, 4, "Jane", "Jane lives")},
+        ("{d}/g.json", "{d}/p.json"),
+        ("p.json", "task 0", "'Jane lives'"),
+        "is not the gold's",
+    ),
+    "brat-prediction-document-missing": Case(
+        {
+            "g/a.txt": "John.\n",
+            "g/a.ann": "T1\tPER 0 4\tJohn\n",
+            "g/b.txt": "John.\n",
+            "g/b.ann": "T1\tPER 0 4\tJohn\n",
+            "p/a.ann": "T1\tPER 0 4\tJohn\n",
+        },
+        ("{d}/g", "{d}/p"),
+        ("g/b.ann", "p/b.ann"),
+        "documents are paired by name",
+    ),
 }
 
 
@@ -271,6 +398,19 @@ def test_bad_input_is_one_line_with_place_and_fix(
     assert line.startswith("nerve: error: "), line
     for fragment in (*case.where, case.fix):
         assert fragment in line, f"{fragment!r} not in {line!r}"
+
+
+def test_bio_directories_with_a_document_on_one_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The misaligned-document case of BIO directories (text metrics pair documents by file name;
+    tokens may differ, as the metrics compare texts)."""
+    for side, names in (("l", ("a", "b")), ("p", ("a",))):
+        (tmp_path / side).mkdir()
+        for name in names:
+            (tmp_path / side / f"{name}.bio").write_text("John B-PER\nlives O\n", encoding="utf-8")
+    line = cli_error(capsys, "bow", "-l", str(tmp_path / "l"), "-p", str(tmp_path / "p"))
+    assert f"{tmp_path / 'l'}: files are on one side only: 1 without a prediction (b.bio)" in line
 
 
 def test_classlabel_id_outside_the_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

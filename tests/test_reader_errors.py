@@ -5,6 +5,7 @@ and the option that fixes it, and the CLI prints it as one line with exit status
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from nerve.cli import main
 from nerve.errors import OptionError
 from nerve.io.bytes import split_fields
 from nerve.io.conll import iter_conll, split_files
+from nerve.io.conll_align import SENTENCES_NOTE
 from nerve.model.quoting import QUOTE_LIMIT, quote
 
 
@@ -356,10 +358,11 @@ TAB_PRED = "John\tNNP\tB-PER\nSmith\tNNP\t\n\n\t:\tO\nParis\tNNP\tB-LOC\n"  # on
 
 def test_empty_tab_fields_need_the_delimiter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gold, pred = write(tmp_path, "g.tsv", TAB_GOLD), write(tmp_path, "p.tsv", TAB_PRED)
-    with pytest.raises(InputError) as err:
-        nerve.score(gold, pred)
+    with pytest.raises(InputError) as err:  # runs of blanks, as asked: the empty tag is lost
+        nerve.score(gold, pred, delimiter="whitespace")
     assert err.value.option == "--delimiter tab"
-    assert "--delimiter tab" in cli_error(capsys, "score", gold, pred)
+    assert "--delimiter tab" in cli_error(capsys, "score", gold, pred, "--delimiter", "whitespace")
+    assert nerve.score(gold, pred) == nerve.score(gold, pred, delimiter="tab")  # sniffed: tab-separated
     result = nerve.score(gold, pred, delimiter="tab")
     assert result.tokens.count == 4
     # The empty tag is the outside tag: the PER entity is cut to one token.
@@ -398,9 +401,10 @@ def test_real_prediction_file_with_empty_tags(shared_data: Path) -> None:
     gold = base / "NER-de-test-conll-formated.txt"
     name = "spacy_trained_with_germeval_tested_on_germeval"
     with pytest.raises(InputError, match="--delimiter tab"):
-        nerve.score(gold, base / "predictions" / f"{name}.tsv")
+        nerve.score(gold, base / "predictions" / f"{name}.tsv", delimiter="whitespace")
     result = nerve.score(gold, base / "predictions" / f"{name}.tsv", delimiter="tab")
     assert result == nerve.score(base / "merged" / f"{name}.gold-pred.txt")
+    assert nerve.score(gold, base / "predictions" / f"{name}.tsv") == result  # sniffed: tab-separated
 
 
 @settings(max_examples=200, deadline=None)
@@ -451,7 +455,7 @@ def test_prediction_without_docstart_lines(tmp_path: Path, block_bytes: int, tok
     assert [r[3] for r in expected] == [True, False, False, False, True, True]  # document starts
     assert rows_of(gold, pred, block_bytes=block_bytes) == expected
     result = nerve.score(gold, pred)
-    assert result == nerve.score(merged)
+    assert result == replace(nerve.score(merged), notes={"pred": {SENTENCES_NOTE: 3}})  # and says so
     assert result.documents == 3
     assert nerve.validate(gold, pred, scheme="IOB2")[1] == []
 
@@ -492,7 +496,9 @@ def test_prediction_without_docstart_lines_in_threads(tmp_path: Path) -> None:
     p = write(tmp_path, "p.conll", "\n".join(pred) + "\n")
     m = write(tmp_path, "m.conll", "\n".join(merged) + "\n")
     assert split_files(g, p, 3) is None  # the same line numbers are not the same sentences
-    assert nerve.score(g, p, workers=3) == nerve.score(m, workers=1)
+    assert nerve.score(g, p, workers=3) == replace(
+        nerve.score(m, workers=1), notes={"pred": {SENTENCES_NOTE: 300}}
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from ..analysis.query import InstanceQuery
 from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
+from ..io.delimiters import file_delimiter
 from ..io.lists import iter_lists
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.reader_options import ReaderOptions
@@ -214,7 +215,10 @@ def _validate(
     single = pred is None and not merged
     source = Input(gold, pred, comments, encoding, check_tokens, single=single, delimiter=delimiter)
     if single and is_path(gold):  # a file alone with three or more columns may be merged
-        first = first_token_columns(os.fspath(gold), comments, column_delimiter(delimiter))  # type: ignore[arg-type]
+        path = os.fspath(gold)  # type: ignore[arg-type]
+        first = first_token_columns(
+            path, comments, file_delimiter(path) if delimiter is None else column_delimiter(delimiter)
+        )
         source.single = first is None or first[0] < 3
     try:
         return _problems(source, fixed, fmt, outside)

@@ -38,7 +38,7 @@ from ..model.vocab import TagVocab
 from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
 from .dirs import conll_pairs
 from .shards import score_shards, shards
-from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of
+from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of, reading_notes
 from .span_chunks import chunks_apply, score_jsonl_chunks
 from .span_scores import exact_hits, flatten_sides, span_settings
 
@@ -268,14 +268,14 @@ def score_input(
     fixed, other = scheme_pair(fixed, gold_scheme, pred_scheme, policy)
     pairs = _pairs(gold, pred, pattern)
     inputs = [Input(g, p, comments, encoding, check_tokens, delimiter=delimiter) for g, p in pairs]
-    # conlleval's state crosses sentences; directories are read file by file
-    threads = policy != "conlleval" and delimiter is None and len(inputs) == 1
+    threads = policy != "conlleval" and delimiter is None and len(inputs) == 1  # conlleval: one thread
     parts = shards(gold, pred, workers, comments, encoding) if threads else None
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
     acc = count_inputs(
         inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels, other
     )
-    result = result_of(acc, fixed is None, other is None, policy, beta, overlap, labels)
+    notes = reading_notes(inputs)  # a prediction file paired sentence by sentence
+    result = result_of(acc, fixed is None, other is None, policy, beta, overlap, labels, notes)
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
 
@@ -308,8 +308,9 @@ def result_of(
     beta: float,
     overlap: MucOptions | None,
     labels: LabelMap | None,
+    notes: Mapping[str, Mapping[str, int]] | None = None,
 ) -> Result:
-    """The result of the counts, with their settings; the problems found by the ``error`` policy raised."""
+    """The result of the counts, with their settings and ``notes``; the ``error`` policy's problems raised."""
     if labels:
         check_types(labels, acc.vocab.type_names)
     totals = acc.finish()
@@ -321,7 +322,8 @@ def result_of(
         settings = replace(
             settings, pred_scheme=totals.pred_scheme.name + (" (auto)" if pred_inferred else "")
         )
-    return Result.of_totals(settings, totals)
+    result = Result.of_totals(settings, totals)
+    return replace(result, notes=notes) if notes else result
 
 
 def scheme_pair(

@@ -78,12 +78,13 @@ def score_shards(
     ]
     collectors = [Collector() for _ in parts]
     accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap, labels, pred_scheme) for r in readers]
-    # Every range checks column counts against the first token line of the file.
+    # Every range checks column counts against the first token line of the file, each file
+    # split as its reader splits it (the delimiter is sniffed from the file's start).
     gold_first, pred_first = parts[0]
     for r in readers:
-        r.gold_columns.preset(first_token_columns(gold_first.path))
+        r.gold_columns.preset(first_token_columns(gold_first.path, False, r.delimiters[0]))
         if pred_first is not None:
-            r.pred_columns.preset(first_token_columns(pred_first.path))
+            r.pred_columns.preset(first_token_columns(pred_first.path, False, r.delimiters[1]))
 
     def count(i: int) -> None:
         for block in readers[i]:

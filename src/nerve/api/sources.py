@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TypeAlias
 
@@ -24,7 +25,17 @@ from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
 
-__all__ = ["Input", "PathLike", "Source", "Tags", "infer_scheme", "input_kind", "is_path", "is_stream"]
+__all__ = [
+    "Input",
+    "PathLike",
+    "Source",
+    "Tags",
+    "infer_scheme",
+    "input_kind",
+    "is_path",
+    "is_stream",
+    "reading_notes",
+]
 
 PathLike: TypeAlias = "str | os.PathLike[str]"
 Tags: TypeAlias = Sequence[Sequence[str]]
@@ -104,6 +115,7 @@ class Input:
         )
         self.delimiter = delimiter
         self.words = False  # keep the tokens of files (for error analysis)
+        self.notes: dict[str, int] = {}  # what reading the files did, counted (`ConllReader.notes`)
         if isinstance(gold, TaggedCorpus):
             self.sources = (gold.source, gold.source)
         elif _is_file(self.gold):
@@ -120,7 +132,7 @@ class Input:
         elif _is_file(gold):
             if pred is not None and not _is_file(pred):
                 raise OptionError("pred", "give both gold and pred as files, or both as tag lists")
-            yield from ConllReader(
+            reader = ConllReader(
                 gold.open() if isinstance(gold, _Kept) else gold,  # type: ignore[arg-type]
                 pred.open() if isinstance(pred, _Kept) else pred,  # type: ignore[arg-type]
                 vocab,
@@ -131,10 +143,23 @@ class Input:
                 delimiter=self.delimiter,
                 words=self.words,
             )
+            yield from reader
+            self.notes = dict(reader.notes)
         else:
             if pred is not None and (_is_file(pred) or isinstance(pred, TaggedCorpus)):
                 raise OptionError("pred", "give both gold and pred as files, or both as tag lists")
             yield from iter_lists(gold, pred, vocab)  # type: ignore[arg-type]
+
+
+def reading_notes(inputs: Sequence[Input]) -> dict[str, dict[str, int]]:
+    """What reading the inputs' files did, counted, as a result's notes: on the ``pred`` side.
+
+    A prediction file paired with the gold file sentence by sentence (`ConllReader.notes`).
+    """
+    notes: Counter[str] = Counter()
+    for each in inputs:
+        notes.update(each.notes)
+    return {"pred": dict(notes)} if notes else {}
 
 
 def path_of(source: Source | None) -> str | None:

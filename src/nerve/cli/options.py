@@ -63,8 +63,9 @@ def add_reading(p: argparse.ArgumentParser) -> None:
         "--delimiter",
         default=None,
         metavar="D",
-        help="what separates columns: tab, space or one character, each occurrence of which separates "
-        "two columns, so empty columns are kept and an empty tag is O (default: runs of spaces and tabs)",
+        help="what separates columns: whitespace (runs of spaces and tabs), or tab, space or one character, "
+        "each occurrence of which separates two columns, so empty columns are kept and an empty tag is O "
+        "(default: sniffed file by file: tab where every token line has as many tabs, else whitespace)",
     )
     p.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
     p.add_argument(

@@ -8,7 +8,8 @@ and the line every token came from.
 Two layouts are read: one merged file whose last two columns are the gold and the predicted tag
 (as conlleval.pl reads), or a gold file and a prediction file aligned line by line whose last
 column is the tag. Blank lines end sentences; ``-DOCSTART-`` lines start documents and are not
-tokens; fields are separated by spaces or tabs; ``#`` lines are comments only when asked. Big files
+tokens; fields are separated by runs of spaces and tabs, or by each tab in a file sniffed as
+tab-separated (`io.delimiters`); ``#`` lines are comments only when asked. Big files
 are cut into ranges of whole sentences by `io.ranges.split_files`. Names that lived here before
 (`TagBlock`, `split_fields`, `intern`, `iter_lists`, `split_files`...) are re-exported for
 ``nerve.readers``.
@@ -25,10 +26,10 @@ from typing import TYPE_CHECKING, BinaryIO
 import numpy as np
 
 from ..errors import InputError
-from ..model.blocks import TagBlock, Words
-from ..model.quoting import quote
+from ..model.blocks import TagBlock
 from ..model.vocab import TagVocab
 from .bytes import BLOCK_BYTES, DOCSTART, FieldTable, column_delimiter, intern, split_fields
+from .conll_align import SENTENCES_NOTE, lacks_docstarts, rest_pairs, sentence_rows
 from .conll_lines import (
     BLANK,
     COMMENT,
@@ -39,15 +40,15 @@ from .conll_lines import (
     Lines,
     MergedCheck,
     check_aligned,
-    check_lengths,
     classify,
     first_token_columns,
-    one_tag_column,
-    without_docstarts,
+    length_error,
 )
+from .delimiters import file_delimiter
 from .lists import iter_lists
 from .ranges import split_files
 from .sources import FileRange, LineSource, Readable
+from .tag_ids import tag_ids, token_words
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -86,9 +87,11 @@ class ConllReader:
         check_tokens: require the first column (the token) of both files to agree.
         single: read ``gold`` alone (one tag in the last column), for validation.
         block_bytes: about how many bytes to read at a time.
-        delimiter: what separates columns (`io.bytes.column_delimiter`): ``None`` for runs of
-            spaces and tabs, or ``"tab"``, ``"space"`` or one character, each occurrence of which
-            separates two columns; an empty tag is then the outside tag.
+        delimiter: what separates columns (`io.bytes.column_delimiter`): ``None`` to sniff it
+            file by file (`io.delimiters.sniff_delimiter`: a tab, or runs of spaces and tabs),
+            ``"whitespace"`` for runs of spaces and tabs, or ``"tab"``, ``"space"`` or one
+            character, each occurrence of which separates two columns; an empty tag is then the
+            outside tag.
         words: keep each block's tokens (its first column) as `Words`, for error analysis.
     """
 
@@ -106,7 +109,6 @@ class ConllReader:
         delimiter: str | None = None,
         words: bool = False,
     ):
-        self.delimiter = column_delimiter(delimiter)
         self.words = words
         self.vocab = vocab
         self.comments = comments
@@ -114,6 +116,11 @@ class ConllReader:
         self.single = single
         self.gold = LineSource(gold, encoding, block_bytes)
         self.pred = LineSource(pred, encoding, block_bytes) if pred is not None else None
+        given = column_delimiter(delimiter)  # or sniffed file by file
+        self.delimiters = (
+            given if delimiter is not None else file_delimiter(gold, encoding),
+            given if delimiter is not None or pred is None else file_delimiter(pred, encoding),
+        )
         if self.pred is not None:
             self.gold_columns = ColumnCheck(self.gold.name, 1, "the tag")
             self.pred_columns = ColumnCheck(self.pred.name, 1, "the tag")
@@ -123,6 +130,8 @@ class ConllReader:
             self.gold_columns = ColumnCheck(self.gold.name, 2, "gold tag, predicted tag", f"; {ONE_FILE}")
         self._after_doc = self.gold.line == 0  # a document starts at the start of the file
         self._skip_docs: bool | None = None  # the prediction file lacks the -DOCSTART- lines
+        #: What the reading did that the result should say (`SENTENCES_NOTE`), counted.
+        self.notes: dict[str, int] = {}
         self.merged = MergedCheck(self.gold.name) if self.pred is not None else None
 
     @property
@@ -142,7 +151,10 @@ class ConllReader:
             at_end = self.gold.done and (self.pred is None or self.pred.done)
             if not gbuf and not pbuf and at_end:
                 break
-            block, gbuf, pbuf = self._block(gbuf, pbuf, at_end)
+            try:
+                block, gbuf, pbuf = self._block(gbuf, pbuf, at_end)
+            except InputError as err:
+                raise self._checked_hint(err, gbuf, pbuf) from None
             if block is not None and len(block):
                 yield block
             if at_end and not gbuf and not pbuf:
@@ -152,19 +164,26 @@ class ConllReader:
 
     def _block(self, gbuf: bytes, pbuf: bytes, at_end: bool) -> tuple[TagBlock | None, bytes, bytes]:
         """Read the whole sentences at the start of the buffers; return what is left over."""
-        g = classify(gbuf, self.gold.line + 1, self.comments, self.delimiter)
-        p = None if self.pred is None else classify(pbuf, self.pred.line + 1, self.comments, self.delimiter)
+        g = classify(gbuf, self.gold.line + 1, self.comments, self.delimiters[0])
+        p = (
+            None
+            if self.pred is None
+            else classify(pbuf, self.pred.line + 1, self.comments, self.delimiters[1])
+        )
         g_rows = np.flatnonzero(g.kind != COMMENT)
         p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows
-        g_align = self._aligned(g, g_rows, p, p_rows)  # the gold rows that pair with p_rows
+        g_align, p_rows = self._aligned(g, g_rows, p, p_rows)  # the rows that pair
         n = min(g_align.shape[0], p_rows.shape[0])
+        uneven = None  # the error of files of different lengths, raised after the lines they share
         if at_end:
             take = n
             if p is not None and g_align.shape[0] != p_rows.shape[0]:
-                check_lengths(g, g_align, p, p_rows, self.names)
+                uneven = length_error(g, g_align, p, p_rows, self.names, bool(self._skip_docs))
         else:
-            # Cut after the last blank line both sides have.
-            blanks = np.flatnonzero(g.kind[g_align[:n]] == BLANK)
+            # Cut after the last blank line both sides have (or -DOCSTART- line, by sentences).
+            blanks = np.flatnonzero(
+                g.kind[g_align[:n]] == BLANK if not self._skip_docs else g.kind[g_align[:n]] != TOKEN
+            )
             if blanks.shape[0] == 0:
                 return None, gbuf, pbuf
             take = int(blanks[-1]) + 1
@@ -174,7 +193,9 @@ class ConllReader:
         else:  # comment (and unpaired -DOCSTART-) lines after the cut stay for the next block
             g_lines = int(g_align[take - 1]) + 1
             p_lines = int(p_rows[take - 1]) + 1 if p is not None else 0
-        block = self._tags(g, gr, p, pr, g_rows[g_rows < g_lines])
+        block = self._tags(g, gr, p, pr, g_rows[g_rows < g_lines], same_length=uneven is None)
+        if uneven is not None:
+            raise uneven
         g_end = g.fields.line_end(g_lines - 1) + 1 if g_lines else 0
         self.gold.line += g_lines
         if p is not None and self.pred is not None:
@@ -183,31 +204,46 @@ class ConllReader:
             return block, gbuf[g_end:], pbuf[p_end:]
         return block, gbuf[g_end:], pbuf
 
-    def _aligned(self, g: Lines, g_rows: Int, p: Lines | None, p_rows: Int) -> Int:
-        """The gold rows that pair with the prediction rows ``p_rows``, line by line.
+    def _aligned(self, g: Lines, g_rows: Int, p: Lines | None, p_rows: Int) -> tuple[Int, Int]:
+        """The gold and the prediction rows that pair, line by line.
 
         All of them, unless the prediction file has no -DOCSTART- line where the gold file has
-        its first (a tags-only prediction file, say): then the gold's -DOCSTART- lines and the
-        blank lines right after them pair with nothing, and the files align on sentences.
+        its first (a tags-only prediction file, say): then the files pair sentence by sentence
+        (`io.conll_align.sentence_rows`), and the notes count the gold's -DOCSTART- lines.
         """
         if p is None:
-            return g_rows
+            return g_rows, p_rows
         if self._skip_docs is None:
-            docs = np.flatnonzero(g.kind[g_rows] == DOC)
-            if docs.shape[0]:
-                k = int(docs[0])
-                self._skip_docs = not (k < p_rows.shape[0] and p.kind[p_rows[k]] == DOC)
-        return without_docstarts(g, g_rows) if self._skip_docs else g_rows
+            self._skip_docs = lacks_docstarts(g.kind[g_rows], p.kind[p_rows])
+        if not self._skip_docs:
+            return g_rows, p_rows
+        return sentence_rows(g.kind, g_rows), sentence_rows(p.kind, p_rows)
 
-    def _tags(self, g: Lines, gr: Int, p: Lines | None, pr: Int, g_all: Int) -> TagBlock:
+    def _checked_hint(self, err: InputError, gbuf: bytes, pbuf: bytes) -> InputError:
+        """``err``, without its ``--ignore-tokens`` hint unless the rest of the files pairs line by line.
+
+        ``gbuf`` and ``pbuf`` are the lines read but not yet taken; the rest is read to tell.
+        """
+        if err.option != "--ignore-tokens" or self.pred is None:
+            return err
+        sources = ((self.gold, gbuf, self.delimiters[0]), (self.pred, pbuf, self.delimiters[1]))
+        if rest_pairs(sources, self.comments, bool(self._skip_docs)):
+            return err
+        return InputError(err.source, err.line, err.detail)
+
+    def _tags(
+        self, g: Lines, gr: Int, p: Lines | None, pr: Int, g_all: Int, same_length: bool = True
+    ) -> TagBlock:
         """The block of gold rows ``gr`` and prediction rows ``pr`` (paired line by line).
 
         ``g_all`` are all the gold rows of the block, -DOCSTART- lines that pair with nothing
-        included, for the sentence and document starts.
+        included, for the sentence and document starts; ``same_length``: whether the files end
+        together (`check_aligned`).
         """
         gk = g.kind[gr]
         if p is not None:
-            check_aligned(g, gr, p, pr, self.names, check_tokens=self.check_tokens)
+            how = {"check_tokens": self.check_tokens, "sentences": bool(self._skip_docs)}
+            check_aligned(g, gr, p, pr, self.names, same_length=same_length, **how)
         tokens = gr[gk == TOKEN]
         self.gold_columns.check(g, tokens)
         if self.merged is not None:
@@ -217,18 +253,21 @@ class ConllReader:
             self.pred_columns.check(p, p_tokens)
             gold_field = g.fields.last[tokens]
             pred_field = p.fields.last[p_tokens]
-            gold_ids = self._ids(g, gold_field, tokens, self.gold.name)
-            pred_ids = self._ids(p, pred_field, p_tokens, self.pred.name if self.pred else "")
+            gold_ids = tag_ids(self.vocab, g, gold_field, tokens, self.gold.name)
+            pred_ids = tag_ids(self.vocab, p, pred_field, p_tokens, self.pred.name if self.pred else "")
             pred_line = p.first_line + p_tokens
         elif self.single:
-            gold_ids = self._ids(g, g.fields.last[tokens], tokens, self.gold.name)
+            gold_ids = tag_ids(self.vocab, g, g.fields.last[tokens], tokens, self.gold.name)
             pred_ids = None
         else:
             both = np.concatenate([g.fields.second_last[tokens], g.fields.last[tokens]])
-            ids = self._ids(g, both, np.concatenate([tokens, tokens]), self.gold.name, merged=True)
+            ids = tag_ids(self.vocab, g, both, np.concatenate([tokens, tokens]), self.gold.name, merged=True)
             gold_ids, pred_ids = ids[: tokens.shape[0]], ids[tokens.shape[0] :]
         line = g.first_line + tokens
         sentence_start, document_start = self._starts(g.kind[g_all])
+        if self._skip_docs:
+            n_docs = int(np.count_nonzero(g.kind[g_all] == DOC))
+            self.notes[SENTENCES_NOTE] = self.notes.get(SENTENCES_NOTE, 0) + n_docs
         return TagBlock(
             gold=gold_ids,
             pred=pred_ids,
@@ -236,15 +275,8 @@ class ConllReader:
             document_start=document_start,
             line=line,
             pred_line=pred_line if p is not None else line,
-            words=self._words(g, tokens) if self.words else None,
+            words=token_words(g, tokens) if self.words else None,
         )
-
-    @staticmethod
-    def _words(g: Lines, tokens: Int) -> Words:
-        """The first field of the gold rows ``tokens``, interned."""
-        first = g.fields.first[tokens]
-        ids, values = intern(g.buf, g.fields.start[first], g.fields.end[first])
-        return Words(ids, values)
 
     def _starts(self, gk: npt.NDArray[np.int8]) -> tuple[Bool, Bool]:
         """Sentence and document starts of the token lines among lines of kinds ``gk``.
@@ -266,27 +298,6 @@ class ConllReader:
         elif docs.shape[0] and docs[-1] > 0:
             self._after_doc = True
         return sentence_start, document_start
-
-    def _ids(
-        self, lines: Lines, fields: Int, rows: Int, name: str, merged: bool = False
-    ) -> npt.NDArray[np.int32]:
-        """The vocabulary ids of the tags in ``fields`` (of lines ``rows``).
-
-        With ``merged``, the first half of ``fields`` is the gold and the second the predicted
-        tag column: when only the gold one has tags that do not fit, the file has one tag column.
-        """
-        ids, values = intern(lines.buf, lines.fields.start[fields], lines.fields.end[fields])
-        tags = [v.decode("utf-8") or self.vocab.outside for v in values]  # empty with a delimiter
-        mapped = self.vocab.add(tags)
-        if (mapped < 0).any():  # report the first line with a tag that does not fit
-            bad = np.flatnonzero(mapped[ids] < 0)
-            where = int(bad[np.argmin(rows[bad])])
-            row, tag = int(rows[where]), tags[ids[where]]
-            line = lines.first_line + row
-            if merged and one_tag_column(ids, mapped):
-                raise InputError(name, line, f"{quote(tag)} is not a tag; {ONE_FILE}", option="PRED_FILE")
-            raise InputError(name, line, self.vocab.explain(tag), option=lines.option_for(row))
-        return mapped[ids]
 
 
 def iter_conll(

@@ -3,7 +3,7 @@
 In: complete UTF-8 lines as bytes (from `io.sources.LineSource`). Out: `Lines`, each line's kind
 (blank, token, ``-DOCSTART-`` or comment) with its fields; `ColumnCheck`, which raises an
 `InputError` when a token line's column count differs from the file's first token line; and
-`check_aligned` and `check_lengths`, which raise one where a gold and a prediction file do not
+`check_aligned` and `length_error`, which raise or give one where a gold and a prediction file do not
 align line by line. Each error names the option that fixes it, where one does.
 """
 
@@ -36,11 +36,10 @@ __all__ = [
     "Lines",
     "MergedCheck",
     "check_aligned",
-    "check_lengths",
     "classify",
     "first_token_columns",
+    "length_error",
     "one_tag_column",
-    "without_docstarts",
 ]
 
 
@@ -149,61 +148,96 @@ class ColumnCheck:
 
 
 def check_aligned(
-    g: Lines, gr: Int, p: Lines, pr: Int, names: tuple[str, str], *, check_tokens: bool
+    g: Lines,
+    gr: Int,
+    p: Lines,
+    pr: Int,
+    names: tuple[str, str],
+    *,
+    check_tokens: bool,
+    same_length: bool = True,
+    sentences: bool = False,
 ) -> None:
     """Rows ``gr`` of the gold and ``pr`` of the prediction lines must be of the same kinds.
 
     With ``check_tokens``, token lines must also agree on their first field (the token) unless
-    either has one column. ``names`` are the gold and the prediction file's names.
+    either has one column. ``names`` are the gold and the prediction file's names. The error names
+    the first row where the files part, a missing or extra line included (not the end of its
+    sentence, where the kinds of the lines first differ). It suggests ``--ignore-tokens`` only
+    when the tokens differ but every line has the kind of its pair (and ``same_length``: the
+    files have as many lines), so that the tags would pair as they should. With ``sentences`` the
+    files pair sentence by sentence: a -DOCSTART- line pairs with a blank line.
     """
     gk, pk = g.kind[gr], p.kind[pr]
-    differ = np.flatnonzero(gk != pk)
+    if sentences:
+        gk, pk = np.where(gk == DOC, BLANK, gk), np.where(pk == DOC, BLANK, pk)
+    kinds_differ = np.flatnonzero(gk != pk)
+    differ = kinds_differ
     tok = np.flatnonzero((gk == TOKEN) & (pk == TOKEN))
-    if differ.shape[0] == 0 and check_tokens and tok.shape[0]:
+    if check_tokens and tok.shape[0]:
         gt, pt = gr[tok], pr[tok]
         one_column = (g.fields.count[gt] == 1) | (p.fields.count[pt] == 1)
         gf, pf = g.fields.first[gt], p.fields.first[pt]
         same = equal_ranges(
             g.buf, g.fields.start[gf], g.fields.end[gf], p.buf, p.fields.start[pf], p.fields.end[pf]
         )
-        differ = tok[~(same | one_column)]
-    if differ.shape[0]:
-        i = int(differ[0])
-        gi, pi = int(gr[i]), int(pr[i])
-        tokens_differ = bool(gk[i] == TOKEN and pk[i] == TOKEN)
-        raise InputError(
-            names[0],
-            g.first_line + gi,
-            f"does not match {names[1]}:{p.first_line + pi}: "
-            f"{quote(g.text(gi))} vs {quote(p.text(pi))}; the files must align line by line",
-            option=g.option_for(gi) or p.option_for(pi) or ("--ignore-tokens" if tokens_differ else None),
-        )
+        differ = np.union1d(kinds_differ, tok[~(same | one_column)])
+    if differ.shape[0] == 0:
+        return
+    i = int(differ[0])
+    gi, pi = int(gr[i]), int(pr[i])
+    tokens_differ = bool(gk[i] == TOKEN and pk[i] == TOKEN)
+    shifted = _shift(g, gr, p, pr, i) if tokens_differ and check_tokens else ""
+    aligned = same_length and kinds_differ.shape[0] == 0 and not shifted
+    raise InputError(
+        names[0],
+        g.first_line + gi,
+        f"does not match {names[1]}:{p.first_line + pi}: "
+        f"{quote(g.text(gi))} vs {quote(p.text(pi))}{shifted}; the files must align line by line",
+        option=g.option_for(gi)
+        or p.option_for(pi)
+        or ("--ignore-tokens" if tokens_differ and aligned else None),
+    )
 
 
-def without_docstarts(lines: Lines, rows: Int) -> Int:
-    """``rows`` of ``lines`` less the -DOCSTART- lines and the blank lines right after them."""
-    kinds = lines.kind[rows]
-    at = np.arange(kinds.shape[0])
-    last_content = np.maximum.accumulate(np.where(kinds != BLANK, at, -1))
-    after_doc = (kinds == BLANK) & (last_content >= 0) & (kinds[np.maximum(last_content, 0)] == DOC)
-    return rows[(kinds != DOC) & ~after_doc]
+def _shift(g: Lines, gr: Int, p: Lines, pr: Int, i: int) -> str:
+    """A note when the tokens after row ``i`` tell a line missing from the prediction file, or one more.
+
+    The next gold token is this prediction's (a line missing), or the other way round; else ``""``.
+    """
+
+    def token(lines: Lines, rows: Int, k: int) -> bytes | None:
+        if k >= rows.shape[0] or lines.kind[rows[k]] != TOKEN:
+            return None
+        f = int(lines.fields.first[rows[k]])
+        return lines.buf[int(lines.fields.start[f]) : int(lines.fields.end[f])].tobytes()
+
+    here_g, here_p = token(g, gr, i), token(p, pr, i)
+    if here_p is not None and token(g, gr, i + 1) == here_p:
+        return " (the prediction file seems to lack this line)"
+    if here_g is not None and token(p, pr, i + 1) == here_g:
+        return " (the prediction file seems to have a line more here)"
+    return ""
 
 
-def check_lengths(g: Lines, g_rows: Int, p: Lines, p_rows: Int, names: tuple[str, str]) -> None:
+def length_error(
+    g: Lines, g_rows: Int, p: Lines, p_rows: Int, names: tuple[str, str], sentences: bool = False
+) -> InputError | None:
     """At the end of both files, rows ``g_rows`` and ``p_rows`` must pair up, but for blank lines.
 
-    ``names`` are the gold and the prediction file's names.
+    The error when they do not, else ``None``. ``names`` are the gold and the prediction file's
+    names; with ``sentences`` (files paired sentence by sentence), -DOCSTART- lines count as blank.
     """
     n = min(g_rows.shape[0], p_rows.shape[0])
     gold_longer = g_rows.shape[0] > p_rows.shape[0]
     longer, rows = (g, g_rows) if gold_longer else (p, p_rows)
     extra = rows[n:]
-    content = extra[longer.kind[extra] != BLANK]
+    content = extra[(longer.kind[extra] != BLANK) & ((longer.kind[extra] != DOC) | (not sentences))]
     if content.shape[0] == 0:
-        return  # only trailing blank lines differ
+        return None  # only trailing blank lines differ
     i = int(content[0])
     name, other = names if gold_longer else names[::-1]
-    raise InputError(
+    return InputError(
         name,
         longer.first_line + i,
         f"{other} has ended but this file goes on: {quote(longer.text(i))}; "

@@ -9,11 +9,14 @@ name=B-PER``); the tag is the value of ``key`` (``NER`` by default, ``name`` for
 with nerve's shared rule, any scheme (`nerve.io.tag_columns`).
 
 Out: one `SpanArray`, offsets in words from the start of each document; no entity crosses a
-sentence.
+sentence. A prediction file must hold the gold file's words, sentences and documents
+(`read_conllu_pair`).
 
-Problems raise `InputError` naming the file and line: a word line without ten columns, a word
-without the key while others of the file have it (the fix: ``--column`` with the key the file
-uses; a file where no word has it is refused the same way), a tag that is not ``B-X``.
+Problems raise `InputError` naming the file and line: a word line without ten columns, an ID
+that is not a number, a range or an empty node, a word without the key while others of the file
+have it (the fix: ``--column`` with the key the file uses; a file where no word has it is refused
+the same way), a value with a second ``=`` (``NER=I-PER=X``), a tag that is not ``B-X``, a
+prediction file whose words part from the gold file's.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import numpy as np
 from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
+from .column_pairs import TokenColumn, check_paired
 from .jsonl import Problems, collect
 from .tag_columns import Lines, cells, decode_tag_ids, strings, text_bytes
 
@@ -36,11 +40,12 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["DEFAULT_KEY", "conllu_texts", "read_conllu"]
+__all__ = ["DEFAULT_KEY", "conllu_texts", "read_conllu", "read_conllu_pair"]
 
 #: The MISC key read when none is given.
 DEFAULT_KEY = "NER"
-_SKIPPED = re.compile(r"^\d+[-.]")
+_ID = re.compile(r"\d+[-.]\d+")  # the IDs of the lines skipped: ranges and empty nodes
+_ID_BYTES = 32
 
 
 Words = tuple[Lines, "Int", "Int", "Int", int, dict[str, int]]
@@ -64,7 +69,7 @@ def _words(path: str) -> Words:
         raise InputError(path, int(at[k]) + 1, detail)
     markers = np.cumsum(newdoc)
     leading = bool(at.shape[0]) and int(markers[at[0]]) == 0  # words before the first newdoc
-    skipped = _skipped(lines, at)
+    skipped = _skipped(path, lines, at)
     rows = at[~skipped]
     n_docs = int(markers[-1]) + int(leading) if (rows.shape[0] or (markers.shape[0] and markers[-1])) else 0
     doc = markers[rows].astype(np.int64) - 1 + int(leading)
@@ -74,21 +79,36 @@ def _words(path: str) -> Words:
     return lines, rows.astype(np.int64), doc, sent, n_docs, notes
 
 
-def _skipped(lines: Lines, at: Int) -> npt.NDArray[np.bool_]:
-    """Whether the ID of each word line is a range or an empty node (``_SKIPPED``: digits, then - or .)."""
+def _skipped(path: str, lines: Lines, at: Int) -> npt.NDArray[np.bool_]:
+    """Whether the ID of each word line is a range or an empty node (skipped); raise at an ID that is none.
+
+    An ID is a word's number (``1``), a range of them (``1-2``) or an empty node (``1.1``): digits,
+    and at most one - or . between digits (``_ID``), at most `_ID_BYTES` bytes.
+    """
     start, end = cells(lines, at, 0, 10)
     width = end - start
-    longest = int(width.max(initial=0))
+    longest = min(int(width.max(initial=0)), _ID_BYTES)
     dotted: npt.NDArray[np.bool_] = np.zeros(at.shape[0], dtype=bool)
-    if longest > 32:  # not IDs: the first - or . of the file after each cell's start
-        marks = np.flatnonzero((lines.buf == 45) | (lines.buf == 46))
-        dotted = np.append(marks, len(lines.data))[np.searchsorted(marks, start)] < end
-    for j in range(longest if longest <= 32 else 0):  # IDs are short: a pass per byte
+    other = (width == 0) | (width > _ID_BYTES)
+    for j in range(longest):  # IDs are short: a pass per byte
         byte = lines.buf[np.minimum(start + j, len(lines.data) - 1)]
-        dotted |= (j < width) & ((byte == 45) | (byte == 46))
+        inside = j < width
+        mark = (byte == 45) | (byte == 46)
+        dotted |= inside & mark
+        other |= inside & ~mark & ((byte < 48) | (byte > 57))
     found = np.zeros(at.shape[0], dtype=bool)
-    for k in np.flatnonzero(dotted).tolist():  # an ID with - or . (ranges and empty nodes only)
-        found[k] = _SKIPPED.match(lines.data[start[k] : end[k]].decode("utf-8")) is not None
+    for k in np.flatnonzero(dotted & ~other).tolist():  # an ID with - or . (ranges and empty nodes only)
+        text = lines.data[start[k] : end[k]].decode("utf-8")
+        found[k] = _ID.fullmatch(text) is not None
+        other[k] = not found[k]
+    if other.any():
+        k = int(np.argmax(other))
+        cell = lines.data[start[k] : end[k]].decode("utf-8", "replace")
+        detail = (
+            f"ID {quote(cell)} is not a word ID: expected a number (1), a range of words (1-2) "
+            "or an empty node (1.1) in the first column"
+        )
+        raise InputError(path, int(at[k]) + 1, detail)
     return found
 
 
@@ -109,6 +129,12 @@ def _tags(path: str, lines: Lines, rows: Int, key: str) -> tuple[list[str], Int]
             else f"no word has {key}=TAG in MISC; give the key the file uses with --column"
         )
         raise InputError(path, int(rows[k]) + 1, detail, option="--column")
+    two = np.asarray(["=" in t for t in tags], dtype=bool)[ids]
+    if two.any():  # NER=I-PER=X: no tag holds "="
+        k = int(np.argmax(two))
+        cell, tag = names[int(ids[k])], tags[int(ids[k])]
+        detail = f"MISC {quote(cell)}: the {key} value {quote(tag)} holds a second '='; expected {key}=TAG"
+        raise InputError(path, int(rows[k]) + 1, detail)
     distinct = sorted(set(tags))
     index = {t: i for i, t in enumerate(distinct)}
     return distinct, np.asarray([index[t] for t in tags], dtype=np.int64)[ids]
@@ -119,19 +145,70 @@ def read_conllu(
 ) -> tuple[SpanArray, None]:
     """The entities of the CoNLL-U file ``path``, tags under the MISC key ``column``: one side."""
     del units
-    key = column or DEFAULT_KEY
+    return _spans(path, _words_or_none(path, problems), column, problems), None
+
+
+def read_conllu_pair(
+    gold: str,
+    pred: str | None,
+    units: str | None = None,
+    problems: Problems = None,
+    column: str | None = None,
+) -> tuple[SpanArray, SpanArray | None]:
+    """The entities of a gold and a prediction CoNLL-U file, which must hold the same words.
+
+    Offsets count words, so the files are checked word by word first (`check_paired`): a word
+    missing from the prediction file would shift every entity after it.
+    """
+    del units
+    g = _words_or_none(gold, problems)
+    if pred is None:
+        return _spans(gold, g, column, problems), None
+    p = _words_or_none(pred, problems)
+    if g is not None and p is not None:
+        misaligned = check_paired(_token_column(gold, g), _token_column(pred, p))
+        if misaligned is not None:
+            collect(problems, misaligned)
+    return _spans(gold, g, column, problems), _spans(pred, p, column, problems)
+
+
+def _words_or_none(path: str, problems: Problems) -> Words | None:
+    """`_words`, or ``None`` when the file cannot be read and ``problems`` collects why."""
     try:
-        lines, rows, docs, sent, n_docs, notes = _words(path)
-        if not rows.shape[0]:
-            return replace(SpanArray.empty(n_docs), source=path, notes=notes), None
-        names, ids = _tags(path, lines, rows, key)
-        start = np.ones(rows.shape[0], dtype=bool)
-        start[1:] = sent[1:] != sent[:-1]
-        spans = decode_tag_ids(names, ids, docs, start, n_docs, (path, rows + 1))
+        return _words(path)
     except InputError as err:
         collect(problems, err)
-        return replace(SpanArray.empty(0), source=path), None
-    return replace(spans, source=path, notes=notes), None
+        return None
+
+
+def _starts(sent: Int) -> npt.NDArray[np.bool_]:
+    """Whether each word starts a sentence, from the sentence number of each."""
+    start = np.ones(sent.shape[0], dtype=bool)
+    start[1:] = sent[1:] != sent[:-1]
+    return start
+
+
+def _token_column(path: str, words: Words) -> TokenColumn:
+    """The words (FORM) of a file read by `_words`, to pair a prediction file with the gold file."""
+    lines, rows, docs, sent, _, _ = words
+    start, end = cells(lines, rows, 1, 10)
+    return TokenColumn(path, lines.buf, start, end, docs, _starts(sent), rows + 1)
+
+
+def _spans(path: str, words: Words | None, column: str | None, problems: Problems) -> SpanArray:
+    """The entities of the words, tags under the MISC key ``column``; none when a problem is collected."""
+    if words is None:
+        return replace(SpanArray.empty(0), source=path)
+    lines, rows, docs, sent, n_docs, notes = words
+    if not rows.shape[0]:
+        return replace(SpanArray.empty(n_docs), source=path, notes=notes)
+    try:
+        names, ids = _tags(path, lines, rows, column or DEFAULT_KEY)
+        spans = decode_tag_ids(names, ids, docs, _starts(sent), n_docs, (path, rows + 1))
+    except InputError as err:
+        collect(problems, err)
+        return replace(SpanArray.empty(0), source=path)
+    return replace(spans, source=path, notes=notes)
 
 
 def conllu_texts(path: str) -> list[tuple[str, ...]]:

@@ -16,7 +16,8 @@ their entities kept together, nested and overlapping. Tags are decoded with nerv
 
 Problems raise `InputError` naming the file and line: no header, an unknown column (the fix:
 ``--column`` with one of the header's names), a row with a number of columns other than the
-header's, a tag that is not ``B-X`` like the others.
+header's, a tag that is not ``B-X`` like the others, a prediction file whose tokens, sentences or
+documents part from the gold file's (`read_hipe_pair`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import numpy as np
 from ..errors import InputError
 from ..model.quoting import quote
 from ..model.spans import SpanArray
+from .column_pairs import TokenColumn, check_paired
 from .jsonl import Problems, collect
 from .tag_columns import Lines, cells, decode_tag_ids, merge_layers, strings, text_bytes
 
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["DEFAULT_COLUMN", "Table", "hipe_texts", "read_hipe", "read_table"]
+__all__ = ["DEFAULT_COLUMN", "Table", "hipe_texts", "read_hipe", "read_hipe_pair", "read_table"]
 
 #: The column read when none is given.
 DEFAULT_COLUMN = "NE-COARSE-LIT"
@@ -72,6 +74,16 @@ class Table:
             )
             raise InputError(self.path, self.header_line, detail, option="--column")
         return self.strings(self.header.index(name), {"_": "O"})
+
+    def tokens(self) -> TokenColumn:
+        """The tokens (the first column), to pair a prediction file with the gold file."""
+        if self.text is None:
+            empty = np.zeros(0, dtype=np.int64)
+            return TokenColumn(
+                self.path, np.zeros(0, np.uint8), empty, empty, empty, self.sentence_start, empty
+            )
+        start, end = cells(self.text, self.rows, 0, len(self.header))
+        return TokenColumn(self.path, self.text.buf, start, end, self.doc, self.sentence_start, self.lines)
 
     def strings(self, k: int, rename: dict[str, str] | None = None) -> tuple[list[str], Int]:
         """The cells of column ``k``: the distinct ones sorted (renamed first), the index of each."""
@@ -147,11 +159,48 @@ def read_hipe(
     and the file read as having no documents.
     """
     del units
-    names = [c.strip() for c in (column or DEFAULT_COLUMN).split(",") if c.strip()]
+    return _spans(path, _table_or_none(path, problems), column, problems), None
+
+
+def read_hipe_pair(
+    gold: str,
+    pred: str | None,
+    units: str | None = None,
+    problems: Problems = None,
+    column: str | None = None,
+) -> tuple[SpanArray, SpanArray | None]:
+    """The entities of a gold and a prediction HIPE file, which must hold the same tokens.
+
+    Offsets count tokens, so the files are checked token by token first (`check_paired`): a
+    token missing from the prediction file would shift every entity after it.
+    """
+    del units
+    g = _table_or_none(gold, problems)
+    if pred is None:
+        return _spans(gold, g, column, problems), None
+    p = _table_or_none(pred, problems)
+    if g is not None and p is not None:
+        misaligned = check_paired(g.tokens(), p.tokens())
+        if misaligned is not None:
+            collect(problems, misaligned)
+    return _spans(gold, g, column, problems), _spans(pred, p, column, problems)
+
+
+def _table_or_none(path: str, problems: Problems) -> Table | None:
+    """`read_table`, or ``None`` when the file cannot be read and ``problems`` collects why."""
     try:
-        table = read_table(path)
-        if table.n_docs == 0:
-            return replace(SpanArray.empty(0), source=path), None
+        return read_table(path)
+    except InputError as err:
+        collect(problems, err)
+        return None
+
+
+def _spans(path: str, table: Table | None, column: str | None, problems: Problems) -> SpanArray:
+    """The entities of ``table`` in ``column``; none when it is ``None`` or a problem is collected."""
+    names = [c.strip() for c in (column or DEFAULT_COLUMN).split(",") if c.strip()]
+    if table is None or table.n_docs == 0:
+        return replace(SpanArray.empty(0), source=path)
+    try:
         layers = [
             decode_tag_ids(
                 *table.column(name), table.doc, table.sentence_start, table.n_docs, (path, table.lines)
@@ -160,8 +209,8 @@ def read_hipe(
         ]
     except InputError as err:
         collect(problems, err)
-        return replace(SpanArray.empty(0), source=path), None
-    return replace(merge_layers(layers), source=path), None
+        return replace(SpanArray.empty(0), source=path)
+    return replace(merge_layers(layers), source=path)
 
 
 def hipe_texts(path: str) -> list[tuple[str, ...]]:

@@ -38,10 +38,10 @@ from .. import options
 from ..errors import InputError, OptionError, plural
 from ..model.spans import SpanArray
 from .brat_files import brat_texts, read_brat, read_brat_pair
-from .conllu import conllu_texts, read_conllu
+from .conllu import conllu_texts, read_conllu, read_conllu_pair
 from .doccano import doccano_texts, read_doccano, read_doccano_pair
 from .eval4ner import read_eval4ner
-from .hipe import hipe_texts, read_hipe
+from .hipe import hipe_texts, read_hipe, read_hipe_pair
 from .jsonl import (
     Documents,
     Problems,
@@ -103,6 +103,11 @@ SPAN_FORMATS = tuple(SPAN_READERS)
 ColumnReader = Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]
 #: The formats whose tags sit in a column: path, offset units, problems and the column in.
 COLUMN_READERS: dict[str, ColumnReader] = {"hipe": read_hipe, "conllu": read_conllu}
+ColumnPairReader = Callable[
+    [str, str | None, str | None, Problems, str | None], tuple[SpanArray, SpanArray | None]
+]
+#: The column formats read as pairs: a prediction file must hold the gold file's tokens.
+COLUMN_PAIRS: dict[str, ColumnPairReader] = {"hipe": read_hipe_pair, "conllu": read_conllu_pair}
 PairReader = Callable[[str, str | None, str | None, Problems], tuple[SpanArray, SpanArray | None]]
 #: The formats whose gold and prediction files are read together: gold path, prediction path (or
 #: ``None``), offset units and problems in. brat pairs documents by name; doccano and Label Studio
@@ -220,6 +225,9 @@ def _read_sides(
     if by_column is not None:
         reader = lambda path, u, found: by_column(path, u, found, column)  # noqa: E731
     paired = PAIR_READERS.get(fmt)
+    by_pair = COLUMN_PAIRS.get(fmt)
+    if by_pair is not None:
+        paired = lambda g, p, u, found: by_pair(g, p, u, found, column)  # noqa: E731
     if spans_key is not None:
         if fmt != "spacy":
             detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"

@@ -26,7 +26,7 @@ from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from .bytes import BOM, intern
 from .offsets import decode_utf8
-from .sources import read_bytes
+from .sources import read_bytes, unify_line_ends
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -124,14 +124,14 @@ def decode_tag_ids(
 
 
 def text_lines(path: str) -> list[str]:
-    """The lines of the UTF-8 file ``path``: a byte order mark dropped, CR LF line ends read as LF.
+    """The lines of the UTF-8 file ``path``: a byte order mark dropped, CR LF and lone CR read as LF.
 
     Raises:
         InputError: no such file, or bytes that are not UTF-8.
     """
     text = decode_utf8(path, read_bytes(path))
     if "\r" in text:
-        text = text.replace("\r\n", "\n")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -191,7 +191,7 @@ class Lines:
 
 
 def text_bytes(path: str) -> Lines:
-    """The lines of `text_lines`, in bytes: checked as UTF-8, byte order mark dropped, CR LF read as LF.
+    """The lines of `text_lines`, in bytes: checked as UTF-8, byte order mark dropped, CR LF and CR as LF.
 
     Raises:
         InputError: no such file, or bytes that are not UTF-8.
@@ -200,8 +200,7 @@ def text_bytes(path: str) -> Lines:
     decode_utf8(path, data)
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
+    data = unify_line_ends(data)  # old Mac files end lines with a lone CR
     if data and not data.endswith(b"\n"):
         data += b"\n"
     buf = np.frombuffer(data, dtype=np.uint8)
