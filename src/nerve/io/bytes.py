@@ -279,8 +279,11 @@ def starts_with(data: bytes, prefix: bytes, fields: FieldTable, whole_field: boo
     lines = _line_of(fields, offsets)
     at = np.asarray(offsets, dtype=np.int64)
     ok = fields.start[fields.first_gap[lines]] == at  # at the start of the line
-    if whole_field:
-        ok &= fields.end[fields.first[lines]] == at + len(prefix)
+    if whole_field:  # the field ends there, or a space follows (``-DOCSTART- -X- O O`` in a tab-separated file)
+        after = at + len(prefix)
+        end = fields.end[fields.first[lines]]
+        buf = np.frombuffer(data, dtype=np.uint8)
+        ok &= (end == after) | ((end > after) & (buf[np.minimum(after, len(data) - 1)] == ord(" ")))
     return lines[ok]
 
 
