@@ -183,7 +183,8 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
         "--unit",
         default=None,
         metavar="U",
-        help=f"what is resampled: {', '.join(UNITS)} (default: {UNITS[0]})",
+        help=f"what is resampled: {', '.join(UNITS)} (default: {UNITS[0]}, documents when there are at "
+        "least 20, else sentences)",
     )
 
 
