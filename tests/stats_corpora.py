@@ -164,3 +164,42 @@ def neleval_module() -> Any:
         collections.Sequence = collections.abc.Sequence  # type: ignore[attr-defined]
     peer("joblib")
     return peer("neleval.significance")
+
+
+def _guess(tag: str, r: float) -> str:
+    """A system's tag for gold ``tag``: kept, dropped (``r`` from 0.5) or retyped (from 0.75)."""
+    if tag == "O" or r < 0.5:
+        return tag
+    return "O" if r < 0.75 else {"B-PER": "B-LOC", "B-LOC": "B-ORG", "B-ORG": "B-PER"}[tag]
+
+
+def tagged_corpus(
+    out: Path, documents: int, sentences: int, *, docstart: bool = True, seed: int = 0
+) -> tuple[Path, Path, Path]:
+    """A gold file and two systems' files (``token tag``) of ``documents`` x ``sentences``.
+
+    Random tags from ``seed``; each system keeps about half of the gold entities, drops or
+    retypes the others, and adds ``MISC`` entities (a type gold lacks), so that the two differ
+    in most sentences. Without ``docstart`` the files have no
+    ``-DOCSTART-`` line: one document, as most CoNLL test files.
+    """
+    rng = np.random.default_rng(seed)
+    files: list[list[str]] = [[], [], []]
+    for _ in range(documents):
+        for lines in files:
+            lines += ["-DOCSTART- O", ""] if docstart else []
+        for _ in range(sentences):
+            n = int(rng.integers(4, 10))
+            gold = ["O"] * n
+            for k in rng.choice(n, size=2, replace=False).tolist():
+                gold[k] = f"B-{('PER', 'LOC', 'ORG')[int(rng.integers(0, 3))]}"
+            systems = [[_guess(t, rng.random()) for t in gold] for _ in range(2)]
+            for tags in systems:
+                k = int(rng.integers(0, n))
+                tags[k] = tags[k] if rng.random() < 0.5 else "B-MISC"
+            for lines, tags in zip(files, [gold, *systems], strict=True):
+                lines += [f"w{k} {t}" for k, t in enumerate(tags)] + [""]
+    paths = (out / "gold.txt", out / "a.txt", out / "b.txt")
+    for path, lines in zip(paths, files, strict=True):
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return paths

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import nerve
 from conftest import ROOT
 from nerve.analysis.aligned import Aligned
-from nerve.analysis.bootstrap import CHUNK, bootstrap, percentiles, unit_counts
+from nerve.analysis.bootstrap import CHUNK, Interval, bootstrap, percentiles, unit_counts
 from nerve.api import score_aligned
 from nerve.cli import main
 from nerve.errors import NerveError, OptionError
@@ -204,28 +204,53 @@ def test_seed_and_size_change_the_resamples(wlp: Path) -> None:
 # --------------------------------------------------------------------------- degenerate cases
 
 
-def test_one_document_gives_the_point_estimate_and_a_flag() -> None:
+def test_one_unit_gives_no_interval_and_a_flag_with_the_fix() -> None:
+    """One sentence (tag lists: one document of one sentence): every resample is the corpus, so
+    no interval is computed (``None``, ``null``), and the flag says why and what to do."""
     gold = [["B-PER", "I-PER", "O", "B-LOC", "O", "B-ORG"]]
     pred = [["B-PER", "I-PER", "O", "B-ORG", "O", "B-ORG"]]
     result = nerve.score(gold, pred, bootstrap=50)
     b = result.analysis.bootstrap  # type: ignore[union-attr]
     assert b is not None
-    assert b.micro.f1 == (result.micro.f1, result.micro.f1)
-    assert b.per_type["ORG"].precision == (0.5, 0.5)
-    assert b.macro.f1 == pytest.approx((result.macro.f1,) * 2, rel=1e-12)
-    kinds = [(f.kind, f.type) for f in b.flags]
-    assert kinds == [("one_unit", None)]
+    assert b.unit == "sentence"  # auto: fewer than 20 documents
+    for i in [b.micro, b.macro, b.weighted, *b.per_type.values()]:
+        assert (i.precision, i.recall, i.f1) == (None, None, None)
+    assert b.to_dict()["micro"] == {"precision": None, "recall": None, "f1": None}
+    assert [(f.kind, f.type) for f in b.flags] == [("one_unit", None)]
+    assert b.flags[0].message == (
+        "one sentence only: every resample is the corpus itself, so intervals and p-values are n/a; "
+        "score a larger corpus"
+    )
+    by_doc = nerve.score(gold, pred, bootstrap=50, unit="document").analysis.bootstrap  # type: ignore[union-attr]
+    assert by_doc is not None
+    assert by_doc.micro.f1 is None
+    assert by_doc.flags[0].message.endswith(
+        "so intervals and p-values are n/a; resample sentences (unit='sentence')"
+    )
 
 
 def test_types_without_gold_or_in_one_document_are_flagged(tmp_path: Path) -> None:
     gold = [["B-PER", "O"], ["B-PER", "O"], ["B-LOC", "O"]]
     pred = [["B-PER", "O"], ["B-MISC", "O"], ["O", "O"]]
     path = _documents(tmp_path, gold, pred)
-    b = nerve.score(path, bootstrap=100).analysis.bootstrap  # type: ignore[union-attr]
+    b = nerve.score(path, bootstrap=100, unit="document").analysis.bootstrap  # type: ignore[union-attr]
     assert b is not None
     flags = {(f.kind, f.type) for f in b.flags}
-    assert flags == {("no_gold", "MISC"), ("few_units", "MISC"), ("few_units", "LOC")}
-    assert b.per_type["MISC"].recall == (0.0, 0.0)
+    assert flags == {
+        ("few_units", None),
+        ("no_gold", "MISC"),
+        ("few_units", "MISC"),
+        ("few_units", "LOC"),
+        ("degenerate", "LOC"),  # never predicted: 0 in every resample
+    }
+    assert b.per_type["MISC"].recall is None  # 0 in every resample: n/a, not [0, 0]
+    assert b.per_type["LOC"] == Interval(None, None, None)
+    assert None not in (b.per_type["PER"].precision, b.per_type["PER"].recall)  # PER varies
+    (loc,) = [f for f in b.flags if f.kind == "degenerate"]
+    assert loc.message == (
+        "type 'LOC': every resample gives the same precision, recall and F1, so there is no spread to "
+        "measure: n/a"
+    )
 
 
 def _documents(tmp_path: Path, gold: list[list[str]], pred: list[list[str]]) -> Path:
@@ -245,14 +270,15 @@ def test_no_documents_and_no_gold_are_flagged() -> None:
     empty = nerve.score([], [], bootstrap=5).analysis.bootstrap  # type: ignore[union-attr]
     assert empty is not None
     assert [f.kind for f in empty.flags] == ["no_units"]
-    assert empty.micro.f1 == (0.0, 0.0)
+    assert empty.micro.f1 is None
 
 
 # --------------------------------------------------------------------------- results, signature, JSON
 
 
 def test_json_keys_and_signature(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["score", str(NEWS), "--bootstrap", "100", "--seed", "7", "--output", "json"]) == 0
+    args = ["score", str(NEWS), "--bootstrap", "100", "--seed", "7", "--unit", "document", "--output", "json"]
+    assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     b = out["bootstrap"]
     types = list(out["exact"]["per_type"])
@@ -270,15 +296,19 @@ def test_json_keys_and_signature(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     for scope in ["micro", "macro", "weighted", *types]:
         assert list(b[scope]) == ["precision", "recall", "f1"]
-        for low, high in b[scope].values():
-            assert 0 <= low <= high <= 1
-    assert (b["n"], b["unit"], b["seed"], b["confidence"], b["method"], b["flags"]) == (
+        for bounds in b[scope].values():
+            assert bounds is None or 0 <= bounds[0] <= bounds[1] <= 1
+    assert (b["n"], b["unit"], b["seed"], b["confidence"], b["method"]) == (
         100,
         "document",
         7,
         0.95,
         "percentile",
-        [],
+    )
+    assert b["flags"][0]["kind"] == "few_units"  # 2 documents: a warning, with the fix
+    assert b["flags"][0]["message"] == (
+        "only 2 documents: intervals and p-values from fewer than 20 documents are unreliable; "
+        "resample sentences (--unit sentence)"
     )
     plain = nerve.score(NEWS).signature
     assert out["signature"] == plain + " | bootstrap percentile n=100 unit=document seed=7 confidence=0.95"
@@ -295,7 +325,12 @@ def test_plain_signature_is_unchanged() -> None:
 def test_defaults_and_the_bare_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(NEWS), "--bootstrap", "--output", "json"]) == 0
     b = json.loads(capsys.readouterr().out)["bootstrap"]
-    assert (b["n"], b["unit"], b["seed"], b["confidence"]) == (1000, "document", 12345, 0.95)
+    assert (b["n"], b["unit"], b["seed"], b["confidence"]) == (
+        1000,
+        "sentence",
+        12345,
+        0.95,
+    )  # auto: 2 documents
     same = nerve.score(NEWS, bootstrap=1000).analysis.bootstrap  # type: ignore[union-attr]
     assert same is not None
     assert same.to_dict() == b
@@ -326,7 +361,7 @@ def test_flags_are_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["score", str(path), "--bootstrap", "10"]) == 0
     out = capsys.readouterr().out
     assert "bootstrap flags:" in out
-    assert "one document only: every resample is the corpus itself" in out
+    assert "one sentence only: every resample is the corpus itself" in out
     assert main(["score", str(path), "--bootstrap", "10", "--output", "json"]) == 0
     flags = json.loads(capsys.readouterr().out)["bootstrap"]["flags"]
     assert [(f["kind"], f["type"]) for f in flags] == [("one_unit", None), ("no_gold", "LOC")]
@@ -365,11 +400,11 @@ def _cli_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     [
         (
             ["--bootstrap", "0"],
-            "--bootstrap: expected a whole number of resamples >= 1, such as 1000, but got '0'",
+            "--bootstrap: expected a whole number from 1 to 1,000,000, such as 1000, but got '0'",
         ),
         (
             ["--bootstrap", "1.5"],
-            "--bootstrap: expected a whole number of resamples >= 1, such as 1000, but got '1.5'",
+            "--bootstrap: expected a whole number from 1 to 1,000,000, such as 1000, but got '1.5'",
         ),
         (["--bootstrap", "10", "--seed", "-1"], "--seed: expected a whole number >= 0, but got '-1'"),
         (
@@ -386,7 +421,7 @@ def _cli_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
         ),
         (
             ["--bootstrap", "10", "--unit", "word"],
-            "--unit: expected one of document, sentence, but got 'word'",
+            "--unit: expected one of auto, document, sentence, but got 'word'",
         ),
         (
             ["--bootstrap", "10", "--repair", "conlleval"],
@@ -406,10 +441,10 @@ def test_bad_options_exit_2_with_one_line(
 
 def test_bad_options_in_python() -> None:
     cases = [
-        ({"bootstrap": 0}, "bootstrap: expected a whole number of resamples >= 1, such as 1000, but got 0"),
+        ({"bootstrap": 0}, "bootstrap: expected a whole number from 1 to 1,000,000, such as 1000, but got 0"),
         (
             {"bootstrap": True},
-            "bootstrap: expected a whole number of resamples >= 1, such as 1000, but got True",
+            "bootstrap: expected a whole number from 1 to 1,000,000, such as 1000, but got True",
         ),
         (
             {"bootstrap": 10, "confidence": float("nan")},
@@ -417,7 +452,7 @@ def test_bad_options_in_python() -> None:
         ),
         ({"seed": 1}, "seed: applies to bootstrap intervals: add bootstrap=1000"),
         ({"bootstrap": 10, "seed": -1}, "seed: expected a whole number >= 0, but got -1"),
-        ({"bootstrap": 10, "unit": "page"}, "unit: expected one of document, sentence, but got 'page'"),
+        ({"bootstrap": 10, "unit": "page"}, "unit: expected one of auto, document, sentence, but got 'page'"),
     ]
     for kwargs, message in cases:
         with pytest.raises(OptionError) as info:
@@ -498,7 +533,7 @@ def test_slice_intervals_come_from_the_same_resamples() -> None:
     d = result.to_dict()["slices"]
     assert set(d["length"]["2"]["ci"]) == {"precision", "recall", "f1"}
     assert "ci" in d["document"]["0"]  # sentences resampled: the document slice has intervals
-    by_doc = nerve.score(ROOT / "examples/news.conll", slices="document,type", bootstrap=50)
+    by_doc = nerve.score(ROOT / "examples/news.conll", slices="document,type", bootstrap=50, unit="document")
     assert by_doc.analysis is not None
     assert by_doc.analysis.slices is not None
     assert "ci" not in by_doc.to_dict()["slices"]["document"]["0"]  # one unit per band: none

@@ -132,10 +132,14 @@ def test_holm() -> None:
 
 
 def test_a_system_against_itself() -> None:
+    """Nothing varies: the difference is 0 in every resample and trial, so no interval and no
+    p-value can be computed (n/a, not p = 1 and [0, 0]), and flags say why."""
     gold, systems = germeval()
     result = nerve.compare(gold, [systems[0], systems[0]], bootstrap=50, unit="sentence")
     (c,) = result.comparisons
-    assert (c.delta_f1, c.ci, c.p_bootstrap, c.p_randomization, c.p_holm) == (0.0, (0.0, 0.0), 1.0, 1.0, 1.0)
+    assert (c.delta_f1, c.ci, c.p_bootstrap, c.p_randomization, c.p_holm) == (0.0, None, None, None, None)
+    assert [kind for kind, _ in result.flags] == ["degenerate", "degenerate"]
+    assert "every resample gives the same F1 difference, so ci and p bootstrap are n/a" in result.flags[0][1]
 
 
 def test_the_api_reads_like_score() -> None:
@@ -192,9 +196,15 @@ def test_one_document_is_flagged(tmp_path: Path) -> None:
     gold.write_text("A B-PER\nb O\n", encoding="utf-8")
     pred = tmp_path / "pred.txt"
     pred.write_text("A B-PER\nb B-LOC\n", encoding="utf-8")
-    result = nerve.compare(gold, [gold, pred], bootstrap=10)
-    assert result.flags == (("one_unit", "1 document: nothing to resample"),)
-    assert result.to_dict()["flags"] == [{"kind": "one_unit", "message": "1 document: nothing to resample"}]
+    result = nerve.compare(gold, [gold, pred], bootstrap=10, unit="document")
+    message = (
+        "one document only: every resample is the corpus itself, so intervals and p-values are n/a; "
+        "resample sentences (unit='sentence')"
+    )
+    assert result.flags == (("one_unit", message),)
+    assert result.to_dict()["flags"] == [{"kind": "one_unit", "message": message}]
+    (c,) = result.to_dict()["comparisons"]
+    assert (c["ci"], c["p_bootstrap"], c["p_randomization"], c["p_holm"]) == (None, None, None, None)
 
 
 # --------------------------------------------------------------------------- the command
@@ -254,10 +264,10 @@ def test_bad_options_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) ->
     g, a, b = str(gold), str(systems[0]), str(systems[1])
     assert _error(capsys, g, a) == "SYSTEM: expected at least two systems, the baseline first, but got 1"
     assert _error(capsys, g, a, b, "--bootstrap", "0") == (
-        "--bootstrap: expected a whole number of resamples >= 1, such as 1000, but got '0'"
+        "--bootstrap: expected a whole number from 1 to 1,000,000, such as 1000, but got '0'"
     )
     assert _error(capsys, g, a, b, "--unit", "token") == (
-        "--unit: expected one of document, sentence, but got 'token'"
+        "--unit: expected one of auto, document, sentence, but got 'token'"
     )
     assert (
         _error(capsys, g, a, b, "--confidence", "0")

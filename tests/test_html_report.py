@@ -491,6 +491,62 @@ def test_report_carries_bootstrap_intervals(tmp_path: Path, capsys: pytest.Captu
     assert (
         main(["report", str(NEWS), "-o", str(out), "--seed", "3", "--force"]) == 0
     )  # 1000 resamples by default
-    assert "bootstrap percentile n=1000 unit=document seed=3" in out.read_text(encoding="utf-8")
+    assert "bootstrap percentile n=1000 unit=sentence seed=3" in out.read_text(encoding="utf-8")  # auto
     assert main(["report", str(NEWS), "-o", str(out), "--bootstrap", "0", "--force"]) == 2
     assert "--bootstrap" in capsys.readouterr().err
+
+
+def test_one_document_report_shows_n_a_and_the_flags(browser: Any, tmp_path: Path) -> None:
+    """One document resampled as documents: every interval on the page is n/a, never ``[x, x]``,
+    and the flag with its fix is on the page; by default (auto) the sentences are resampled."""
+    from stats_corpora import tagged_corpus
+
+    gold, a, _ = map(str, tagged_corpus(tmp_path, 1, 30, docstart=False))
+    out = tmp_path / "one.html"
+    assert main(["report", gold, a, "-o", str(out), "--unit", "document", "--bootstrap", "50"]) == 0
+    page = Page(browser, out)
+    assert page.errors == []
+    summary = page.page.locator("#summary table.scores")
+    assert summary.locator(".ci").all_inner_texts() == ["n/a"] * 9  # P, R, F1 of micro, macro, weighted
+    texts = page.page.locator(".ci").all_text_contents()  # the slices' too, folded in <details>
+    assert len(texts) > 9
+    assert set(texts) == {"n/a"}
+    assert not any(re.fullmatch(r"\[(\S+), \1\]", t) for t in texts)
+    note = page.page.locator("p.note.bootstrap").inner_text()
+    assert "50 resamples of documents" in note
+    assert "n/a: an interval these resamples cannot give" in note
+    flags = page.page.locator(".stat-flags")
+    assert flags.is_visible()
+    text = flags.inner_text()
+    assert "one_unit: one document only: every resample is the corpus itself" in text
+    assert "resample sentences (--unit sentence)" in text
+    assert page.page.locator(".ci.na").first.evaluate("e => getComputedStyle(e).fontWeight") == "600"
+
+    assert main(["report", gold, a, "-o", str(out), "--bootstrap", "50", "--force"]) == 0  # auto: sentences
+    page = Page(browser, out)
+    assert page.errors == []
+    assert "unit=sentence" in page.page.locator("code.signature").first.inner_text()
+    assert "50 resamples of sentences" in page.page.locator("p.note.bootstrap").inner_text()
+    headline = page.page.locator("#summary table.scores .ci").all_inner_texts()
+    assert len(headline) == 9
+    for text in headline:
+        low, high = re.fullmatch(r"\[(\S+), (\S+)\]", text).groups()  # type: ignore[union-attr]
+        assert float(low) < float(high)
+    assert "one_unit" not in page.page.content()
+
+
+def test_few_units_are_flagged_on_the_page(browser: Any, tmp_path: Path) -> None:
+    from stats_corpora import tagged_corpus
+
+    gold, a, _ = map(str, tagged_corpus(tmp_path, 5, 3))
+    out = tmp_path / "few.html"
+    nerve.write_report(gold, a, out, bootstrap=40, unit="document")
+    page = Page(browser, out)
+    assert page.errors == []
+    flags = page.page.locator(".stat-flags")
+    assert flags.is_visible()
+    assert (
+        "few_units: only 5 documents: intervals and p-values from fewer than 20 documents are unreliable"
+        in (flags.inner_text())
+    )
+    assert "resample sentences (unit='sentence')" in flags.inner_text()  # the API's spelling

@@ -68,8 +68,9 @@ FORMAT_OFFSETS.update(dict.fromkeys(("doccano", "spacy-jsonl"), ("char", "utf16"
 FORMAT_OFFSETS["labelstudio"] = ("char", "utf16")  # char: code points; utf16: JavaScript's; byte: UTF-8
 TEXT_FORMATS = ("json", "jsonl", "brat", "labelstudio", "spacy-jsonl")  # entities with a text: --lenient
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
-UNITS = ("document", "sentence")  # what the bootstrap resamples
+UNITS = ("auto", "document", "sentence")  # what the bootstrap resamples; auto: documents if 20 or more
 DEFAULT_RESAMPLES = 1000
+MAX_RESAMPLES = 1_000_000  # resamples and trials: every resample's scores are kept in memory
 DEFAULT_SEED = 12345  # the bootstrap's seed when none is given (sacreBLEU's default too)
 DEFAULT_CONFIDENCE = 0.95
 # Flags whose name is not the API's with dashes.
@@ -333,10 +334,10 @@ def _whole(value: object) -> int | None:
 
 
 def resamples(value: int | str, option: str = "bootstrap") -> int:
-    """How many bootstrap resamples (or randomisation trials): a whole number >= 1."""
+    """How many bootstrap resamples (or randomisation trials): a whole number from 1 to `MAX_RESAMPLES`."""
     n = _whole(value)
-    if n is None or n < 1:
-        detail = f"expected a whole number of resamples >= 1, such as 1000, but got {value!r}"
+    if n is None or not 1 <= n <= MAX_RESAMPLES:
+        detail = f"expected a whole number from 1 to {MAX_RESAMPLES:,}, such as 1000, but got {value!r}"
         raise OptionError(flag(option), detail)
     return n
 
@@ -364,7 +365,7 @@ def confidence(value: float | str, option: str = "confidence") -> float:
 
 
 def unit(name: str, option: str = "unit") -> str:
-    """What the bootstrap resamples: ``document`` or ``sentence``."""
+    """What the bootstrap resamples: ``auto`` (documents if 20 or more), ``document`` or ``sentence``."""
     return one_of(name, UNITS, option)
 
 
@@ -379,8 +380,7 @@ def bootstrap(
     Without ``n``, a seed, confidence or unit is refused: they apply to the bootstrap alone.
     """
     if n is None:
-        given = {"seed": seed_value, "confidence": level, "unit": unit_name}
-        for option, value in given.items():
+        for option, value in {"seed": seed_value, "confidence": level, "unit": unit_name}.items():
             if value is not None:
                 add = f"{flag('bootstrap')} 1000" if _COMMAND_LINE.get() else "bootstrap=1000"
                 raise OptionError(flag(option), f"applies to bootstrap intervals: add {add}")

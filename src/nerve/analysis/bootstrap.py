@@ -14,7 +14,10 @@ matrix product gives the totals of every resample. Scores are computed from the 
 `nerve.Counts.score` does (0 for a zero denominator): micro from the summed counts, macro the
 mean of the type scores, weighted their mean with each type's resampled gold count as weight.
 The interval at confidence ``c`` is numpy's ``quantile`` (linear interpolation, Hyndman and
-Fan's type 7) of the resampled scores at ``(1 - c) / 2`` and ``(1 + c) / 2``.
+Fan's type 7) of the resampled scores at ``(1 - c) / 2`` and ``(1 + c) / 2``. A score that is
+the same in every resample (one unit; or nothing in the data that moves it) has no interval:
+``None``, flagged ``degenerate`` (or ``one_unit``, ``no_units``, ``no_gold``), never a
+zero-width interval that would look exact. Fewer than 20 units are flagged ``few_units``.
 """
 
 from __future__ import annotations
@@ -25,16 +28,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import NerveError, OptionError
+from ..errors import NerveError, OptionError, plural
 from ..model.signature import bootstrap_field
 from ..options import flag, setting
 from .aligned import Aligned
+from .units import Flag, check_memory, unit_flags, varies
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Int = npt.NDArray[np.int64]
     Float = npt.NDArray[np.float64]
+    Bool = npt.NDArray[np.bool_]
 
 __all__ = [
     "CHUNK",
@@ -44,6 +49,7 @@ __all__ = [
     "Replicates",
     "UnitCounts",
     "bootstrap",
+    "degenerate",
     "exact_hits",
     "flags_of",
     "percentiles",
@@ -66,11 +72,13 @@ class UnitCounts:
         counts: ``(units, types, 3)`` integers: tp, fp and fn of each unit and type.
         types: the type names, sorted, in the order of the second axis.
         unit: ``"document"`` or ``"sentence"``.
+        sentences: whether the corpus has sentences (tagged input; span files have none).
     """
 
     counts: Int
     types: tuple[str, ...]
     unit: str
+    sentences: bool = True
 
     @property
     def n_units(self) -> int:
@@ -144,7 +152,7 @@ def unit_counts(aligned: Aligned, unit: str = "document") -> UnitCounts:
     )
     tp = np.bincount(hit_unit * n_types + hit_type, minlength=size)
     counts = np.stack([tp, p - tp, g - tp], axis=-1).astype(np.int64).reshape(n_units, n_types, 3)
-    return UnitCounts(counts, tuple(names[i] for i in by_name), unit)
+    return UnitCounts(counts, tuple(names[i] for i in by_name), unit, aligned.tokens is not None)
 
 
 def _weights(rng: np.random.Generator, n: int, units: int) -> Iterator[tuple[int, Float]]:
@@ -218,65 +226,41 @@ def percentiles(values: Float, confidence: float) -> Float:
     return np.quantile(values, [tail, 1 - tail], axis=0)
 
 
+Bounds = tuple[float, float] | None
+
+
 @dataclass(frozen=True)
 class Interval:
-    """Percentile intervals ``(low, high)`` of precision, recall and F1 (fractions)."""
+    """Percentile intervals ``(low, high)`` of precision, recall and F1 (fractions).
 
-    precision: tuple[float, float]
-    recall: tuple[float, float]
-    f1: tuple[float, float]
-
-    @classmethod
-    def of(cls, bounds: Float) -> Interval:
-        """The intervals of a ``(2, 3)`` array: low and high of precision, recall, F1."""
-        lo, hi = bounds.tolist()
-        return cls((lo[0], hi[0]), (lo[1], hi[1]), (lo[2], hi[2]))
-
-    def to_dict(self) -> dict[str, list[float]]:
-        """``{"precision": [low, high], "recall": [...], "f1": [...]}``."""
-        return {"precision": list(self.precision), "recall": list(self.recall), "f1": list(self.f1)}
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A degenerate case that makes intervals narrow or meaningless, said rather than hidden.
-
-    Attributes:
-        kind: ``no_units``, ``one_unit``, ``no_gold`` or ``few_units``.
-        type: the entity type it concerns, or ``None`` for the whole corpus.
-        message: what it means, in words.
+    An interval is ``None`` (``n/a``) where every resample gives the same value: one unit, or
+    nothing that varies, leaves no spread to measure, and a zero-width interval would look exact.
     """
 
-    kind: str
-    type: str | None
-    message: str
+    precision: Bounds
+    recall: Bounds
+    f1: Bounds
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "type", "message"}``."""
-        return {"kind": self.kind, "type": self.type, "message": self.message}
+    @classmethod
+    def of(cls, bounds: Float, varying: Bool | None = None) -> Interval:
+        """The intervals of a ``(2, 3)`` array (low and high of precision, recall, F1).
 
+        ``varying``: whether each of the three varies across the resamples (``None``: all do).
+        """
+        lo, hi = bounds.tolist()
+        keep = [True] * 3 if varying is None else varying.tolist()
+        p, r, f = ((lo[k], hi[k]) if keep[k] else None for k in range(3))
+        return cls(p, r, f)
 
-def flags_of(counts: UnitCounts) -> tuple[Flag, ...]:
-    """The degenerate cases of a count matrix: too few units, types without gold or in one unit."""
-    u, unit = counts.n_units, counts.unit
-    found = []
-    if u == 0:
-        found.append(Flag("no_units", None, f"no {unit}s: nothing to resample, every interval is [0, 0]"))
-    elif u == 1:
-        message = f"one {unit} only: every resample is the corpus itself, so the intervals have no width"
-        found.append(Flag("one_unit", None, message))
-    gold = counts.counts[..., TP] + counts.counts[..., FN]
-    if u and not gold.any():
-        found.append(Flag("no_gold", None, "no gold entities: recall is undefined (0 in every resample)"))
-    seen = ((gold + counts.counts[..., FP]) > 0).sum(axis=0)
-    for t, name in enumerate(counts.types):
-        if not gold[:, t].any():
-            message = "no gold entity of this type: its recall is undefined (0 in every resample)"
-            found.append(Flag("no_gold", name, message))
-        if u > 1 and seen[t] < 2:
-            message = f"seen in {int(seen[t])} {unit} of {u}: its interval rests on that {unit} alone"
-            found.append(Flag("few_units", name, message))
-    return tuple(found)
+    def to_dict(self) -> dict[str, list[float] | None]:
+        """``{"precision": [low, high], "recall": [...], "f1": [...]}``, ``None`` for n/a."""
+        pairs = {"precision": self.precision, "recall": self.recall, "f1": self.f1}
+        return {k: None if v is None else list(v) for k, v in pairs.items()}
+
+    @property
+    def missing(self) -> bool:
+        """Whether any of the three is n/a."""
+        return None in (self.precision, self.recall, self.f1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -293,7 +277,7 @@ class Bootstrap:
         seed: the seed of the resamples.
         confidence: the intervals' level, e.g. 0.95.
         units: how many units there are.
-        flags: the degenerate cases found.
+        flags: the cases found that make intervals unreliable or n/a (`nerve.analysis.units.Flag`).
         method: ``"percentile"``.
         replicates: every resample's scores (not in ``to_dict``), for plots and checks.
     """
@@ -329,6 +313,34 @@ class Bootstrap:
         return out
 
 
+def flags_of(counts: UnitCounts) -> tuple[Flag, ...]:
+    """The cases that make intervals unreliable: too few units, types without gold or in one unit."""
+    u, unit = counts.n_units, counts.unit
+    found = [Flag(kind, None, message) for kind, message in unit_flags(u, unit, counts.sentences)]
+    gold = counts.counts[..., TP] + counts.counts[..., FN]
+    if u and not gold.any():
+        found.append(Flag("no_gold", None, "no gold entities: recall is undefined, so its intervals are n/a"))
+    seen = ((gold + counts.counts[..., FP]) > 0).sum(axis=0)
+    for t, name in enumerate(counts.types):
+        if not gold[:, t].any():
+            message = "no gold entity of this type: its recall is undefined, so its intervals are n/a"
+            found.append(Flag("no_gold", name, message))
+        if u > 1 and seen[t] < 2:
+            message = f"seen in {int(seen[t])} {unit} of {u}: its interval rests on that {unit} alone"
+            found.append(Flag("few_units", name, message))
+    return tuple(found)
+
+
+def degenerate(scope: str, type_name: str | None, varying: Bool) -> list[Flag]:
+    """A ``degenerate`` flag of ``scope`` (``"micro avg"``, ``"type PER"``) where a score never varies."""
+    fixed = [m for m, v in zip(("precision", "recall", "F1"), varying.tolist(), strict=True) if not v]
+    if not fixed:
+        return []
+    what = " and ".join([", ".join(fixed[:-1]), fixed[-1]] if len(fixed) > 1 else fixed)
+    message = f"{scope}: every resample gives the same {what}, so there is no spread to measure: n/a"
+    return [Flag("degenerate", type_name, message)]
+
+
 def bootstrap(counts: UnitCounts, n: int, seed: int, confidence: float) -> Bootstrap:
     """Percentile intervals from ``n`` resamples of the units of ``counts``, drawn with ``seed``.
 
@@ -339,23 +351,22 @@ def bootstrap(counts: UnitCounts, n: int, seed: int, confidence: float) -> Boots
     if clash:
         raise NerveError(f"entity type {clash[0]!r} has the name of a bootstrap key; rename the type")
     u, t = counts.n_units, len(counts.types)
+    check_memory(n, t, plural(t, "type"))
     totals = resample_totals(counts.counts.reshape(u, t * 3), n, np.random.default_rng(seed))
     rep = replicates(totals.reshape(n, t, 3))
-    micro, macro, weighted = (
-        Interval.of(percentiles(a, confidence)) for a in (rep.micro, rep.macro, rep.weighted)
-    )
+    averages = {"micro": rep.micro, "macro": rep.macro, "weighted": rep.weighted}
+    moving = {a: varies(v) for a, v in averages.items()}
+    micro, macro, weighted = (Interval.of(percentiles(v, confidence), moving[a]) for a, v in averages.items())
     bounds = percentiles(rep.per_type, confidence) if t else np.zeros((2, 0, 3))
-    per_type = {name: Interval.of(bounds[:, i]) for i, name in enumerate(counts.types)}
+    by_type = varies(rep.per_type)
+    per_type = {name: Interval.of(bounds[:, i], by_type[i]) for i, name in enumerate(counts.types)}
+    flags = flags_of(counts)
+    if u > 1:  # fewer units: every score is the same in every resample, as the unit flag says
+        silent = {f.type for f in flags if f.kind == "no_gold"}  # its flag says so already
+        found = [degenerate(f"{a} avg", None, v) for a, v in moving.items() if None not in silent]
+        types = enumerate(counts.types)
+        found += [degenerate(f"type {name!r}", name, by_type[i]) for i, name in types if name not in silent]
+        flags += tuple(f for fs in found for f in fs)
     return Bootstrap(
-        micro,
-        macro,
-        weighted,
-        per_type,
-        n,
-        counts.unit,
-        seed,
-        confidence,
-        u,
-        flags_of(counts),
-        replicates=rep,
+        micro, macro, weighted, per_type, n, counts.unit, seed, confidence, u, flags, replicates=rep
     )

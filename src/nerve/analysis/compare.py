@@ -25,7 +25,11 @@ baseline) and ``Δ_i`` that of resample ``i``:
 - Holm's step-down correction of the randomisation p-values across the systems: with the ``m``
   p-values sorted, ``p_(k)`` becomes ``max over j <= k of min(1, (m - j + 1) p_(j))``.
 
-``>=`` makes a system compared with itself (``Δ = 0``) get ``p = 1``.
+A statistic that cannot be computed is ``None`` (``null`` in JSON, ``n/a`` in tables), never
+a number: the interval and the bootstrap p-value when every ``Δ_i`` is the same (one unit, or
+two systems that differ alike everywhere), the randomisation p-value (and Holm's) when every
+``|D_j|`` is the same (one unit, or systems that differ in one unit only). A system compared
+with itself has neither. Holm's correction runs over the p-values there are.
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import plural
 from .bootstrap import CHUNK, FN, FP, TP, percentiles, resample_totals, scores
+from .units import check_memory, unit_flags, varies
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -44,7 +50,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Float = npt.NDArray[np.float64]
 
-__all__ = ["Comparison", "Comparisons", "holm", "paired", "swap_totals"]
+__all__ = ["Comparison", "Comparisons", "compare_flags", "holm", "paired", "swap_totals"]
 
 
 @dataclass(frozen=True)
@@ -52,29 +58,30 @@ class Comparison:
     """One system against the baseline: micro F1 difference (system minus baseline) and p-values.
 
     ``f1`` and ``baseline_f1`` are the two systems' micro F1 (not in `to_dict`, which keeps the
-    JSON contract); ``ci`` is the percentile interval of the difference.
+    JSON contract); ``ci`` is the percentile interval of the difference. ``ci`` and the p-values
+    are ``None`` where they cannot be computed (the module says when).
     """
 
     system: str
     baseline: str
     delta_f1: float
-    ci: tuple[float, float]
-    p_bootstrap: float
-    p_randomization: float
-    p_holm: float
+    ci: tuple[float, float] | None
+    p_bootstrap: float | None
+    p_randomization: float | None
+    p_holm: float | None
     f1: float = 0.0
     baseline_f1: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``system``, ``baseline``, ``delta_f1``, ``ci`` ``[low, high]`` and the p-values.
 
-        The keys are ``p_bootstrap``, ``p_randomization`` and ``p_holm``.
+        The keys are ``p_bootstrap``, ``p_randomization`` and ``p_holm``; ``None`` for n/a.
         """
         return {
             "system": self.system,
             "baseline": self.baseline,
             "delta_f1": self.delta_f1,
-            "ci": list(self.ci),
+            "ci": None if self.ci is None else list(self.ci),
             "p_bootstrap": self.p_bootstrap,
             "p_randomization": self.p_randomization,
             "p_holm": self.p_holm,
@@ -93,7 +100,8 @@ class Comparisons:
         confidence: the level of the intervals.
         units: how many units there are.
         signature: the signature line.
-        flags: degenerate cases (``one_unit``, ``no_units``) as ``(kind, message)``.
+        flags: what makes the statistics unreliable or n/a (``no_units``, ``one_unit``,
+            ``few_units``, ``degenerate``) as ``(kind, message)``: see `compare_flags`.
     """
 
     comparisons: tuple[Comparison, ...]
@@ -158,8 +166,9 @@ def paired(
         The comparisons, every system's micro F1 in every resample ``(n, systems)`` and the
         F1 differences of every randomisation trial ``(n, systems - 1)``.
     """
-    rng = np.random.default_rng(seed)
     s = len(matrices)
+    check_memory(n, s, plural(s, "system"))
+    rng = np.random.default_rng(seed)
     stacked = np.concatenate(matrices, axis=1)
     totals = stacked.sum(axis=0).reshape(s, 3).astype(np.float64)
     f1 = _f1(totals)
@@ -172,19 +181,45 @@ def paired(
     bounds = percentiles(deltas, confidence)
     p_boot = (1 + (np.abs(deltas - delta) >= np.abs(delta)).sum(axis=0)) / (n + 1)
     p_ar = (1 + (np.abs(randomized) >= np.abs(delta)).sum(axis=0)) / (n + 1)
-    adjusted = holm(p_ar.tolist())
+    boot_ok, ar_ok = varies(deltas).tolist(), varies(np.abs(randomized)).tolist()
+    tested = [i for i in range(s - 1) if ar_ok[i]]
+    adjusted = dict(zip(tested, holm([float(p_ar[i]) for i in tested]), strict=True))
     out = [
         Comparison(
             names[i + 1],
             names[0],
             float(delta[i]),
-            (float(bounds[0, i]), float(bounds[1, i])),
-            float(p_boot[i]),
-            float(p_ar[i]),
-            adjusted[i],
+            (float(bounds[0, i]), float(bounds[1, i])) if boot_ok[i] else None,
+            float(p_boot[i]) if boot_ok[i] else None,
+            float(p_ar[i]) if ar_ok[i] else None,
+            adjusted.get(i),
             float(f1[i + 1]),
             float(f1[0]),
         )
         for i in range(s - 1)
     ]
     return out, resampled, randomized
+
+
+def compare_flags(
+    comparisons: Sequence[Comparison], units: int, unit: str, sentences: bool
+) -> tuple[tuple[str, str], ...]:
+    """``(kind, message)`` of too few units (`nerve.analysis.units.unit_flags`) and of n/a statistics.
+
+    ``sentences``: whether the corpus has sentences to resample. With two units or more, each
+    system whose interval or p-values are n/a gets a ``degenerate`` flag saying why.
+    """
+    flags = unit_flags(units, unit, sentences)
+    if units < 2:
+        return tuple(flags)
+    for c in comparisons:
+        if c.ci is None:
+            what = "F1 difference, so ci and p bootstrap are n/a"
+            flags.append(("degenerate", f"{c.system}: every resample gives the same {what}"))
+        if c.p_randomization is None:
+            what = "size of difference (as when the outputs differ in one unit only)"
+            message = (
+                f"every randomisation trial gives the same {what}, so p randomization and p holm are n/a"
+            )
+            flags.append(("degenerate", f"{c.system}: {message}"))
+    return tuple(flags)

@@ -5,7 +5,8 @@ and unit. Out: one `Interval` per band of each slice, from the same resamples as
 intervals (the same seed draws the same units). The ``document`` slice under document resampling
 gets none: each of its bands is one unit, whose scores never change when it is drawn. Nor do
 the ``nesting`` and ``attr:NAME`` slices: a matched pair can straddle two of their bands, and the
-resampled counts hold one true-positive count per band.
+resampled counts hold one true-positive count per band. A band's score that is the same in
+every resample has no interval (``None``, n/a), as in `nerve.analysis.bootstrap`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..errors import plural
 from .aligned import Aligned
 from .attr_slices import PREFIX
 from .bootstrap import Interval, percentiles, replicates, resample_totals
 from .slices import Slices
+from .units import check_memory, varies
 
 __all__ = ["slice_intervals"]
 
@@ -36,7 +39,9 @@ def slice_intervals(
         u, b = counts.shape[0], counts.shape[1]
         if u == 0 or b == 0:
             continue
+        check_memory(n, b, f"the {plural(b, 'band')} of the {name} slice")
         totals = resample_totals(counts.reshape(u, b * 3), n, np.random.default_rng(seed))
-        bounds = percentiles(replicates(totals.reshape(n, b, 3)).per_type, confidence)
-        out[name] = {band: Interval.of(bounds[:, i]) for i, band in enumerate(bands)}
+        scores = replicates(totals.reshape(n, b, 3)).per_type
+        bounds, moving = percentiles(scores, confidence), varies(scores)
+        out[name] = {band: Interval.of(bounds[:, i], moving[i]) for i, band in enumerate(bands)}
     return out

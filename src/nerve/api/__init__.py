@@ -9,7 +9,9 @@ entity's error category, counted), ``confusion`` (the matrix of types, exact and
 the one optimal matching, with ``min_iou`` and ``min_gold_share``), ``instances`` (an `InstanceQuery`: the
 errors themselves), ``slices="length,type,seen,meta"`` (P/R/F1 by slice, ``seen`` against the CoNLL file
 ``train``, ``meta`` by the JSON/CSV sidecar ``meta``), ``bootstrap=N`` (percentile intervals at
-``confidence`` from N resamples of each ``unit``, document or sentence, drawn with ``seed``).
+``confidence`` from N resamples of each ``unit``, drawn with ``seed``: document, sentence, or by default
+``auto``, documents when there are 20 or more, else sentences; an interval that cannot be computed is
+``None``).
 """
 
 from __future__ import annotations

@@ -35,11 +35,14 @@ def with_bootstrap(
 ) -> Result:
     """``result`` with the bootstrap of ``plan`` (resamples, seed, confidence, unit) in its analysis.
 
-    The signature gains the bootstrap's field; the slices, if any, their bands' intervals.
+    The signature gains the bootstrap's field; the slices, if any, their bands' intervals. The
+    unit ``auto`` becomes documents or sentences (`nerve.analysis.units.choose_unit`).
     """
     from ..analysis.bootstrap import bootstrap, unit_counts
+    from ..analysis.units import choose_unit
 
-    n, seed, level, unit = plan
+    n, seed, level, asked = plan
+    unit = choose_unit(asked, aligned.n_docs, aligned.tokens is not None)
     boot = bootstrap(unit_counts(aligned, unit), n, seed, level)
     settings = replace(result.settings, statistics=(boot.signature_field,))
     if found.slices is not None:  # the slices' bands, from the same resamples
@@ -70,9 +73,13 @@ def _check_units(aligned: Aligned, first: Aligned, unit: str, name: str, gold: s
 
 def _scored(
     gold: Source, systems: Sequence[Source], names: list[str], units: tuple[str, str], kw: dict[str, Any]
-) -> tuple[tuple[Result, Aligned], list[Any]]:
-    """The first system's result and corpus, and each system's counts by unit (``units``: and gold's name)."""
+) -> tuple[tuple[Result, Aligned], str, list[Any]]:
+    """The first system's result and corpus, the unit, and each system's counts by unit.
+
+    ``units``: the unit asked for (``auto`` is chosen on the first system's corpus) and gold's name.
+    """
     from ..analysis.bootstrap import unit_counts
+    from ..analysis.units import choose_unit
 
     unit_name, gold_name = units
     matrices = []
@@ -83,9 +90,10 @@ def _scored(
             _check_units(aligned, first[1], unit_name, name, gold_name)
         else:
             first = (result, aligned)
+            unit_name = choose_unit(unit_name, aligned.n_docs, aligned.tokens is not None)
         matrices.append(unit_counts(aligned, unit_name).micro())
     assert first is not None
-    return first, matrices
+    return first, unit_name, matrices
 
 
 def compare(
@@ -103,37 +111,35 @@ def compare(
 
     Each system is scored against ``gold`` as ``nerve.score(gold, system, **score_options)``
     would (the reading options: ``scheme``, ``repair``, ``tag_format``...). Then, on the same
-    ``bootstrap`` resamples of the units (``unit``: documents, or sentences) drawn with
-    ``seed``, and as many randomisation trials: the F1 difference's percentile interval at
-    ``confidence``, the paired-bootstrap and approximate-randomisation p-values, and Holm's
-    correction of the latter across systems (`nerve.analysis.compare` says how). ``progress`` is
-    called ``(bytes read, total)`` as the files are read, the gold file once per system.
+    ``bootstrap`` resamples of the units (``unit``: documents, sentences, or ``auto``: documents
+    when there are 20 or more, else sentences) drawn with ``seed``, and as many randomisation
+    trials: the F1 difference's percentile interval at ``confidence``, the paired-bootstrap and
+    approximate-randomisation p-values, and Holm's correction of the latter across systems
+    (`nerve.analysis.compare` says how); those that cannot be computed are ``None``, flagged
+    with the reason. ``progress`` is called ``(bytes read, total)`` as the files are read, the
+    gold file once per system.
 
     Raises:
         OptionError: fewer than two systems, or a bad resampling option.
         InputError: a system whose documents or sentences are not those of the others.
     """
-    from ..analysis.compare import Comparisons, paired
+    from ..analysis.compare import Comparisons, compare_flags, paired
 
     options.systems(systems)
     plan = options.bootstrap(options.resamples(bootstrap), seed, confidence, unit)
     assert plan is not None
-    n, seed_value, level, unit_name = plan
+    n, seed_value, level, asked = plan
     gold_name = _name(gold, -1) if is_path(gold) else "the gold"
     names = [_name(s, i) for i, s in enumerate(systems)]
     total = sum(file_bytes((gold, system)) for system in systems) if progress else 0
     with reporting(progress, total):
-        first, matrices = _scored(gold, systems, names, (unit_name, gold_name), score_options)
+        first, unit_name, matrices = _scored(gold, systems, names, (asked, gold_name), score_options)
     comparisons, _, _ = paired(matrices, names, n, seed_value, level)
     units = first[1].n_units(unit_name)
+    flags = compare_flags(comparisons, units, unit_name, first[1].tokens is not None)
     fields = (
         bootstrap_field("paired percentile", n, unit_name, seed_value, level),
         f"randomization n={n} unit={unit_name}",
     )
     signature = replace(first[0].settings, statistics=fields).signature()
-    flags = []
-    if units < 2:
-        flags.append(
-            ("one_unit" if units else "no_units", f"{plural(units, unit_name)}: nothing to resample")
-        )
-    return Comparisons(tuple(comparisons), n, unit_name, seed_value, level, units, signature, tuple(flags))
+    return Comparisons(tuple(comparisons), n, unit_name, seed_value, level, units, signature, flags)

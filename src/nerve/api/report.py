@@ -54,9 +54,10 @@ def write_report(
     of each error category in the page's instance browser. ``slices``, ``train`` and ``meta`` are
     `nerve.score`'s; by default the page slices by length, type and (for tagged input) sentence
     length. The headline scores carry percentile intervals: ``bootstrap`` resamples (default 1000)
-    of each ``unit`` drawn with ``seed``, at ``confidence``, as for `nerve.score`. ``score_kwargs`` are
-    `nerve.score`'s other keyword arguments (``scheme``, ``repair``, ``min_iou``...), but
-    ``errors`` and ``confusion``, which the report always sets. ``progress``: called ``(bytes read, total)``.
+    of each ``unit`` (``auto``, ``n/a`` and flags as `nerve.score` gives them) drawn with ``seed``,
+    at ``confidence``. ``score_kwargs`` are `nerve.score`'s other keyword arguments (``scheme``,
+    ``repair``, ``min_iou``...), but ``errors`` and ``confusion``, which the report always sets.
+    ``progress``: called ``(bytes read, total)``.
 
     Returns:
         Each system's `Result`, with ``analysis`` (errors, confusion and categories).

@@ -14,7 +14,15 @@ from typing import Any, BinaryIO
 
 from ..io.spans import SPAN_FORMATS
 from ..model.schemes import SUPPORTED_SCHEMES
-from ..options import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, OFFSET_UNITS, TEXT_FORMATS, UNITS
+from ..options import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MAX_RESAMPLES,
+    OFFSET_UNITS,
+    TEXT_FORMATS,
+    UNITS,
+)
 
 __all__ = [
     "add_files",
@@ -165,13 +173,18 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
     are checked by `nerve.options`, with one wording.
     """
     g = p.add_argument_group("statistics")
-    n = DEFAULT_RESAMPLES
+    n, top = DEFAULT_RESAMPLES, f"{MAX_RESAMPLES:,}"
     if optional:
-        help = f"percentile bootstrap intervals of every score from N resamples (default N: {n})"
+        help = (
+            f"percentile bootstrap intervals of every score from N resamples (default N: {n}, at most {top})"
+        )
         g.add_argument("--bootstrap", nargs="?", const=str(n), default=None, metavar="N", help=help)
     else:
         g.add_argument(
-            "--bootstrap", default=str(n), metavar="N", help=f"resamples and trials (default: {n})"
+            "--bootstrap",
+            default=str(n),
+            metavar="N",
+            help=f"resamples and trials (default: {n}, at most {top})",
         )
     g.add_argument("--seed", default=None, help=f"the seed of the resamples (default: {DEFAULT_SEED})")
     g.add_argument(
@@ -184,7 +197,8 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
         "--unit",
         default=None,
         metavar="U",
-        help=f"what is resampled: {', '.join(UNITS)} (default: {UNITS[0]})",
+        help=f"what is resampled: {', '.join(UNITS)} (default: {UNITS[0]}, documents when there are at "
+        "least 20, else sentences)",
     )
 
 

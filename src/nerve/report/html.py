@@ -41,7 +41,9 @@ def _percent(value: Any, digits: int = 2) -> str:
 
 
 def _interval(value: Any) -> str:
-    """``[low, high]`` in percent, or the empty string."""
+    """``[low, high]`` in percent; ``n/a`` for ``None`` (an interval that cannot be computed)."""
+    if value is None:
+        return "n/a"
     if not value:
         return ""
     return f"[{_percent(value[0])}, {_percent(value[1])}]"

@@ -7,8 +7,9 @@ safe inside a ``<script>`` element (`safe_json`).
 
 The parts of the analysis that other modules compute are read from ``Analysis.to_dict()`` and
 shown when present, so the report does not depend on those modules: ``"bootstrap"``
-(``{"micro"|"macro"|"weighted"|TYPE: {"precision"|"recall"|"f1": [low, high]}, "n", "unit",
-"seed", "confidence"}``) puts confidence intervals beside the scores, and ``"slices"`` (``{slice:
+(``{"micro"|"macro"|"weighted"|TYPE: {"precision"|"recall"|"f1": [low, high] or null}, "n",
+"unit", "seed", "confidence", "flags"}``) puts confidence intervals beside the scores (``n/a``
+for ``null``, an interval that cannot be computed) and its flags above them, and ``"slices"`` (``{slice:
 {bucket: {"precision", "recall", "f1", ...}}}``, or a list of bucket mappings) draws a chart per
 slice.
 """
@@ -118,16 +119,30 @@ def _interval(value: Any) -> tuple[float, float] | None:
 
 
 def _scores(name: str, score: Any, bootstrap: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Precision, recall and F1 of one row, with their intervals where the bootstrap gives them."""
+    """Precision, recall and F1 of one row, with their intervals where the bootstrap gives them.
+
+    A metric the bootstrap lists with no interval (``null``) is in ``ci`` as ``None``: n/a.
+    """
     row = bootstrap.get(name) if bootstrap is not None else None
-    ci = {m: _interval(row.get(m)) for m in _METRICS} if isinstance(row, Mapping) else {}
+    ci = {m: _interval(row[m]) for m in _METRICS if m in row} if isinstance(row, Mapping) else {}
     return {"name": name, **{m: getattr(score, m) for m in _METRICS}, "ci": ci}
 
 
 def _bootstrap_note(bootstrap: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """How the intervals were made, their flags, and whether any is n/a."""
     if bootstrap is None:
         return None
-    return {k: bootstrap.get(k) for k in ("n", "unit", "seed", "confidence")}
+    note = {k: bootstrap.get(k) for k in ("n", "unit", "seed", "confidence")}
+    flags = bootstrap.get("flags")
+    listed = flags if isinstance(flags, Sequence) and not isinstance(flags, str) else []
+    note["flags"] = [
+        {k: None if f.get(k) is None else str(f.get(k)) for k in ("kind", "type", "message")}
+        for f in listed
+        if isinstance(f, Mapping)
+    ]
+    scopes = [v for v in bootstrap.values() if isinstance(v, Mapping)]
+    note["missing"] = any(m in v and _interval(v[m]) is None for v in scopes for m in _METRICS)
+    return note
 
 
 def _per_type(result: Result, bootstrap: Mapping[str, Any] | None) -> list[dict[str, Any]]:

@@ -9,11 +9,14 @@ JSON carries them through `Result.to_dict` (``"slices"``).
 from __future__ import annotations
 
 import csv
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..analysis.slices import Slices
 from ..results import Result
 from .tables import aligned, latex_tabular, markdown_table
+
+if TYPE_CHECKING:
+    from ..analysis.bootstrap import Interval
 
 __all__ = ["slices_csv", "slices_latex", "slices_markdown", "slices_text"]
 
@@ -48,8 +51,8 @@ def _tables(found: Slices) -> list[Table]:
             row = [band or '""', *(f"{100 * x:.2f}" for x in (r.precision, r.recall, r.f1))]
             row += [str(r.gold), str(r.pred), str(r.tp), *([str(r.pred_tp)] if split else [])]
             if ci is not None:
-                low, high = ci[band].f1
-                row.append(f"{100 * low:.2f}-{100 * high:.2f}")
+                f1 = ci[band].f1 if band in ci else None
+                row.append("n/a" if f1 is None else f"{100 * f1[0]:.2f}-{100 * f1[1]:.2f}")
             body.append(row)
         tables.append((head, body))
     return tables
@@ -81,12 +84,20 @@ def slices_latex(result: Result) -> list[str]:
     ]
 
 
+def _csv_bounds(i: Interval | None) -> list[str]:
+    """Low and high of precision, recall and F1: ``n/a`` for an interval that cannot be computed."""
+    if i is None:
+        return [""] * 6
+    return [v for m in (i.precision, i.recall, i.f1) for v in (["n/a"] * 2 if m is None else map(repr, m))]
+
+
 def slices_csv(result: Result, buf: TextIO) -> None:
     """A ``# slices`` section: ``slice,band,gold,pred,tp,precision,recall,f1`` rows, after a blank line.
 
     With intervals, six more columns: ``precision_low``, ``precision_high``, ``recall_low``...
-    (empty for a slice without intervals). With the ``nesting`` slice, a last ``pred_tp`` column
-    (matched predictions of the band; empty for the other slices).
+    (empty for a slice without intervals, ``n/a`` for an interval that cannot be computed). With
+    the ``nesting`` slice, a last ``pred_tp`` column (matched predictions of the band; empty for
+    the other slices).
     """
     found = _slices(result)
     if not found:
@@ -103,6 +114,6 @@ def slices_csv(result: Result, buf: TextIO) -> None:
             row = [name, band, r.gold, r.pred, r.tp, repr(r.precision), repr(r.recall), repr(r.f1)]
             if ci:
                 i = ci.get(name, {}).get(band)
-                row += [repr(x) for m in (i.precision, i.recall, i.f1) for x in m] if i else [""] * 6
+                row += _csv_bounds(i)
             row += ["" if r.pred_tp is None else r.pred_tp] if split else []
             writer.writerow(row)

@@ -5,7 +5,8 @@ Out: for the score renderers, tables with the fields of `nerve.report.analysis.A
 (the intervals beside the point estimates, and the degenerate cases found), which they print
 after the other tables; for ``compare``, the rendering as a text table, JSON, CSV, Markdown or
 LaTeX. Text formats give scores and differences in percent (points) and p-values with four
-decimals; JSON and CSV give fractions.
+decimals; JSON and CSV give fractions. A statistic that cannot be computed (``None``) is ``n/a``
+in every table (``null`` in JSON), and the flags that say why, and what to do, follow.
 """
 
 from __future__ import annotations
@@ -21,11 +22,18 @@ from ..errors import plural
 from ..results import Result, Score
 from .tables import aligned, latex_tabular, markdown_table
 
-__all__ = ["COMPARE_RENDERERS", "bootstrap_tables", "render_compare"]
+__all__ = ["COMPARE_RENDERERS", "NA", "bootstrap_tables", "render_compare"]
+
+NA = "n/a"  # a statistic that cannot be computed
+_UNIT_FLAGS = ("no_units", "one_unit", "few_units")  # of the whole corpus: said beside the intervals
+
+
+def _bounds(pair: tuple[float, float] | None) -> list[object]:
+    return [NA, NA] if pair is None else list(pair)
 
 
 def _row(label: str, s: Score, i: Interval) -> list[object]:
-    return [label, s.precision, *i.precision, s.recall, *i.recall, s.f1, *i.f1]
+    return [label, s.precision, *_bounds(i.precision), s.recall, *_bounds(i.recall), s.f1, *_bounds(i.f1)]
 
 
 def bootstrap_tables(result: Result) -> list[tuple[str, list[str], list[list[object]], int, str]]:
@@ -52,7 +60,13 @@ def bootstrap_tables(result: Result) -> list[tuple[str, list[str], list[list[obj
 
 
 def _note(b: Bootstrap) -> str:
-    return f"{b.method}, {b.n} resamples of the {plural(b.units, b.unit)}, seed {b.seed}"
+    """How the intervals were made; the corpus' unit flag, and why some are n/a."""
+    note = f"{b.method}, {b.n} resamples of the {plural(b.units, b.unit)}, seed {b.seed}"
+    said = [f"{f.kind}: {f.message}" for f in b.flags if f.kind in _UNIT_FLAGS and f.type is None]
+    intervals = [b.micro, b.macro, b.weighted, *b.per_type.values()]
+    if not said and any(i.missing for i in intervals):
+        said = ["n/a: a score that is the same in every resample has no interval (see the flags)"]
+    return "; ".join([note, *said])
 
 
 # --------------------------------------------------------------------------- compare
@@ -63,17 +77,20 @@ _HEAD = ["system", "f1", "delta f1", "ci low", "ci high", "p bootstrap", "p rand
 def _rows(result: Comparisons, percent: bool) -> list[list[str]]:
     """One row per system; in percent (points) with p-values to four decimals, or full precision."""
 
-    def pc(v: float, sign: bool = False) -> str:
+    def pc(v: float | None, sign: bool = False) -> str:
+        if v is None:
+            return NA
         return f"{100 * v:+.2f}" if sign else f"{100 * v:.2f}"
 
     rows = []
     for c in result.comparisons:
         ps = [c.p_bootstrap, c.p_randomization, c.p_holm]
+        ci = (None, None) if c.ci is None else c.ci
         if percent:
-            cells = [pc(c.f1), pc(c.delta_f1, True), pc(c.ci[0], True), pc(c.ci[1], True)]
-            cells += [f"{p:.4f}" for p in ps]
+            cells = [pc(c.f1), pc(c.delta_f1, True), pc(ci[0], True), pc(ci[1], True)]
+            cells += [NA if p is None else f"{p:.4f}" for p in ps]
         else:
-            cells = [repr(v) for v in (c.f1, c.delta_f1, *c.ci, *ps)]
+            cells = [NA if v is None else repr(v) for v in (c.f1, c.delta_f1, *ci, *ps)]
         rows.append([c.system, *cells])
     return rows
 
@@ -92,6 +109,14 @@ def _notes(result: Comparisons) -> list[str]:
         f"{plural(result.units, result.unit)}, seed {result.seed}; micro F1 in percent, "
         f"delta = system - baseline with its {level} percentile interval; p holm corrects p randomization",
     ]
+    return lines + _flag_lines(result)
+
+
+def _flag_lines(result: Comparisons) -> list[str]:
+    """The ``n/a`` rule where a statistic is n/a, and every flag."""
+    lines = []
+    if any(None in (c.ci, c.p_bootstrap, c.p_randomization) for c in result.comparisons):
+        lines.append(f"{NA}: a statistic these resamples cannot give; the flags say why and what to do")
     return lines + [f"flag {kind}: {message}" for kind, message in result.flags]
 
 
@@ -121,8 +146,8 @@ def _csv(result: Comparisons) -> str:
     writer.writerow([head[0], "baseline", "baseline_f1", *head[1:]])
     for c, row in zip(result.comparisons, _rows(result, False), strict=True):
         writer.writerow([row[0], c.baseline, repr(c.baseline_f1), *row[1:]])
-    for kind, message in result.flags:
-        buf.write(f"# flag {kind}: {message}\n")
+    for line in _flag_lines(result):
+        buf.write(f"# {line}\n")
     return buf.getvalue()
 
 
