@@ -8,9 +8,11 @@ gold, predicted and correct entity counts per type in seqeval's order (sorted na
 How each mode decodes (nerve's decoder, no chunking here):
 
 - ``mode=None`` (seqeval's conlleval-like default): ``repair="begin"``, in ``scheme`` when one is
-  given, else in IOBES when the tags use only the letters B, I, E, S and O (the letters seqeval's
-  default mode knows; on them ``begin`` counts what seqeval counts), else in the scheme nerve
-  infers (BILOU's L and U, BMES's M).
+  given; else in the scheme nerve infers when the tags use only the letters B, I and O (IOB2 or
+  IOB1, where ``begin`` counts what seqeval counts, and the repairs are the real ill-formed
+  entities); else in IOBES when they use only B, I, E, S and O (the letters seqeval's default
+  mode knows; on them ``begin`` counts what seqeval counts); else in the scheme nerve infers
+  (BILOU's L and U, BMES's M).
 - ``mode="strict"``: ``repair="discard"`` in ``scheme``, or without one in the scheme seqeval's
   `auto_detect` picks from the gold tags (from the predicted tags when the gold ones are all ``O``).
 """
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["LENIENT_LETTERS", "EntityCounts", "check_mode", "decode_flat", "entity_counts", "flat_tags"]
 
 LENIENT_LETTERS = frozenset("BIESO")
+IOB_LETTERS = frozenset("BIO")  # decoded in their own scheme, so the signature and repairs are honest
 UNTYPED = "_"  # seqeval's name for the type of a bare tag (``B``, ``I``)
 
 
@@ -75,7 +78,8 @@ def decoding(
         return named or _detected(y_true, y_pred, suffix), "discard"
     if named is None:
         sides = (y_true,) if y_pred is None else (y_true, y_pred)
-        named = "IOBES" if _letters(*sides, suffix=suffix) <= LENIENT_LETTERS else "auto"
+        letters = _letters(*sides, suffix=suffix)
+        named = "IOBES" if letters <= LENIENT_LETTERS and not letters <= IOB_LETTERS else "auto"
     return named, "begin"
 
 
