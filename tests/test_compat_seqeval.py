@@ -13,6 +13,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Callable
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
@@ -534,10 +535,9 @@ def test_strict_without_scheme_on_real_corpora_gives_seqevals_numbers(
     pred = noisy(gold, 25)
     for function in SCORES:
         for average in AVERAGES:
-            expected = run(lambda: getattr(sq.metrics, function)(gold, pred, mode="strict", average=average))
-            got = run(
-                lambda: getattr(sequence_labeling, function)(gold, pred, mode="strict", average=average)
-            )
+            kwargs = {"mode": "strict", "average": average}
+            expected = run(partial(getattr(sq.metrics, function), gold, pred, **kwargs))
+            got = run(partial(getattr(sequence_labeling, function), gold, pred, **kwargs))
             assert identical(got[0], expected[0]), (function, average)
             assert got[1] == [("UserWarning", sequence_labeling.STRICT_WITHOUT_SCHEME), *expected[1]]
     expected = run(lambda: sq.metrics.classification_report(gold, pred, mode="strict", digits=6))
