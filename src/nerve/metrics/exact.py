@@ -33,7 +33,7 @@ from ..tagging.decode import (
 )
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
-from .transitions import TransitionTable, infer_from
+from .transitions import TransitionTable, evidence, infer_from
 from .transitions import grow as _grow
 
 if TYPE_CHECKING:
@@ -275,7 +275,12 @@ class ExactAccumulator:
         for k, v in repair_kinds(tables[1].codes, invalid[1]).items():
             kinds[k] = kinds.get(k, 0) + v
         gold, pred = (int(t.codes[i].sum()) for t, i in zip(tables, invalid, strict=True))
-        return RepairStats(self.policy, gold, pred, dict(sorted(kinds.items()))), schemes[0], schemes[1]
+        found = evidence(vocab, list(tables)) if self.scheme is not None and not self.split else None
+        return (
+            RepairStats(self.policy, gold, pred, dict(sorted(kinds.items())), found),
+            schemes[0],
+            schemes[1],
+        )
 
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..model.counts import SchemeEvidence
 from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, SAME, pair_codes
 from ..model.schemes import BEGIN, END, SCHEMES, Scheme, infer_scheme
 from ..model.vocab import TagVocab
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
 
-__all__ = ["TransitionTable", "grow", "infer_from"]
+__all__ = ["TransitionTable", "evidence", "grow", "infer_from"]
 
 
 def grow(a: Int, size: int) -> Int:
@@ -70,13 +71,21 @@ class TransitionTable:
         return np.flatnonzero(self.tags)
 
 
+def evidence(vocab: TagVocab, tables: list[TransitionTable]) -> SchemeEvidence:
+    """What the scheme is inferred from: the letters of the tags read and how they follow each other."""
+    seen = sum((t.codes for t in tables), np.zeros(N_CODES, dtype=np.int64)) > 0
+    in_use = np.unique(np.concatenate([t.used() for t in tables]))
+    return SchemeEvidence(
+        frozenset(vocab.letters[i] for i in in_use.tolist()),
+        b_after_other=bool(np.any(seen & (KIND_OF_TAG == BEGIN) & ~SAME)),
+        e_before_other=bool(np.any(seen & (KIND_OF_PREVIOUS == END) & ~SAME)),
+        bare=vocab.format is not None and vocab.format.position == "bare",
+    )
+
+
 def infer_from(vocab: TagVocab, tables: list[TransitionTable]) -> Scheme:
     """Infer the scheme from the tags read and how they follow each other."""
     if vocab.format is not None and vocab.format.position == "bare":
         return SCHEMES["IO"]
-    seen = sum((t.codes for t in tables), np.zeros(N_CODES, dtype=np.int64)) > 0
-    b_after_other = bool(np.any(seen & (KIND_OF_TAG == BEGIN) & ~SAME))
-    e_before_other = bool(np.any(seen & (KIND_OF_PREVIOUS == END) & ~SAME))
-    in_use = np.unique(np.concatenate([t.used() for t in tables]))
-    used = {vocab.letters[i] for i in in_use.tolist()}
-    return infer_scheme(used, b_after_other, e_before_other)
+    found = evidence(vocab, tables)
+    return infer_scheme(found.letters, found.b_after_other, found.e_before_other)

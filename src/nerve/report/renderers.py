@@ -80,10 +80,11 @@ def _notes(result: Result) -> list[str]:
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
 
-    The notes (`Result.notes`) follow, one line per side.
+    The notes (`Result.notes`) follow, one line per side, then the warnings (`Result.warnings`).
     """
+    warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
-        return [f"documents: {result.documents}", *_notes(result)]
+        return [f"documents: {result.documents}", *_notes(result), *warnings]
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
@@ -92,6 +93,7 @@ def _footer(result: Result) -> list[str]:
         f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
         repairs,
         *_notes(result),
+        *warnings,
     ]
 
 
@@ -113,6 +115,7 @@ def _totals(result: Result) -> list[tuple[str, object]]:
         ("repairs.pred", r.pred),
         *((f"repairs.by_kind.{k}", v) for k, v in r.by_kind.items()),
         *notes,
+        *((f"warnings.{i}", w) for i, w in enumerate(result.warnings)),
     ]
 
 
