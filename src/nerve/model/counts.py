@@ -25,11 +25,15 @@ def safe_div(a: float, b: float) -> float:
 def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:
     """The weighted harmonic mean of precision and recall; 0.0 when both are 0.
 
-    ``beta`` weighs recall ``beta`` times as much as precision; ``inf`` gives recall alone.
+    ``beta`` weighs recall ``beta`` times as much as precision; ``inf`` gives recall alone. Past
+    ``beta`` 1e154 its square overflows: the fraction is then divided through by it, which gives
+    its limit (recall, or 0 where precision is 0) rather than inf / inf.
     """
     if math.isinf(beta):
         return recall
     b2 = beta * beta
+    if math.isinf(b2):
+        return safe_div(precision * recall, precision + recall / b2)
     return safe_div((1 + b2) * precision * recall, b2 * precision + recall)
 
 
