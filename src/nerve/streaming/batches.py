@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
 
 __all__ = [
+    "SWAPPED",
     "LabelMap",
     "Labels",
     "check_batch",
@@ -147,6 +148,14 @@ def rows_block(gold: npt.NDArray[np.int32], pred: npt.NDArray[np.int32], per_row
     return TagBlock(gold, pred, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
 
 
+#: The hint for predictions that carry the gold side's ``ignore_index`` (-100, which a model's argmax
+#: never gives): each ecosystem keeps its order, and the two are easy to mix up.
+SWAPPED = (
+    "; it is the ignore_index, which only the gold ids carry: arguments swapped? "
+    "(StreamingMetric.update takes gold, pred; the torchmetrics metrics' update takes preds, target)"
+)
+
+
 def check_batch(
     gold: np.ndarray[Any, Any],
     pred: np.ndarray[Any, Any],
@@ -192,12 +201,10 @@ def check_batch(
         bad_at = np.argwhere(mask & ((a < 0) | (a >= n_labels)))
         if bad_at.shape[0]:
             r, c = (int(v) for v in bad_at[0])
-            raise InputError(
-                where,
-                None,
-                f"row {r}, position {c}: {name} id {int(a[r, c])} is not in the label list "
-                f"(0..{n_labels - 1})",
-            )
+            found = int(a[r, c])
+            detail = f"row {r}, position {c}: {name} id {found} is not in the label list (0..{n_labels - 1})"
+            swapped = name == "predicted" and ignore_index is not None and found == ignore_index
+            raise InputError(where, None, detail + (SWAPPED if swapped else ""))
     return mask
 
 

@@ -180,6 +180,9 @@ class StreamingMetric:
         Raises:
             InputError: shapes that differ, lengths outside the rows, ids outside the label
                 list, devices that differ; the message names the batch, row and position.
+                Predicted ids that hold the ``ignore_index`` (which only gold ids carry) ask
+                whether the arguments are swapped: this takes gold first, torchmetrics' metrics
+                take predictions first.
             InvalidSequenceError: with ``repair="error"``, the batch's invalid transitions.
         """
         batch = self.batches
