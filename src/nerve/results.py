@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import options
 from ._version import __version__
-from .errors import NerveError
+from .errors import InputError, NerveError
 from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
 from .model.signature import repair_field, signature
 
@@ -320,6 +320,8 @@ class Result:
 
     def merge(self, other: Result) -> Result:
         """Combine the results of two shards scored with the same settings."""
+        if not isinstance(other, Result):
+            raise InputError("other", None, f"expected a Result to merge, got {type(other).__name__}")
         settings = self.settings.combine(other.settings)
         if settings is None:
             msg = f"cannot merge results with different settings: {self.signature!r} vs {other.signature!r}"

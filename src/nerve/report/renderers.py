@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..errors import InputError, OptionError
 from ..metrics.muc import MODES
 from ..results import Result, Score
 from .tables import aligned, latex_tabular, markdown_table
@@ -331,9 +332,16 @@ RENDERERS: dict[str, Callable[[Result], str]] = {
 
 
 def render(result: Result, output: str = "table") -> str:
-    """Render ``result`` in one of `RENDERERS`' formats."""
-    try:
-        return RENDERERS[output](result)
-    except KeyError:
-        msg = f"Expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
-        raise ValueError(msg) from None
+    """Render ``result`` in one of `RENDERERS`' formats.
+
+    Raises:
+        OptionError: an ``output`` not in `RENDERERS`.
+        InputError: a ``result`` that is not a `Result`.
+    """
+    if output not in RENDERERS:
+        raise OptionError(
+            "output", f"expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
+        )
+    if not isinstance(result, Result):
+        raise InputError("result", None, f"expected a nerve Result, got {type(result).__name__}")
+    return RENDERERS[output](result)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputError, SchemeError
+from ..errors import InputError, OptionError, SchemeError
 from ..io.conll import TagBlock
 from ..model.vocab import TagVocab
 
@@ -51,7 +51,14 @@ class LabelMap:
     """
 
     def __init__(self, labels: Labels, vocab: TagVocab):
+        if isinstance(labels, str | bytes) or not isinstance(labels, Mapping | Sequence | np.ndarray):
+            detail = f"expected a list of tags (or a mapping of ids to tags), got {type(labels).__name__}"
+            raise OptionError("labels", detail)
         if isinstance(labels, Mapping):
+            if not all(
+                isinstance(k, int | np.integer | str) and str(k).lstrip("-").isdigit() for k in labels
+            ):
+                raise OptionError("labels", "a mapping's keys must be label ids (whole numbers)")
             keys = [int(k) for k in labels]
             if any(k < 0 for k in keys):
                 raise SchemeError(f"label ids must be 0 or more, got {min(keys)}")

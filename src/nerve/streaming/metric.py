@@ -268,6 +268,10 @@ class StreamingMetric:
 
     def merge(self, other: StreamingMetric) -> StreamingMetric:
         """Add the counts of another metric with the same settings (in place); returns self."""
+        if not isinstance(other, StreamingMetric):
+            raise InputError(
+                "other", None, f"expected a StreamingMetric to merge, got {type(other).__name__}"
+            )
         if (self.policy, self.scheme, self.beta) != (other.policy, other.scheme, other.beta):
             raise NerveError("only metrics with the same scheme, repair policy and beta merge")
         self._flush()
