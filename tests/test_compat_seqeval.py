@@ -13,6 +13,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Callable
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
@@ -454,8 +455,9 @@ def test_strict_ioe1_and_iob1_follow_the_scheme() -> None:
         )
 
 
-def test_strict_without_scheme_is_strict_in_every_function() -> None:
+def test_strict_without_scheme_is_seqevals_default_in_the_scores_and_strict_in_the_report() -> None:
     # seqeval's *_score fall back to the default mode without a scheme; its report does not.
+    # Issue 25: the drop-in gave the strict number here, so swapping the import changed results.
     sq = theirs()
     gold, pred = [["B-PER", "I-PER", "O"]], [["I-PER", "I-PER", "O"]]
     with warnings.catch_warnings():
@@ -467,8 +469,13 @@ def test_strict_without_scheme_is_strict_in_every_function() -> None:
             ]
             == 0.0
         )
-        assert f1_score(gold, pred, mode="strict") == 0.0
-        assert f1_score(gold, pred, mode="strict") == f1_score(gold, pred, mode="strict", scheme="IOB2")
+    for function in SCORES:
+        with pytest.warns(UserWarning, match=r"mode='strict' is ignored without scheme=") as caught:
+            assert getattr(sequence_labeling, function)(gold, pred, mode="strict") == 1.0
+        assert [w.filename for w in caught] == [__file__]  # the warning points at the caller
+    with pytest.warns(UndefinedMetricWarning):  # strict: the ill-formed prediction is dropped
+        report = classification_report(gold, pred, mode="strict", output_dict=True)
+    assert report["micro avg"]["f1-score"] == 0.0
     # All-O gold: seqeval's auto_detect raises; the predicted tags choose the scheme.
     with pytest.raises(ValueError, match="This scheme is not supported"):
         sq.metrics.classification_report([["O", "O"]], [["B-X", "E-X"]], mode="strict")
@@ -479,8 +486,70 @@ def test_strict_without_scheme_is_strict_in_every_function() -> None:
             ]
             == 0
         )
-    with pytest.raises(nerve.SchemeError, match=r"This scheme is not supported: \{I, O\}.*scheme="):
-        f1_score([["I-X", "O"]], [["I-X", "O"]], mode="strict")
+    # IOB1 gold: seqeval's report raises a ValueError, and so does this one; the scores do not.
+    with pytest.raises(ValueError, match=r"This scheme is not supported: \{I, O\}.*scheme="):
+        classification_report([["I-X", "O"]], [["I-X", "O"]], mode="strict")
+    with pytest.warns(UserWarning, match="ignored without scheme"):
+        assert f1_score([["I-X", "O"]], [["I-X", "O"]], mode="strict") == 1.0
+
+
+def noisy(gold: list[list[str]], seed: int) -> list[list[str]]:
+    """Predictions made from ``gold`` by a seeded hand: B- lost, types swapped, boundaries moved."""
+    rng = np.random.default_rng(seed)
+    types = sorted({t[2:] for s in gold for t in s if t != "O"})
+    pred = []
+    for sentence in gold:
+        out = list(sentence)
+        for i, tag in enumerate(out):
+            roll = rng.random()
+            if roll < 0.03 and tag.startswith("B-"):
+                out[i] = "I-" + tag[2:]
+            elif roll < 0.05 and tag != "O":
+                out[i] = tag[:2] + types[int(rng.integers(len(types)))]
+            elif roll < 0.07:
+                out[i] = "O" if tag != "O" else "I-" + types[int(rng.integers(len(types)))]
+        pred.append(out)
+    return pred
+
+
+def tsv_tags(path: Any) -> list[list[str]]:
+    """The last column of a tab- or space-separated CoNLL file, one list per sentence."""
+    out: list[list[str]] = [[]]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if not fields or fields[0] == "-DOCSTART-":
+            if out[-1]:
+                out.append([])
+            continue
+        out[-1].append(fields[-1])
+    return [s for s in out if s]
+
+
+@pytest.mark.parametrize(
+    "relative", ["bio-bc5cdr/BC5CDR-IOB.test.tsv", "wikigold/wikigold.conll.txt"], ids=["IOB2", "IOB1"]
+)
+def test_strict_without_scheme_on_real_corpora_gives_seqevals_numbers(
+    shared_data: Any, relative: str
+) -> None:
+    # Issue 25: BC5CDR with noise gave 0.8992 here against seqeval's 0.7515, and IOB1 data raised.
+    sq = theirs()
+    gold = tsv_tags(shared_data / relative)
+    pred = noisy(gold, 25)
+    for function in SCORES:
+        for average in AVERAGES:
+            kwargs = {"mode": "strict", "average": average}
+            expected = run(partial(getattr(sq.metrics, function), gold, pred, **kwargs))
+            got = run(partial(getattr(sequence_labeling, function), gold, pred, **kwargs))
+            assert identical(got[0], expected[0]), (function, average)
+            assert got[1] == [("UserWarning", sequence_labeling.STRICT_WITHOUT_SCHEME), *expected[1]]
+    expected = run(lambda: sq.metrics.classification_report(gold, pred, mode="strict", digits=6))
+    got = run(lambda: classification_report(gold, pred, mode="strict", digits=6))
+    if relative.startswith("wikigold"):  # IOB1: seqeval's auto_detect gives up, and a ValueError is raised
+        assert expected[0][:2] == ("raised", "ValueError")
+        assert got[0][:2] == ("raised", "SchemeError")
+        assert issubclass(nerve.SchemeError, ValueError)
+    else:
+        assert got == expected
 
 
 def test_mistakes_are_errors() -> None:

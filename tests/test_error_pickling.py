@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -37,3 +38,23 @@ def test_errors_survive_pickling(error: NerveError) -> None:
     assert type(back) is type(error)
     assert str(back) == str(error)
     assert vars(back) == vars(error)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        InputError("<gold>", None, "expected a list of tag lists"),
+        OptionError("--dask", "expected local:N"),
+        SchemeOptionError("--scheme", "unknown scheme 'X'"),
+        InvalidSequenceError([PROBLEM], "IOB2"),
+        SchemeError("the muc metrics need entity spans"),
+    ],
+    ids=repr,
+)
+def test_errors_a_user_causes_are_value_errors_before_and_after_pickling(error: NerveError) -> None:
+    # Issue 25: seqeval and the other tools nerve stands in for raise ValueError, and code written
+    # for them catches it; nerve's input errors must be caught by the same `except ValueError:`.
+    for candidate in (error, pickle.loads(pickle.dumps(error))):
+        with pytest.raises(ValueError, match=re.escape(str(error))):
+            raise candidate
+        assert isinstance(candidate, NerveError)

@@ -222,3 +222,70 @@ def test_import_nerve_imports_neither_evaluate_nor_spacy() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+WNUT_SCRIPT = """
+import json, sys
+import evaluate
+from nerve.integrations.hf_evaluate import metric_path
+gold, pred = json.load(open(sys.argv[1]))
+json.dump(evaluate.load(metric_path()).compute(references=gold, predictions=pred), sys.stdout)
+"""
+
+
+def read_tsv_tags(path: Path) -> list[list[str]]:
+    """The tags of a ``token<TAB>tag`` file, one list per sentence."""
+    out: list[list[str]] = [[]]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            out[-1].append(line.split("\t")[-1])
+        elif out[-1]:
+            out.append([])
+    return [s for s in out if s]
+
+
+def ill_formed(sentences: list[list[str]]) -> int:
+    """IOB2's ill-formed entities: an ``I-X`` after ``O``, after the start or after another type."""
+    count = 0
+    for tags in sentences:
+        for before, tag in zip(["O", *tags], tags, strict=False):
+            count += tag.startswith("I-") and before[2:] != tag[2:]
+    return count
+
+
+def test_evaluate_signature_on_valid_iob2_says_iob2_and_the_real_repairs(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    # Issue 25: evaluate's default mode signed WNUT-17 (valid IOB2) "scheme IOBES | repair begin
+    # (2,211 repairs)", counting every entity no E or S closes. The signature must say what was done.
+    gold = read_tsv_tags(shared_data / "wnut17" / "emerging.test.annotated")
+    pred = [list(s) for s in gold]
+    begins = [(i, j) for i, s in enumerate(pred) for j, t in enumerate(s) if t.startswith("B-")]
+    for i, j in begins[::90]:  # every 90th entity loses its B: a real ill-formed entity each
+        pred[i][j] = "I-" + pred[i][j][2:]
+    assert ill_formed(gold) == 0
+    real = ill_formed(pred)
+    assert 10 <= real <= 20
+    data = tmp_path / "tags.json"
+    data.write_text(json.dumps([gold, pred]), encoding="utf-8")
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_EVALUATE_OFFLINE": "1",
+        "HF_HOME": str(tmp_path / "hf"),
+        "PYTHONPATH": os.pathsep.join(
+            [str(Path(__file__).resolve().parents[1] / "src"), os.environ.get("PYTHONPATH", "")]
+        ),
+        "PYTHONWARNINGS": "ignore",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", WNUT_SCRIPT, str(data)], capture_output=True, text=True, env=env, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert "| scheme IOB2 " in out["signature"], out["signature"]
+    assert f"repair begin ({real} repairs)" in out["signature"], out["signature"]
+    assert out["repairs"]["gold"] == 0
+    assert out["repairs"]["pred"] == real
+    assert_seqeval_keys_equal(out, seqeval_keys(gold, pred))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from nerve.errors import InputError, SchemeError
+from nerve.errors import InputError, NerveError, SchemeError
 from nerve.metrics.discontinuous import DiscontinuousScores
 from nerve.metrics.exact import ExactAccumulator, TransitionTable
 from nerve.metrics.muc import MODES, MucOptions, match_document, muc_score
@@ -149,14 +149,14 @@ def test_match_document_applies_min_iou() -> None:
 def test_muc_names_an_empty_or_reversed_span(span: tuple[int, int, str]) -> None:
     with pytest.raises(InputError) as info:
         muc_score([[], [(0, 1, "X"), span]], [[], []])
-    assert info.value.source == "document 1, span 1"
+    assert info.value.source == "gold: document 1, span 1"
     assert info.value.line is None
     assert info.value.detail == f"expected 0 <= start < end, but got ({span[0]}, {span[1]})"
 
 
 def test_muc_names_both_document_counts() -> None:
-    message = r"^Expected as many predicted documents as gold ones, but got 1 and 2$"
-    with pytest.raises(ValueError, match=message):
+    message = r"^pred: has 1 document, but the gold has 2$"  # a NerveError since issue 25
+    with pytest.raises(InputError, match=message):
         muc_score([[], []], [[]])
 
 
@@ -187,14 +187,14 @@ def test_text_scores_merge_keeps_settings_and_adds_repairs() -> None:
 
 def test_text_scores_merge_refusals_say_why() -> None:
     a = TextScores(1, scheme="IOB2", repair="begin")
-    with pytest.raises(
-        ValueError, match=r"^cannot merge scores of different settings: '.*IOB2.*' vs '.*IOBES.*'$"
+    with pytest.raises(  # NerveError (was ValueError), as Result.merge's, since issue 25
+        NerveError, match=r"^cannot merge scores of different settings: '.*IOB2.*' vs '.*IOBES.*'$"
     ):
         a.merge(TextScores(1, scheme="IOBES", repair="begin"))
     from nerve.metrics.text import TextTable
 
     with_bow = TextScores(1, bow=TextTable(None, {}), scheme="IOB2", repair="begin")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"^cannot merge scores with and without bow$"):
+    with pytest.raises(NerveError, match=r"^cannot merge scores with and without bow$"):
         a.merge(with_bow)
 
 

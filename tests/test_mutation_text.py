@@ -91,11 +91,11 @@ def test_merge_keeps_scheme_and_repair_and_adds_repairs() -> None:
 
 
 def test_merge_refusals_say_why() -> None:
-    with pytest.raises(ValueError, match=r"cannot merge scores of different settings: .*0\.3.* vs .*0\.5"):
+    with pytest.raises(NerveError, match=r"cannot merge scores of different settings: .*0\.3.* vs .*0\.5"):
         TextScores(1, 0.3).merge(TextScores(1, 0.5))
     with_errors = score_texts(GOLD, PRED, metrics=["ecer-ewer"])
     without = score_texts(GOLD, PRED, metrics=["bow"])
-    with pytest.raises(ValueError, match="cannot merge scores with and without ecer_ewer"):
+    with pytest.raises(NerveError, match="cannot merge scores with and without ecer_ewer"):
         with_errors.merge(without)
 
 

@@ -220,6 +220,45 @@ def test_beta_inf_is_recall_alone() -> None:
     assert "beta inf" in result.signature
 
 
+@pytest.mark.parametrize("beta", [1e300, 1.5e154, 1.7976931348623157e308])
+def test_a_huge_beta_gives_its_limit_not_nan(beta: float) -> None:
+    # Issue 25: --beta 1e300 squared overflowed, and inf / inf printed nan (invalid JSON).
+    assert fbeta(0.25, 0.5, beta) == 0.5
+    assert fbeta(0.0, 0.5, beta) == 0.0
+    assert fbeta(0.0, 0.0, beta) == 0.0
+    assert fbeta(1.0, 0.0, beta) == 0.0
+    assert fbeta(0.25, 0.5, 1e150) == pytest.approx(0.5, rel=1e-12)  # continuous below the switch
+    assert fbeta(0.25, 0.5, 1e-300) == 0.25  # a tiny beta is precision alone
+    result = nerve.score([["B-X", "O", "B-Y"]], [["B-X", "B-Z", "O"]], beta=beta)
+    assert result.micro.fbeta == result.micro.recall == 0.5
+    assert result.per_type["Z"].fbeta == 0.0
+
+
+@pytest.mark.parametrize("output", ["table", "json", "markdown", "csv", "latex"])
+def test_cli_beta_1e300_scores_in_every_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    path = tmp_path / "m.conll"
+    path.write_text("a B-X B-X\nb O B-Z\nc B-Y O\n", encoding="utf-8")
+    assert main(["score", str(path), "--beta", "1e300", "--output", output]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "nan" not in out.lower()
+    if output == "json":
+        data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+        assert data["exact"]["micro"]["fbeta"] == data["exact"]["micro"]["recall"] == 0.5
+
+
+def test_seqeval_drop_in_gives_the_limit_where_seqeval_overflows() -> None:
+    from nerve.compat.seqeval.metrics.sequence_labeling import precision_recall_fscore_support
+
+    gold, pred = [["B-X", "O", "B-Y"]], [["B-X", "B-Z", "O"]]
+    f = precision_recall_fscore_support(gold, pred, beta=1e300)[2]
+    assert f.tolist() == [1.0, 0.0, 0.0]  # X, Y, Z: recall where precision > 0, else 0
+    _, r, f, _ = precision_recall_fscore_support(gold, pred, beta=1e300, average="micro")
+    assert float(f) == float(r) == 0.5
+
+
 # --------------------------------------------------------------------------- reading
 
 

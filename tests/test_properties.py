@@ -353,6 +353,8 @@ def test_merged_shards_equal_one_shot(data: st.DataObject, scheme: str, policy: 
     assert merged.exact.counts == whole.exact.counts
     assert merged.tokens == whole.tokens
     assert merged.repairs == whole.repairs
+    assert merged.repairs.fits == whole.repairs.fits  # the scheme the tags point to adds up too
+    assert merged.warnings == whole.warnings
     assert merged.sentences == whole.sentences
     assert merged.settings == whole.settings
     assert merged.signature == whole.signature

@@ -30,10 +30,15 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
 
 
 class NerveError(Exception):
-    """Base class of every error nerve raises on purpose."""
+    """Base class of every error nerve raises on purpose.
+
+    The errors a user's input or options cause (`InputError`, `OptionError`, `SchemeError`,
+    `InvalidSequenceError`) are also ``ValueError``s, as the errors of the tools nerve stands in
+    for (seqeval, nervaluate...) are, so ``except ValueError:`` keeps catching them.
+    """
 
 
-class InputError(NerveError):
+class InputError(NerveError, ValueError):
     """Input that cannot be read: a missing file, a malformed line, misaligned files.
 
     Attributes:
@@ -75,7 +80,7 @@ class OptionError(NerveError, ValueError):
         return type(self), (self.option, self.detail)
 
 
-class SchemeError(NerveError):
+class SchemeError(NerveError, ValueError):
     """A tagging scheme, tag format or repair policy that does not fit the input."""
 
 
@@ -107,7 +112,7 @@ class Problem:
         return f"{self.source}:{self.line}: {self.side}: {self.message}"
 
 
-class InvalidSequenceError(NerveError):
+class InvalidSequenceError(NerveError, ValueError):
     """Raised by the ``error`` repair policy: the input has transitions its scheme forbids."""
 
     def __init__(self, problems: list[Problem], scheme: str) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import options
 from ._version import __version__
-from .errors import NerveError
+from .errors import InputError, NerveError
 from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
 from .model.signature import repair_field, signature
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .model.vocab import TagVocab
 
 __all__ = [
+    "MISFIT_SHARE",
     "Counts",
     "ExactScores",
     "RepairStats",
@@ -196,6 +197,13 @@ class Settings:
         return None
 
 
+#: The share of the entities (gold and predicted) that repairs may reach before a given scheme
+#: that differs from the one nerve infers is said not to fit (`Result.warnings`). Ill-formed
+#: predictions of a good tagger stay well below it; a scheme that does not fit repairs nearly
+#: every entity (IOBES on IOB2 tags: each entity no E or S closes).
+MISFIT_SHARE = 0.05
+
+
 @dataclass(frozen=True)
 class Result:
     """The result of `nerve.score`: exact entity scores, token accuracy and repairs.
@@ -290,8 +298,30 @@ class Result:
         """The line to print with every score, naming everything that changes it."""
         return self.settings.signature(self.repairs.total)
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What may make the numbers mislead, one sentence each (the CLI prints them on stderr).
+
+        A given scheme that does not fit the tags: more repairs than `MISFIT_SHARE` of the gold
+        and predicted entities, where nerve infers another scheme from the tags.
+        """
+        r, micro = self.repairs, self.exact.micro
+        entities = micro.gold + micro.predicted
+        if self.settings.scheme_inferred or r.total <= MISFIT_SHARE * entities:
+            return ()
+        if r.fits in (None, self.settings.scheme):
+            return ()
+        share = f" ({r.total / entities:.0%}, over {MISFIT_SHARE:.0%})" if entities else ""
+        return (
+            f"{options.setting('scheme', self.settings.scheme)} does not fit these tags: "
+            f"{r.total:,} repairs for {entities:,} entities{share}; nerve infers {r.fits} from them "
+            f"(use {options.setting('scheme', r.fits)}, or leave the scheme out)",
+        )
+
     def merge(self, other: Result) -> Result:
         """Combine the results of two shards scored with the same settings."""
+        if not isinstance(other, Result):
+            raise InputError("other", None, f"expected a Result to merge, got {type(other).__name__}")
         settings = self.settings.combine(other.settings)
         if settings is None:
             msg = f"cannot merge results with different settings: {self.signature!r} vs {other.signature!r}"
@@ -314,7 +344,7 @@ class Result:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``nerve score --output json`` (``tokens`` null for spans)."""
-        d = {
+        d: dict[str, Any] = {
             "signature": self.signature,
             "tokens": self.tokens.to_dict() if self.settings.source == "tags" else None,
             "exact": self.exact.to_dict(),
@@ -328,6 +358,8 @@ class Result:
             d["notes"] = {side: dict(counts) for side, counts in self.notes.items()}
         if self.discontinuous is not None:
             d["discontinuous"] = self.discontinuous.to_dict()
+        if self.warnings:
+            d["warnings"] = list(self.warnings)
         return d
 
 

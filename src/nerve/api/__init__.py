@@ -25,14 +25,16 @@ import numpy as np
 
 from .. import options
 from ..analysis.query import InstanceQuery
-from ..errors import InputError, InvalidSequenceError, Problem, SchemeError, SchemeOptionError
+from ..errors import InputError, InvalidSequenceError, OptionError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.conll_lines import first_token_columns
 from ..io.delimiters import file_delimiter
+from ..io.jsonl import is_offset
 from ..io.lists import iter_lists
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.reader_options import ReaderOptions
 from ..io.spans import validate_spans
+from ..model.quoting import is_list, quote
 from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span
 from ..model.vocab import TagVocab
@@ -277,7 +279,11 @@ def decode(
         InvalidSequenceError: with ``repair="error"`` when a transition is invalid.
     """
     policy = options.entity_repair(repair, "decode entities: its rules only count chunks")
-    nested = bool(tags) and not isinstance(tags[0], str)
+    if not is_list(tags):
+        raise InputError(
+            "<tags>", None, f"expected a list of tags, or a list of tag lists, got {quote(tags)}"
+        )
+    nested = bool(len(tags)) and not isinstance(tags[0], str)
     seqs: Tags = tags if nested else [tags]  # type: ignore[list-item]
     fmt = options.tag_format(tag_format, outside)
     fixed = options.scheme(scheme)
@@ -322,18 +328,42 @@ def encode(
     fmt = options.tag_format(tag_format, outside) or TagFormat(outside=outside)
     if fmt.position == "bare" and target.name != "IO":
         raise SchemeError(f"bare tags (no letter) can only be written with the IO scheme, not {target.name}")
-    lengths = [length] if isinstance(length, int) else list(length)
+    lengths = _lengths(length)
     per_seq: list[list[tuple[int, int, str]]] = [[] for _ in lengths]
-    for item in spans:
-        if isinstance(item, Span):
-            q, triple = item.seq, (item.start, item.end, item.label)
-        else:
-            q, triple = 0, (int(item[0]), int(item[1]), str(item[2]))
+    if not is_list(spans, iterable=True):
+        raise InputError(
+            "<spans>", None, f"expected Span objects or (start, end, label) triples, got {quote(spans)}"
+        )
+    for i, item in enumerate(spans):
+        q, triple = _triple(item, f"<spans>: span {i}")
         if not 0 <= q < len(lengths):
-            raise ValueError(f"Expected span sequence index below {len(lengths)}, but got {q}")
+            raise InputError(f"<spans>: span {i}", None, f"sequence index {q} is not below {len(lengths)}")
         per_seq[q].append(triple)
-    out = [
-        [fmt.join(letter, typ) for letter, typ in encode_sequence(s, n, target)]
-        for s, n in zip(per_seq, lengths, strict=True)
-    ]
-    return out[0] if isinstance(length, int) else out
+    try:
+        out = [
+            [fmt.join(letter, typ) for letter, typ in encode_sequence(s, n, target)]
+            for s, n in zip(per_seq, lengths, strict=True)
+        ]
+    except ValueError as err:  # a span past the length, overlapping spans, touching ones in IO
+        raise InputError("<spans>", None, str(err)) from None
+    return out if is_list(length) else out[0]
+
+
+def _lengths(length: Any) -> list[int]:
+    """One length, or a list of them: whole numbers >= 0."""
+    lengths = list(length) if is_list(length) else [length]
+    if any(isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0 for n in lengths):
+        raise OptionError("length", f"expected a whole number >= 0 (or a list of them), but got {length!r}")
+    return [int(n) for n in lengths]
+
+
+def _triple(item: Any, where: str) -> tuple[int, tuple[int, int, str]]:
+    """The sequence index and ``(start, end, label)`` of a `Span` or a triple, checked."""
+    if isinstance(item, Span):
+        return item.seq, (item.start, item.end, item.label)
+    if not is_list(item) or len(item) != 3:
+        raise InputError(where, None, f"expected a Span or (start, end, label), got {quote(item)}")
+    start, end, label = item
+    if not (is_offset(start) and is_offset(end) and isinstance(label, str)):
+        raise InputError(where, None, f"expected integer offsets and a string label, got {quote(item)}")
+    return 0, (int(start), int(end), label)

@@ -6,6 +6,7 @@ In: the parsed command line. Out: the rendering for stdout (`nerve.report.render
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .. import options
 from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
@@ -267,6 +268,8 @@ def run(ns: argparse.Namespace) -> Output:
         return Output(render(_on_dask(ns), ns.output))
     with Progress("B", BYTES_PER_SECOND) as progress:
         result = _score(ns, progress)
+    for warning in result.warnings:  # in the rendering too; on stderr, where a pipe does not hide it
+        sys.stderr.write(f"nerve: warning: {warning}\n")
     text = render(result, ns.output)
     if result.analysis is not None and result.analysis.instances is not None:
         from ..report.instances import render_instances  # only when asked for

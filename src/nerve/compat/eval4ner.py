@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 from ..io.eval4ner import Entity, locate, locate_spans
 from ..io.eval4ner import locate_many as locate_many
 from ..metrics.muc import MODES, MucResult, muc_score
@@ -119,9 +119,11 @@ def evaluate_all(
         OptionError: ``average`` is unknown (a `ValueError` too).
     """
     if not len(predictions) == len(golden_labels) == len(texts):
-        raise ValueError(
+        raise InputError(
+            "texts",
+            None,
             "the counts of predictions/golden_labels/texts are not equal: "
-            f"{len(predictions)}, {len(golden_labels)} and {len(texts)}"
+            f"{len(predictions)}, {len(golden_labels)} and {len(texts)}",
         )
     if average not in ("sentence", "micro"):
         raise OptionError("average", f"Expected average 'sentence' or 'micro', but got {average!r}")

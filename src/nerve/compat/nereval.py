@@ -34,8 +34,10 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ..errors import InputError
+from ..io.jsonl import is_offset
 from ..io.spans import read_span_columns
 from ..matching.assignment import best_edges
+from ..model.quoting import is_list, quote
 
 __all__ = [
     "Entity",
@@ -99,8 +101,25 @@ def correct_type(x: EntityLike, y: EntityLike) -> bool:
     return x.type == y.type and has_overlap(x, y)
 
 
-def _items(entities: Sequence[EntityLike]) -> list[_Item]:
+def _items(entities: Sequence[EntityLike], where: str = "entities") -> list[_Item]:
+    """``(start, end, type, text)`` of each entity; an `InputError` for anything but entities."""
+    if not is_list(entities):
+        raise InputError(
+            where, None, f"expected a list of entities (text, type, start), got {quote(entities)}"
+        )
+    for i, e in enumerate(entities):
+        text, typ, start = (getattr(e, k, None) for k in ("text", "type", "start"))
+        if not (isinstance(text, str) and isinstance(typ, str) and is_offset(start)):
+            detail = f"expected an entity with a string text and type and an integer start, got {quote(e)}"
+            raise InputError(f"{where}, entity {i}", None, detail)
     return [(e.start, e.start + len(e.text), e.type, e.text) for e in entities]
+
+
+def _sides(y_true: object, y_pred: object) -> None:
+    """Both sides must be lists (one list of entities per text), as long as each other."""
+    for name, side in (("y_true", y_true), ("y_pred", y_pred)):
+        if not is_list(side):
+            raise InputError(name, None, f"expected one list of entities per text, got {quote(side)}")
 
 
 def _edges(true: list[_Item], pred: list[_Item]) -> list[tuple[int, int, int, int]]:
@@ -188,7 +207,7 @@ def f1(p: float, r: float) -> float:
 
 def _totals(y_true: Sequence[list[_Item]], y_pred: Sequence[list[_Item]]) -> tuple[float, float, float]:
     if len(y_true) != len(y_pred):
-        raise ValueError("Bad input shape: y_true and y_pred should have the same length.")
+        raise InputError("y_pred", None, "Bad input shape: y_true and y_pred should have the same length.")
     correct = sum(t + ty for t, ty in _counts(y_true, y_pred))
     possible = sum(len(x) for x in y_true) * 2
     actual = sum(len(y) for y in y_pred) * 2
@@ -200,7 +219,9 @@ def precision_recall_f1(
     y_true: Sequence[Sequence[EntityLike]], y_pred: Sequence[Sequence[EntityLike]]
 ) -> tuple[float, float, float]:
     """Micro precision, recall and F1 over all texts (`evaluate` returns only the F1)."""
-    return _totals([_items(x) for x in y_true], [_items(y) for y in y_pred])
+    _sides(y_true, y_pred)
+    true = [_items(x, f"y_true: text {i}") for i, x in enumerate(y_true)]
+    return _totals(true, [_items(y, f"y_pred: text {i}") for i, y in enumerate(y_pred)])
 
 
 def evaluate(y_true: Sequence[Sequence[EntityLike]], y_pred: Sequence[Sequence[EntityLike]]) -> float:
@@ -211,7 +232,8 @@ def evaluate(y_true: Sequence[Sequence[EntityLike]], y_pred: Sequence[Sequence[E
     0.6666666666666666
 
     Raises:
-        ValueError: ``y_true`` and ``y_pred`` differ in length.
+        InputError: ``y_true`` and ``y_pred`` differ in length, or are not lists of entities
+            (a ``ValueError``, as nereval's).
     """
     return precision_recall_f1(y_true, y_pred)[2]
 

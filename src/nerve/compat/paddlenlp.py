@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NerveError
+from ..errors import NerveError, OptionError
 from ..streaming.metric import StreamingMetric
 
 __all__ = ["ChunkEvaluator"]
@@ -45,6 +45,8 @@ class ChunkEvaluator:
     """
 
     def __init__(self, label_list: Sequence[Any], suffix: bool = False):
+        if isinstance(label_list, str | bytes) or not isinstance(label_list, Sequence | np.ndarray):
+            raise OptionError("label_list", f"expected a list of tags, got {type(label_list).__name__}")
         self.label_list = list(label_list)
         self.suffix = suffix
         self.num_infer_chunks: int | float = 0

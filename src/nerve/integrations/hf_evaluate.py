@@ -103,9 +103,10 @@ def compute(
     ``suffix`` reads ``PER-B`` tags; ``zero_division`` (``"warn"``, 0 or 1) is the score of a zero
     denominator. ``sample_weight`` is refused: seqeval 1.2.2 takes it and never uses it.
 
-    With ``mode=None`` and no ``scheme``, tags of the letters B, I, E, S and O are decoded as IOBES
-    (seqeval's default mode knows those letters), so the signature says IOBES and ``repairs``
-    counts each entity no E or S closes, in IOB2 tags too: that is how the lenient count arises.
+    With ``mode=None`` and no ``scheme``, tags of the letters B, I and O are decoded in the scheme
+    nerve infers (IOB2 or IOB1), so the signature names it and ``repairs`` counts the ill-formed
+    entities only (an ``I-X`` that begins one); tags with E or S among those letters are decoded
+    as IOBES (seqeval's default mode knows those letters). The counts are seqeval's either way.
 
     >>> out = compute([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]])
     >>> out["overall_f1"], out["PER"].get("number"), out["counts"].get("tp")

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import InputError, plural
 from ..model.blocks import TagBlock
-from ..model.quoting import quote
+from ..model.quoting import is_list, quote
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -26,15 +26,31 @@ if TYPE_CHECKING:
 __all__ = ["iter_lists"]
 
 
+def _lengths(sentences: Sequence[Sequence[str]], side: str) -> Int:
+    """The length of each sentence; an `InputError` naming the first that is not a list of tags."""
+    try:
+        return np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+    except TypeError:
+        i = next(i for i, s in enumerate(sentences) if not is_list(s))
+        raise InputError(
+            side, None, f"sentence {i}: expected a list of tags, got {quote(sentences[i])}"
+        ) from None
+
+
 def iter_lists(
     gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]] | None, vocab: TagVocab
 ) -> Iterator[TagBlock]:
     """Turn Python lists of tag lists (one list per sentence) into one `TagBlock`."""
+    for side, given in (("<gold>", gold), ("<pred>", pred)):
+        if not is_list(given) and not (side == "<pred>" and given is None):
+            raise InputError(
+                side, None, f"expected a list of tag lists (one per sentence), got {quote(given)}"
+            )
     if isinstance(gold, str) or (gold and isinstance(gold[0], str)):
         raise InputError(
             "<gold>", None, "expected a list of tag lists (one per sentence), got a flat sequence"
         )
-    lengths = np.fromiter((len(s) for s in gold), dtype=np.int64, count=len(gold))
+    lengths = _lengths(gold, "<gold>")
     if pred is not None:
         if isinstance(pred, str) or (pred and isinstance(pred[0], str)):
             raise InputError(
@@ -44,7 +60,7 @@ def iter_lists(
             raise InputError(
                 "<pred>", None, f"has {plural(len(pred), 'sentence')}, but the gold has {len(gold)}"
             )
-        p_lengths = np.fromiter((len(s) for s in pred), dtype=np.int64, count=len(pred))
+        p_lengths = _lengths(pred, "<pred>")
         bad = np.flatnonzero(p_lengths != lengths)
         if bad.shape[0]:
             i = int(bad[0])

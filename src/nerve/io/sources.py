@@ -57,6 +57,8 @@ def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:
                 yield piece
         return
     if not isinstance(path, (str, os.PathLike)):
+        if not callable(getattr(path, "read", None)):
+            raise InputError(repr(path)[:60], None, "expected a file name, a path or a binary file object")
         while piece := path.read(size):
             yield piece
         return

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..model.quoting import quote
+from ..model.quoting import is_list, quote
 from ..model.spans import SpanArray
 from .jsonl import MAX_OFFSET, is_offset, span_array
 
@@ -29,6 +29,10 @@ def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> Spa
             integer offsets (not booleans), ``0 <= start < end <= 2**40``, and a string label,
             named by ``side``, document and span.
     """
+    if not is_list(docs, iterable=True):
+        raise InputError(
+            side, None, f"expected one list of (start, end, label) per document, got {quote(docs)}"
+        )
     lists: list[list[tuple[int, int, str]]] = []
     for i, doc in enumerate(docs):
         try:

@@ -182,6 +182,9 @@ def validate_spans(
     Raises:
         InputError: a file that cannot be read at all (missing, malformed JSON, not a list...).
     """
+    for side, path in (("gold", gold), ("pred", pred)):
+        if path is not None and not isinstance(path, str | os.PathLike):
+            raise InputError(side, None, f"expected a file name, got {type(path).__name__} {path!r}"[:200])
     problems: list[InputError] = []
     _read(gold, pred, fmt, units, problems, column, spans_key)
     return problems

@@ -19,8 +19,8 @@ from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
-from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, SAME, code_tables, pair_codes
-from ..model.schemes import BEGIN, END, SCHEMES, Scheme, check_letters, infer_scheme
+from ..model.pairs import code_tables
+from ..model.schemes import Scheme, check_letters
 from ..model.vocab import TagVocab
 from ..options import flag
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
@@ -29,12 +29,12 @@ from ..tagging.decode import (
     Decoded,
     DecodeRules,
     decode_block,
-    neighbours,
     repair_kinds,
-    transition_counts,
 )
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
+from .transitions import TransitionTable, evidence, infer_from
+from .transitions import grow as _grow
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -42,63 +42,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
     Bool = npt.NDArray[np.bool_]
 
-__all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable"]
-
-
-def _grow(a: Int, size: int) -> Int:
-    if a.shape[0] >= size:
-        return a
-    out = np.zeros(size, dtype=np.int64)
-    out[: a.shape[0]] = a
-    return out
-
-
-class TransitionTable:
-    """One side's transitions: counts by pair code, and how often each tag id occurs.
-
-    Sentence edges count as the outside tag, id 0 (`nerve.tagging.decode.transition_counts`).
-    """
-
-    def __init__(self) -> None:
-        self.codes: Int = np.zeros(N_CODES, dtype=np.int64)
-        self.tags: Int = np.zeros(1, dtype=np.int64)
-
-    def add(self, ids: npt.NDArray[np.int32], sentence_start: Bool, vocab: TagVocab) -> None:
-        """Count the transitions of tag ids of ``vocab``, sentence by sentence."""
-        kinds, types = vocab.kinds, vocab.types
-        codes = pair_codes(neighbours(ids, sentence_start)[0], ids, kinds, types)
-        self.add_counts(transition_counts(ids, sentence_start, codes, kinds, types))
-
-    def add_counts(self, block: Int, ids: npt.NDArray[np.integer] | None = None) -> None:
-        """Add a block's `transition_counts`, its tag ids mapped by ``ids`` when given."""
-        self.codes += block[:N_CODES]
-        tags = block[N_CODES:]
-        if ids is None:
-            self.tags = _grow(self.tags, tags.shape[0])
-            self.tags[: tags.shape[0]] += tags
-        else:
-            self.tags = _grow(self.tags, int(ids.max(initial=-1)) + 1)
-            np.add.at(self.tags, ids[: tags.shape[0]], tags)
-
-    def absorb(self, other: TransitionTable, ids: npt.NDArray[np.integer]) -> None:
-        """Add another table, whose tag id ``i`` is ``ids[i]`` here."""
-        self.add_counts(np.concatenate([other.codes, other.tags]), ids)
-
-    def used(self) -> Int:
-        """The tag ids that occur, the outside tag (id 0) too when any sentence was read."""
-        return np.flatnonzero(self.tags)
-
-
-def infer_from(vocab: TagVocab, tables: list[TransitionTable]) -> Scheme:
-    """Infer the scheme from the tags read and how they follow each other."""
-    if vocab.format is not None and vocab.format.position == "bare":
-        return SCHEMES["IO"]
-    seen = sum((t.codes for t in tables), np.zeros(N_CODES, dtype=np.int64)) > 0
-    b_after_other = bool(np.any(seen & (KIND_OF_TAG == BEGIN) & ~SAME))
-    e_before_other = bool(np.any(seen & (KIND_OF_PREVIOUS == END) & ~SAME))
-    in_use = np.unique(np.concatenate([t.used() for t in tables]))
-    used = {vocab.letters[i] for i in in_use.tolist()}
-    return infer_scheme(used, b_after_other, e_before_other)
+__all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable", "infer_from"]
 
 
 @dataclass(frozen=True)
@@ -331,7 +275,12 @@ class ExactAccumulator:
         for k, v in repair_kinds(tables[1].codes, invalid[1]).items():
             kinds[k] = kinds.get(k, 0) + v
         gold, pred = (int(t.codes[i].sum()) for t, i in zip(tables, invalid, strict=True))
-        return RepairStats(self.policy, gold, pred, dict(sorted(kinds.items()))), schemes[0], schemes[1]
+        found = evidence(vocab, list(tables)) if self.scheme is not None and not self.split else None
+        return (
+            RepairStats(self.policy, gold, pred, dict(sorted(kinds.items())), found),
+            schemes[0],
+            schemes[1],
+        )
 
     def _update_perl(self, block: TagBlock) -> None:
         assert self.perl is not None

@@ -21,10 +21,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import options
-from ..errors import InputError
+from ..errors import InputError, plural
+from ..io.jsonl import is_offset
 from ..matching.assignment import split_edges
 from ..matching.greedy import MODES, greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans
+from ..model.quoting import is_list, quote
 from ..model.spans import Fragments, Span, SpanArray
 from .muc_counts import FIELDS, Columns, DocumentMacro, ModeScores, MucCounts, document_macro, mode_scores
 
@@ -308,18 +310,29 @@ def match_document(
     ]
 
 
-def _spans(docs: Sequence[Iterable[SpanLike]], labels: Sequence[str]) -> tuple[SpanArray, Int]:
+def _span(span: Any, where: str) -> tuple[int, int, str]:
+    """``(start, end, label)`` of a `Span` or a triple, checked: integer offsets, a string label."""
+    if isinstance(span, Span):
+        return span.start, span.end, span.label
+    try:
+        s, e, name = span
+    except (TypeError, ValueError):
+        raise InputError(where, None, f"expected a Span or (start, end, label), got {quote(span)}") from None
+    if not (is_offset(s) and is_offset(e) and isinstance(name, str)):
+        detail = f"expected (start, end, label) with integer offsets and a string label, got {quote(span)}"
+        raise InputError(where, None, detail)
+    if not 0 <= s < e:
+        raise InputError(where, None, f"expected 0 <= start < end, but got ({s}, {e})")
+    return int(s), int(e), name
+
+
+def _spans(docs: Sequence[Iterable[SpanLike]], labels: Sequence[str], side: str) -> tuple[SpanArray, Int]:
     """The spans of each document as sorted columns, and each one's index in its document."""
     lists = []
     for d, spans in enumerate(docs):
-        rows = []
-        for i, span in enumerate(spans):
-            s, e, name = (span.start, span.end, span.label) if isinstance(span, Span) else span
-            if not 0 <= s < e:
-                detail = f"expected 0 <= start < end, but got ({s}, {e})"
-                raise InputError(f"document {d}, span {i}", None, detail)
-            rows.append((int(s), int(e), str(name)))
-        lists.append(rows)
+        if not is_list(spans, iterable=True):
+            raise InputError(f"{side}: document {d}", None, f"expected a list of spans, got {quote(spans)}")
+        lists.append([_span(span, f"{side}: document {d}, span {i}") for i, span in enumerate(spans)])
     spans = SpanArray.from_documents(lists, labels)
     first = np.cumsum([0, *map(len, lists)])[:-1]
     index = np.arange(len(spans)) - first[spans.doc] if len(spans) else spans.doc
@@ -350,12 +363,13 @@ def muc_score(
             its list-order matching, per-type rows matched type by type, and its default
             minimum overlap of 1 % of the gold span unless ``min_gold_share`` is given.
     """
+    for side, docs in (("gold", gold), ("pred", pred)):
+        if not is_list(docs):
+            raise InputError(side, None, f"expected one list of spans per document, got {quote(docs)}")
     if len(gold) != len(pred):
-        raise ValueError(
-            f"Expected as many predicted documents as gold ones, but got {len(pred)} and {len(gold)}"
-        )
+        raise InputError("pred", None, f"has {plural(len(pred), 'document')}, but the gold has {len(gold)}")
     options = MucOptions(min_iou, min_gold_share, document_average, matching)
-    g_side, g_index = _spans(gold, ())
-    p_side, p_index = _spans(pred, g_side.labels)
+    g_side, g_index = _spans(gold, (), "gold")
+    p_side, p_index = _spans(pred, g_side.labels, "pred")
     g_side = replace(g_side, labels=p_side.labels)
     return _result(g_side, p_side, (g_index, p_index), p_side.labels, options)

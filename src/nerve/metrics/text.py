@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from .. import options
-from ..errors import plural
+from ..errors import InputError, NerveError, plural
 from ..matching.text import TextPairs, pair_texts
 from ..matching.text_cells import CellResults, cell_results
 from ..model.counts import Totals, fbeta, safe_div, score_dict
@@ -208,16 +208,18 @@ class TextScores:
 
     def merge(self, other: TextScores) -> TextScores:
         """The scores of both sets of documents (scored with the same settings)."""
+        if not isinstance(other, TextScores):
+            raise InputError("other", None, f"expected TextScores to merge, got {type(other).__name__}")
         same = (self.threshold, self.scheme, self.repair) == (other.threshold, other.scheme, other.repair)
         if not same:
-            raise ValueError(
+            raise NerveError(
                 f"cannot merge scores of different settings: {self.signature!r} vs {other.signature!r}"
             )
         merged: dict[str, Any] = {}
         for name in ("ecer_ewer", "nerval", "bow", "botw", "boe"):
             a, b = getattr(self, name), getattr(other, name)
             if (a is None) != (b is None):
-                raise ValueError(f"cannot merge scores with and without {name}")
+                raise NerveError(f"cannot merge scores with and without {name}")
             merged[name] = a.merge(b) if a is not None and b is not None else None
         return TextScores(
             self.documents + other.documents,

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import SchemeError
+from .schemes import infer_scheme
+
 __all__ = ["Counts", "RepairStats", "Score", "TokenStats", "Totals", "fbeta", "safe_div", "score_dict"]
 
 
@@ -22,11 +25,15 @@ def safe_div(a: float, b: float) -> float:
 def fbeta(precision: float, recall: float, beta: float = 1.0) -> float:
     """The weighted harmonic mean of precision and recall; 0.0 when both are 0.
 
-    ``beta`` weighs recall ``beta`` times as much as precision; ``inf`` gives recall alone.
+    ``beta`` weighs recall ``beta`` times as much as precision; ``inf`` gives recall alone. Past
+    ``beta`` 1e154 its square overflows: the fraction is then divided through by it, which gives
+    its limit (recall, or 0 where precision is 0) rather than inf / inf.
     """
     if math.isinf(beta):
         return recall
     b2 = beta * beta
+    if math.isinf(b2):
+        return safe_div(precision * recall, precision + recall / b2)
     return safe_div((1 + b2) * precision * recall, b2 * precision + recall)
 
 
@@ -125,17 +132,55 @@ class TokenStats:
 
 
 @dataclass(frozen=True)
+class SchemeEvidence:
+    """What nerve infers a scheme from (`nerve.model.schemes.infer_scheme`); it adds up across shards.
+
+    Attributes:
+        letters: the letters of the tags read.
+        b_after_other: some ``B`` starts an entity not right after one of its type.
+        e_before_other: some ``E`` ends an entity not right before one of its type.
+        bare: the tags are bare types (IO).
+    """
+
+    letters: frozenset[str] = frozenset()
+    b_after_other: bool = False
+    e_before_other: bool = False
+    bare: bool = False
+
+    def __add__(self, other: SchemeEvidence) -> SchemeEvidence:
+        return SchemeEvidence(
+            self.letters | other.letters,
+            self.b_after_other or other.b_after_other,
+            self.e_before_other or other.e_before_other,
+            self.bare or other.bare,
+        )
+
+    def scheme(self) -> str | None:
+        """The name of the scheme inferred, or ``None`` where no single scheme has the letters."""
+        if self.bare:
+            return "IO"
+        try:
+            return infer_scheme(self.letters, self.b_after_other, self.e_before_other).name
+        except SchemeError:
+            return None
+
+
+@dataclass(frozen=True)
 class RepairStats:
     """How many transitions the scheme does not allow, on each side, and of which kinds.
 
     ``by_kind`` maps a transition between tag kinds (``"O -> I"``) to its count, gold and
-    predicted together.
+    predicted together. ``evidence``, when the scheme was given rather than inferred, is what
+    nerve would have inferred it from: where the repairs are many and the tags point to another
+    scheme, the given one likely does not fit (`nerve.results.Result.warnings`). It adds up
+    across shards, and takes no part in comparisons.
     """
 
     policy: str
     gold: int = 0
     pred: int = 0
     by_kind: Mapping[str, int] = field(default_factory=dict)
+    evidence: SchemeEvidence | None = field(default=None, compare=False, repr=False)
 
     @property
     def total(self) -> int:
@@ -147,8 +192,17 @@ class RepairStats:
         for k, v in other.by_kind.items():
             kinds[k] = kinds.get(k, 0) + v
         return RepairStats(
-            self.policy, self.gold + other.gold, self.pred + other.pred, dict(sorted(kinds.items()))
+            self.policy,
+            self.gold + other.gold,
+            self.pred + other.pred,
+            dict(sorted(kinds.items())),
+            self.evidence + other.evidence if self.evidence and other.evidence else None,
         )
+
+    @property
+    def fits(self) -> str | None:
+        """The scheme nerve infers from the tags, where the scheme was given (``None`` otherwise)."""
+        return None if self.evidence is None else self.evidence.scheme()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""

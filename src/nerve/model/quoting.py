@@ -6,7 +6,11 @@ that a 50 MB line is shown as its first `QUOTE_LIMIT` characters, an ellipsis an
 
 from __future__ import annotations
 
-__all__ = ["QUOTE_LIMIT", "quote"]
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+__all__ = ["QUOTE_LIMIT", "is_list", "quote"]
 
 QUOTE_LIMIT = 80
 
@@ -25,3 +29,15 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def is_list(value: object, *, iterable: bool = False) -> bool:
+    """Whether ``value`` holds items as a list does: a sequence (an iterable with ``iterable``), no string.
+
+    The check of an argument that takes a list of sentences, documents or spans, so that a number,
+    ``None`` or a string is named as what it is rather than failing deeper down.
+    """
+    kind: type = Iterable if iterable else Sequence
+    if isinstance(value, np.ndarray):
+        return value.ndim >= 1
+    return isinstance(value, kind) and not isinstance(value, str | bytes)

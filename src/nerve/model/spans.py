@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError
+
 if TYPE_CHECKING:
     import numpy.typing as npt
 
@@ -46,8 +48,8 @@ class Span:
 
     def __post_init__(self) -> None:
         if not 0 <= self.start < self.end:
-            msg = f"Expected 0 <= start < end for a span, but got start={self.start}, end={self.end}"
-            raise ValueError(msg)
+            detail = f"expected 0 <= start < end for a span, but got start={self.start}, end={self.end}"
+            raise InputError(self.source or "<span>", self.line, detail)
 
     def __len__(self) -> int:
         return self.end - self.start

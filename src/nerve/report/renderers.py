@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..errors import InputError, OptionError
 from ..metrics.muc import MODES
 from ..results import Result, Score
 from .tables import aligned, latex_tabular, markdown_table
@@ -80,10 +81,11 @@ def _notes(result: Result) -> list[str]:
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
 
-    The notes (`Result.notes`) follow, one line per side.
+    The notes (`Result.notes`) follow, one line per side, then the warnings (`Result.warnings`).
     """
+    warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
-        return [f"documents: {result.documents}", *_notes(result)]
+        return [f"documents: {result.documents}", *_notes(result), *warnings]
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
@@ -92,6 +94,7 @@ def _footer(result: Result) -> list[str]:
         f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
         repairs,
         *_notes(result),
+        *warnings,
     ]
 
 
@@ -113,6 +116,7 @@ def _totals(result: Result) -> list[tuple[str, object]]:
         ("repairs.pred", r.pred),
         *((f"repairs.by_kind.{k}", v) for k, v in r.by_kind.items()),
         *notes,
+        *((f"warnings.{i}", w) for i, w in enumerate(result.warnings)),
     ]
 
 
@@ -328,9 +332,16 @@ RENDERERS: dict[str, Callable[[Result], str]] = {
 
 
 def render(result: Result, output: str = "table") -> str:
-    """Render ``result`` in one of `RENDERERS`' formats."""
-    try:
-        return RENDERERS[output](result)
-    except KeyError:
-        msg = f"Expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
-        raise ValueError(msg) from None
+    """Render ``result`` in one of `RENDERERS`' formats.
+
+    Raises:
+        OptionError: an ``output`` not in `RENDERERS`.
+        InputError: a ``result`` that is not a `Result`.
+    """
+    if output not in RENDERERS:
+        raise OptionError(
+            "output", f"expected an output format among {', '.join(RENDERERS)}, but got {output!r}"
+        )
+    if not isinstance(result, Result):
+        raise InputError("result", None, f"expected a nerve Result, got {type(result).__name__}")
+    return RENDERERS[output](result)

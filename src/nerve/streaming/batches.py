@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InputError, SchemeError
+from ..errors import InputError, OptionError, SchemeError
 from ..io.conll import TagBlock
 from ..model.vocab import TagVocab
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
 
 __all__ = [
+    "SWAPPED",
     "LabelMap",
     "Labels",
     "check_batch",
@@ -50,7 +51,14 @@ class LabelMap:
     """
 
     def __init__(self, labels: Labels, vocab: TagVocab):
+        if isinstance(labels, str | bytes) or not isinstance(labels, Mapping | Sequence | np.ndarray):
+            detail = f"expected a list of tags (or a mapping of ids to tags), got {type(labels).__name__}"
+            raise OptionError("labels", detail)
         if isinstance(labels, Mapping):
+            if not all(
+                isinstance(k, int | np.integer | str) and str(k).lstrip("-").isdigit() for k in labels
+            ):
+                raise OptionError("labels", "a mapping's keys must be label ids (whole numbers)")
             keys = [int(k) for k in labels]
             if any(k < 0 for k in keys):
                 raise SchemeError(f"label ids must be 0 or more, got {min(keys)}")
@@ -147,6 +155,14 @@ def rows_block(gold: npt.NDArray[np.int32], pred: npt.NDArray[np.int32], per_row
     return TagBlock(gold, pred, sentence_start, np.zeros(n, dtype=np.bool_), line, line)
 
 
+#: The hint for predictions that carry the gold side's ``ignore_index`` (-100, which a model's argmax
+#: never gives): each ecosystem keeps its order, and the two are easy to mix up.
+SWAPPED = (
+    "; it is the ignore_index, which only the gold ids carry: arguments swapped? "
+    "(StreamingMetric.update takes gold, pred; the torchmetrics metrics' update takes preds, target)"
+)
+
+
 def check_batch(
     gold: np.ndarray[Any, Any],
     pred: np.ndarray[Any, Any],
@@ -192,12 +208,10 @@ def check_batch(
         bad_at = np.argwhere(mask & ((a < 0) | (a >= n_labels)))
         if bad_at.shape[0]:
             r, c = (int(v) for v in bad_at[0])
-            raise InputError(
-                where,
-                None,
-                f"row {r}, position {c}: {name} id {int(a[r, c])} is not in the label list "
-                f"(0..{n_labels - 1})",
-            )
+            found = int(a[r, c])
+            detail = f"row {r}, position {c}: {name} id {found} is not in the label list (0..{n_labels - 1})"
+            swapped = name == "predicted" and ignore_index is not None and found == ignore_index
+            raise InputError(where, None, detail + (SWAPPED if swapped else ""))
     return mask
 
 

@@ -180,6 +180,9 @@ class StreamingMetric:
         Raises:
             InputError: shapes that differ, lengths outside the rows, ids outside the label
                 list, devices that differ; the message names the batch, row and position.
+                Predicted ids that hold the ``ignore_index`` (which only gold ids carry) ask
+                whether the arguments are swapped: this takes gold first, torchmetrics' metrics
+                take predictions first.
             InvalidSequenceError: with ``repair="error"``, the batch's invalid transitions.
         """
         batch = self.batches
@@ -265,6 +268,10 @@ class StreamingMetric:
 
     def merge(self, other: StreamingMetric) -> StreamingMetric:
         """Add the counts of another metric with the same settings (in place); returns self."""
+        if not isinstance(other, StreamingMetric):
+            raise InputError(
+                "other", None, f"expected a StreamingMetric to merge, got {type(other).__name__}"
+            )
         if (self.policy, self.scheme, self.beta) != (other.policy, other.scheme, other.beta):
             raise NerveError("only metrics with the same scheme, repair policy and beta merge")
         self._flush()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...errors import InputError, OptionError
 from ...metrics.muc import MucOptions, Outcomes, count_all, mode_scores
 from .entities import EvaluationIndices, EvaluationResult
 from .loaders import LOADERS, Loaded, infer_loader, load
@@ -48,7 +49,7 @@ class Evaluator:
         matching: str = "optimal",
     ) -> None:
         if not 1.0 <= min_overlap_percentage <= 100.0:
-            raise ValueError("min_overlap_percentage must be between 1.0 and 100.0")
+            raise OptionError("min_overlap_percentage", "must be between 1.0 and 100.0")
         self.tags = tags
         self.min_overlap_percentage = min_overlap_percentage
         self.options = MucOptions(min_gold_share=min_overlap_percentage / 100.0, matching=matching)
@@ -56,16 +57,18 @@ class Evaluator:
             loader = infer_loader(true)
         if loader == "list":
             if len(true) != len(pred):
-                raise ValueError("Number of predicted documents does not equal true")
+                raise InputError("pred", None, "Number of predicted documents does not equal true")
             for i, (t, p) in enumerate(zip(true, pred, strict=True)):
                 if len(t) != len(p):
-                    raise ValueError(f"Document {i} has different lengths: true={len(t)}, pred={len(p)}")
+                    raise InputError(
+                        "pred", None, f"Document {i} has different lengths: true={len(t)}, pred={len(p)}"
+                    )
         if loader not in LOADERS:
-            raise ValueError(f"Unknown loader: {loader}")
+            raise OptionError("loader", f"Unknown loader: {loader}")
         self.true = LOADERS[loader](true)
         self.pred = LOADERS[loader](pred)
         if len(self.true) != len(self.pred):
-            raise ValueError("Number of predicted documents does not equal true")
+            raise InputError("pred", None, "Number of predicted documents does not equal true")
 
     def evaluate(self) -> dict[str, Any]:
         """Counts and scores per strategy, overall and per tag, and the indices of each outcome."""
@@ -121,9 +124,11 @@ class Evaluator:
         """Write nervaluate's CSV: one row per strategy, or per tag for one strategy."""
         results = self.evaluate()
         if mode not in ("overall", "entities"):
-            raise ValueError("Invalid mode: must be one of {'overall', 'entities'}")
+            raise OptionError("mode", "Invalid mode: must be one of {'overall', 'entities'}")
         if mode == "entities" and scenario not in STRATEGIES:
-            raise ValueError("Invalid scenario: must be one of {'strict', 'ent_type', 'partial', 'exact'}")
+            raise OptionError(
+                "scenario", "Invalid scenario: must be one of {'strict', 'ent_type', 'partial', 'exact'}"
+            )
         first = "Strategy" if mode == "overall" else "Entity"
         data: list[list[Any]] = [
             [
@@ -157,9 +162,11 @@ class Evaluator:
 
     def _rows(self, mode: str, scenario: str) -> list[list[Any]]:
         if mode not in ("overall", "entities"):
-            raise ValueError("Invalid mode: must be one of {'overall', 'entities'}")
+            raise OptionError("mode", "Invalid mode: must be one of {'overall', 'entities'}")
         if mode == "entities" and scenario not in STRATEGIES:
-            raise ValueError("Invalid scenario: must be one of {'strict', 'ent_type', 'partial', 'exact'}")
+            raise OptionError(
+                "scenario", "Invalid scenario: must be one of {'strict', 'ent_type', 'partial', 'exact'}"
+            )
         results = self.evaluate()
         if mode == "overall":
             named = [(s, results["overall"][s]) for s in sorted(STRATEGIES)]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...api import decode
+from ...errors import InputError
 from ...matching.overlap import in_order
 from ...model.spans import SpanArray
 
@@ -43,18 +44,18 @@ def infer_loader(true: Any) -> str:
     if isinstance(true, list) and true and isinstance(true[0], list):
         first = next((doc[0] for doc in true if isinstance(doc, list) and doc), None)
         return "dict" if isinstance(first, dict) else "list"
-    raise ValueError("Could not infer loader from input type")
+    raise InputError("nervaluate input", None, "Could not infer loader from input type")
 
 
 def _check_tags(docs: Sequence[Sequence[str]]) -> None:
     for doc in docs:
         if not isinstance(doc, list):
-            raise ValueError("Each document must be a list of tags")
+            raise InputError("nervaluate input", None, "Each document must be a list of tags")
     for tag in {t for doc in docs for t in doc}:
         if not isinstance(tag, str):
-            raise ValueError(f"Invalid tag type: {type(tag)}")
+            raise InputError("nervaluate input", None, f"Invalid tag type: {type(tag)}")
         if tag != "O" and not tag.startswith(("B-", "I-")):
-            raise ValueError(f"Invalid tag format: {tag}")
+            raise InputError("nervaluate input", None, f"Invalid tag format: {tag}")
 
 
 def _from_tags(docs: Sequence[Sequence[str]]) -> Entities:
@@ -74,7 +75,7 @@ def _from_tags(docs: Sequence[Sequence[str]]) -> Entities:
 def from_conll(data: Any) -> Entities:
     """The ``"conll"`` loader: tab-separated ``token, tag`` lines, documents separated by blank lines."""
     if not isinstance(data, str):
-        raise ValueError("ConllLoader expects string input")
+        raise InputError("nervaluate input", None, "ConllLoader expects string input")
     if not data:
         return []
     docs: list[list[str]] = []
@@ -86,7 +87,11 @@ def from_conll(data: Any) -> Entities:
                 continue
             parts = line.split("\t")
             if len(parts) < 2:
-                raise ValueError(f"Invalid CoNLL format: line '{line}' does not contain a tab separator")
+                raise InputError(
+                    "nervaluate input",
+                    None,
+                    f"Invalid CoNLL format: line '{line}' does not contain a tab separator",
+                )
             tags.append(parts[1])
             offsets.append(offset)
         docs.append(tags)
@@ -100,24 +105,28 @@ def from_conll(data: Any) -> Entities:
 def from_dicts(data: Any) -> Entities:
     """The ``"dict"`` loader: lists of ``{"label", "start", "end"}``, ends inclusive."""
     if not isinstance(data, list):
-        raise ValueError("DictLoader expects list input")
+        raise InputError("nervaluate input", None, "DictLoader expects list input")
     out = []
     for doc in data:
         if not isinstance(doc, list):
-            raise ValueError("Each document must be a list of entity dictionaries")
+            raise InputError("nervaluate input", None, "Each document must be a list of entity dictionaries")
         entities = []
         for entity in doc:
             if not isinstance(entity, dict):
-                raise ValueError(f"Invalid entity type: {type(entity)}")
+                raise InputError("nervaluate input", None, f"Invalid entity type: {type(entity)}")
             if not all(key in entity for key in ("label", "start", "end")):
-                raise ValueError("Entity missing required keys: {'label', 'start', 'end'}")
+                raise InputError(
+                    "nervaluate input", None, "Entity missing required keys: {'label', 'start', 'end'}"
+                )
             label, start, end = entity["label"], entity["start"], entity["end"]
             if not isinstance(label, str):
-                raise ValueError("Entity label must be a string")
+                raise InputError("nervaluate input", None, "Entity label must be a string")
             if not isinstance(start, int) or not isinstance(end, int):
-                raise ValueError("Entity start and end must be integers")
+                raise InputError("nervaluate input", None, "Entity start and end must be integers")
             if not 0 <= start <= end:
-                raise ValueError(f"Expected 0 <= start <= end (end inclusive), but got {entity}")
+                raise InputError(
+                    "nervaluate input", None, f"Expected 0 <= start <= end (end inclusive), but got {entity}"
+                )
             entities.append((label, start, end))
         out.append(entities)
     return out
@@ -143,7 +152,7 @@ def load(docs: Entities, tags: dict[str, int]) -> Loaded:
 def from_list(data: Any) -> Entities:
     """The ``"list"`` loader: one list of B-/I-/O tags per document."""
     if not isinstance(data, list):
-        raise ValueError("ListLoader expects list input")
+        raise InputError("nervaluate input", None, "ListLoader expects list input")
     return _from_tags(data)
 
 

@@ -35,10 +35,11 @@ Where seqeval 1.2.2 is wrong, this differs (each case is pinned in
   able to handle some cases"); in IOB1 it drops the valid one-token ``B-X`` of
   ``I-X B-X B-Y`` and keeps ``I-Y`` alone from the ill-formed ``O B-Y I-Y``. Here the scheme's
   definition decides.
-- **``mode="strict"`` without ``scheme`` in the ``*_score`` functions** is strict here, in the
-  scheme seqeval's ``auto_detect`` finds in the gold tags, as seqeval's own
-  ``classification_report`` does; seqeval's ``*_score`` silently fall back to the default mode.
-  Where the gold tags are all ``O`` the predicted ones are looked at instead of raising.
+- **``mode="strict"`` without ``scheme``**: the ``*_score`` functions give seqeval's numbers,
+  those of the default mode, as seqeval's do, but warn (a ``UserWarning``) that ``mode`` is
+  ignored; ``classification_report`` is strict in the scheme seqeval's ``auto_detect`` finds in
+  the gold tags, as seqeval's is (a ``ValueError`` where it finds none, IOB1's for instance).
+  Where the gold tags are all ``O`` the report looks at the predicted ones instead of raising.
 - **Mistakes are errors.** Sentences of different lengths (which ``accuracy_score`` and
   ``performance_measure`` silently cut to the shorter) and tags nerve cannot read (``PER``,
   ``b-PER``, ``<PAD>``, which seqeval reads by their first character after a "seems not to be
@@ -47,6 +48,7 @@ Where seqeval 1.2.2 is wrong, this differs (each case is pinned in
   the scheme's own letters the lenient decoding counts what seqeval counts. A ``mode`` other
   than None and ``"strict"`` and a ``zero_division`` other than ``"warn"``, 0 and 1 raise
   `nerve.OptionError` (seqeval takes them as None and 1). A scheme seqeval's ``auto_detect``
-  cannot place raises `nerve.SchemeError` (seqeval: ``ValueError``).
+  cannot place raises `nerve.SchemeError`. All three are ``ValueError`` subclasses, so
+  ``except ValueError:`` written for seqeval catches them.
 - **``sample_weight``** is ignored with a warning; seqeval 1.2.2 ignores it silently.
 """

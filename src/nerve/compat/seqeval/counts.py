@@ -8,9 +8,11 @@ gold, predicted and correct entity counts per type in seqeval's order (sorted na
 How each mode decodes (nerve's decoder, no chunking here):
 
 - ``mode=None`` (seqeval's conlleval-like default): ``repair="begin"``, in ``scheme`` when one is
-  given, else in IOBES when the tags use only the letters B, I, E, S and O (the letters seqeval's
-  default mode knows; on them ``begin`` counts what seqeval counts), else in the scheme nerve
-  infers (BILOU's L and U, BMES's M).
+  given; else in the scheme nerve infers when the tags use only the letters B, I and O (IOB2 or
+  IOB1, where ``begin`` counts what seqeval counts, and the repairs are the real ill-formed
+  entities); else in IOBES when they use only B, I, E, S and O (the letters seqeval's default
+  mode knows; on them ``begin`` counts what seqeval counts); else in the scheme nerve infers
+  (BILOU's L and U, BMES's M).
 - ``mode="strict"``: ``repair="discard"`` in ``scheme``, or without one in the scheme seqeval's
   `auto_detect` picks from the gold tags (from the predicted tags when the gold ones are all ``O``).
 """
@@ -26,14 +28,24 @@ import numpy as np
 
 from ...api import decode, score
 from ...errors import InputError, OptionError, plural
+from ...model.quoting import quote
 from .scheme import auto_detect, scheme_name
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["LENIENT_LETTERS", "EntityCounts", "check_mode", "decode_flat", "entity_counts", "flat_tags"]
+__all__ = [
+    "LENIENT_LETTERS",
+    "EntityCounts",
+    "check_mode",
+    "check_tags",
+    "decode_flat",
+    "entity_counts",
+    "flat_tags",
+]
 
 LENIENT_LETTERS = frozenset("BIESO")
+IOB_LETTERS = frozenset("BIO")  # decoded in their own scheme, so the signature and repairs are honest
 UNTYPED = "_"  # seqeval's name for the type of a bare tag (``B``, ``I``)
 
 
@@ -53,6 +65,23 @@ def check_mode(mode: str | None) -> bool:
         return mode is not None
     detail = f"expected None (seqeval's default, conlleval-like) or 'strict', but got {mode!r}"
     raise OptionError("mode", detail)
+
+
+def check_tags(seq: object, side: str) -> None:
+    """``seq`` must be a list of tag lists (or, where seqeval takes one, a flat list of tags).
+
+    Raises:
+        InputError: anything else (a number, None, a string, a list of numbers), named by side
+            and sentence, where seqeval raises a TypeError or reads the characters of a string.
+    """
+    if isinstance(seq, str | bytes) or not isinstance(seq, Sequence | np.ndarray):
+        raise InputError(side, None, f"expected a list of tag lists (one per sentence), got {quote(seq)}")
+    for i, sentence in enumerate(seq):
+        if not isinstance(sentence, str) and (
+            isinstance(sentence, bytes) or not isinstance(sentence, Sequence | np.ndarray)
+        ):
+            detail = f"sentence {i}: expected a list of tags, got {quote(sentence)}"
+            raise InputError(side, None, detail)
 
 
 def _letters(*sides: Sequence[Sequence[str]], suffix: bool) -> set[str]:
@@ -75,7 +104,8 @@ def decoding(
         return named or _detected(y_true, y_pred, suffix), "discard"
     if named is None:
         sides = (y_true,) if y_pred is None else (y_true, y_pred)
-        named = "IOBES" if _letters(*sides, suffix=suffix) <= LENIENT_LETTERS else "auto"
+        letters = _letters(*sides, suffix=suffix)
+        named = "IOBES" if letters <= LENIENT_LETTERS and not letters <= IOB_LETTERS else "auto"
     return named, "begin"
 
 
@@ -99,6 +129,8 @@ def entity_counts(
     suffix: bool = False,
 ) -> EntityCounts:
     """The per-type counts seqeval's ``mode`` gives ``y_true`` against ``y_pred``, by `nerve.score`."""
+    check_tags(y_true, "<gold>")
+    check_tags(y_pred, "<pred>")
     name, repair = decoding(y_true, y_pred, strict=strict, scheme=scheme, suffix=suffix)
     result = score(y_true, y_pred, scheme=name, repair=repair, tag_format="X-B" if suffix else "B-X")
     rows = sorted((n or UNTYPED, c.gold, c.predicted, c.tp) for n, c in result.exact.counts.items())
@@ -113,7 +145,8 @@ def decode_flat(seq: Sequence[Any], suffix: bool = False) -> list[tuple[str, int
     The offsets of a list of sentences are those of seqeval's flattening, with an ``O`` after each
     sentence. Decoded as ``mode=None`` decodes.
     """
-    nested = bool(seq) and not isinstance(seq[0], str)
+    check_tags(seq, "<seq>")
+    nested = bool(len(seq)) and not isinstance(seq[0], str)
     sentences: Sequence[Sequence[str]] = seq if nested else [seq]
     name, repair = decoding(sentences, None, strict=False, scheme=None, suffix=suffix)
     spans = decode(sentences, scheme=name, repair=repair, tag_format="X-B" if suffix else "B-X")
@@ -131,6 +164,8 @@ def flat_tags(y_true: Sequence[Any], y_pred: Sequence[Any]) -> tuple[npt.NDArray
         InputError: a different number of sentences, or of tags in a sentence (seqeval compares
             only the common prefix).
     """
+    check_tags(y_true, "<gold>")
+    check_tags(y_pred, "<pred>")
     nested = any(not isinstance(s, str) for s in y_true)
     if len(y_true) != len(y_pred):
         what = "sentence" if nested else "tag"

@@ -116,6 +116,8 @@ def precision_recall_fscore(
         _warn("true nor predicted", "F-score is", len(true))
     if np.isposinf(beta):
         f_score = recall
+    elif np.isinf(float(beta) * float(beta)):  # past 1e154 seqeval's beta**2 raises OverflowError
+        f_score = np.where(precision > 0, recall, 0.0)  # the limit: recall, 0 where precision is 0
     else:
         beta2 = beta**2
         denom = beta2 * precision + recall

@@ -8,6 +8,7 @@ scores from them with seqeval's arithmetic (`nerve.compat.seqeval.prf`).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -27,6 +28,11 @@ __all__ = [
 ]
 
 Tags = Sequence[Sequence[str]]
+STRICT_WITHOUT_SCHEME = (
+    "mode='strict' is ignored without scheme=, as seqeval's f1_score, precision_score and "
+    "recall_score ignore it: these are the default (conlleval-like) mode's scores; pass scheme= "
+    "(IOB2, for instance) for strict scores"
+)
 
 
 def precision_recall_fscore_support(
@@ -63,6 +69,9 @@ def _scores(
     warn_for: Collection[str],
     beta: float = 1.0,
 ) -> tuple[Any, Any, Any, Any]:
+    if mode == "strict" and not scheme:
+        warnings.warn(STRICT_WITHOUT_SCHEME, UserWarning, stacklevel=3)
+        mode = None
     counts = checked_counts(
         y_true, y_pred, mode, False, scheme, suffix, average, zero_division, sample_weight, beta
     )
@@ -84,8 +93,9 @@ def f1_score(
 ) -> Any:
     """The F1 score of the entities: micro-averaged, or ``average`` None (per type), macro, weighted.
 
-    ``mode="strict"`` decodes in ``scheme`` (or the one found in the gold tags) and drops
-    ill-formed entities; the default is seqeval's conlleval-like mode.
+    ``mode="strict"`` with a ``scheme`` decodes in that scheme and drops ill-formed entities; the
+    default is seqeval's conlleval-like mode. ``mode="strict"`` without ``scheme`` gives the default
+    mode's score with a ``UserWarning``, as seqeval's ``*_score`` functions silently do.
 
     >>> y_true = [["O", "O", "B-MISC", "I-MISC", "B-MISC", "O", "O"], ["B-PER", "I-PER", "O"]]
     >>> y_pred = [["O", "O", "B-MISC", "I-MISC", "B-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]

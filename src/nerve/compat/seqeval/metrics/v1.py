@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from ....errors import OptionError
 from ..counts import EntityCounts, check_mode, entity_counts
 from ..prf import UndefinedMetricWarning, check_options, precision_recall_fscore, warn_sample_weight
 from ..reporters import DictReporter, StringReporter
@@ -85,7 +86,13 @@ def checked_counts(
 
 
 def report_from_counts(counts: EntityCounts, digits: int, output_dict: bool, zero_division: object) -> Any:
-    """The report of ``counts``: a row per type, then the micro, macro and weighted averages."""
+    """The report of ``counts``: a row per type, then the micro, macro and weighted averages.
+
+    Raises:
+        OptionError: ``digits`` that is not a whole number >= 0.
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise OptionError("digits", f"expected a whole number >= 0, but got {digits!r}")
     if output_dict:
         reporter: DictReporter | StringReporter = DictReporter()
     else:
