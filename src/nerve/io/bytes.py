@@ -279,7 +279,7 @@ def starts_with(data: bytes, prefix: bytes, fields: FieldTable, whole_field: boo
     lines = _line_of(fields, offsets)
     at = np.asarray(offsets, dtype=np.int64)
     ok = fields.start[fields.first_gap[lines]] == at  # at the start of the line
-    if whole_field:  # the field ends there, or a space follows (``-DOCSTART- -X- O O`` in a tab-separated file)
+    if whole_field:  # the field ends there, or a space follows (``-DOCSTART- -X- O O`` with tabs)
         after = at + len(prefix)
         end = fields.end[fields.first[lines]]
         buf = np.frombuffer(data, dtype=np.uint8)

@@ -31,6 +31,7 @@ counted in each side's `SpanArray.notes`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from functools import partial
 
