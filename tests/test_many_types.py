@@ -36,7 +36,7 @@ import resource, sys
 import nerve
 limit = int(sys.argv[2])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-r = nerve.score(sys.argv[1], errors=True, confusion=True, metrics="exact,muc")
+r = nerve.score(sys.argv[1], errors=True, confusion=True)
 c = r.analysis.confusion["exact"]
 print(len(c.types), sum(n for _, _, n in c.cells()), len(nerve.render(r, "csv")))
 """
