@@ -58,7 +58,8 @@ def test_span_instances_carry_their_text_in_context_and_the_file_name(tmp_path: 
     assert data["g_text"][typed][1] == data["p_text"][typed][1] == "Grace Hopper"
     before, _, after = data["g_text"][typed]
     assert text.endswith(before + "Grace Hopper" + after)  # the window runs to the document's end
-    assert len(before) == CHARS
+    assert before == "in Paris was long. The meeting in Paris was long. Then "  # from a word's start
+    assert CHARS - len("meeting ") < len(before) <= CHARS
     assert (data["cut_left"][typed], data["cut_right"][typed]) == (True, False)
     bounded = rows["boundary"]  # New York City against New York
     assert data["g_text"][bounded][1] == "New York City"

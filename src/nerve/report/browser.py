@@ -128,14 +128,31 @@ def _span_texts(texts: tuple[Text | None, ...], out: dict[str, Any], window: int
             for key, empty in (("g_text", None), ("p_text", None), ("cut_left", False), ("cut_right", False)):
                 pieces[key].append(empty)
             continue
+        first, last = min(s for s, _ in own), max(e for _, e in own)
         width = CHARS if isinstance(text, str) else window
-        lo = max(0, min(s for s, _ in own) - width)
-        hi = min(len(text), max(e for _, e in own) + width)
+        lo, hi = max(0, first - width), min(len(text), last + width)
+        if isinstance(text, str):  # cut at a space, not in a word, where the window has one
+            lo, hi = _word_bounds(text, lo, first, last, hi)
         for key, s, e in (("g_text", gs[i], ge[i]), ("p_text", ps[i], pe[i])):
             pieces[key].append(_pieces(text, lo, s, e, hi) if s >= 0 else None)
         pieces["cut_left"].append(lo > 0)
         pieces["cut_right"].append(hi < len(text))
     return pieces
+
+
+def _word_bounds(text: str, lo: int, first: int, last: int, hi: int) -> tuple[int, int]:
+    """The window ``[lo, hi)`` cut at spaces where it starts or ends inside a word.
+
+    ``lo`` moves past the first space of ``text[lo:first]``, ``hi`` back to the last of
+    ``text[last:hi]``; where there is none, the window keeps its bound.
+    """
+    if lo > 0 and not text[lo - 1].isspace():
+        space = next((k for k in range(lo, first) if text[k].isspace()), None)
+        lo = lo if space is None else space + 1
+    if hi < len(text) and not text[hi].isspace():
+        space = next((k for k in range(hi - 1, last - 1, -1) if text[k].isspace()), None)
+        hi = hi if space is None else space
+    return lo, hi
 
 
 def _pieces(text: Text, lo: int, start: int, end: int, hi: int) -> list[str]:
