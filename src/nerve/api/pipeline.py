@@ -19,6 +19,7 @@ import numpy as np
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
+from ..io import formats
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
 from ..io.label_maps import label_map as read_label_map
@@ -175,8 +176,9 @@ def _only_tags(kind: str, given: dict[str, Any]) -> None:
     For tagged input, refuse ``flatten``: entities decoded from one tag column never overlap; and
     ``lenient`` for input whose entities carry no text.
     """
-    options.lenient(given["lenient"], kind)
-    if kind == "conll":
+    formats.check_lenient(given["lenient"], kind)
+    record = formats.format_named(kind)  # the options it takes are not refused
+    if record.kind == "tags":
         if given["flatten"] is not None:
             detail = "applies to span input, whose entities can nest; entities decoded from tags never do"
             raise OptionError(options.flag("flatten"), detail)
@@ -184,7 +186,7 @@ def _only_tags(kind: str, given: dict[str, Any]) -> None:
     unset = {"scheme": "auto", "repair": "begin", "outside": "O", "comments": False, "check_tokens": True}
     unset.update(tag_format=None, delimiter=None, workers=None, gold_scheme=None, pred_scheme=None)
     utf8 = codecs.lookup(options.encoding(given["encoding"])).name == "utf-8"
-    for option in ("encoding", *unset):
+    for option in (o for o in ("encoding", *unset) if not record.takes(o)):
         if (option == "encoding" and not utf8) or (option != "encoding" and given[option] != unset[option]):
             detail = f"applies to tagged (CoNLL) input, but the input reads as {kind} spans"
             raise OptionError(options.flag(option), detail)
