@@ -141,7 +141,7 @@ def test_python_example(block: Block, workdir: Path) -> None:
 def test_the_torch_examples_say_what_they_need() -> None:
     """The examples that import torch are found, so that they skip (or fail under CI=true) without it."""
     found = {b.where: needs(b) for b in all_blocks() if b.lang in RUN and "torch" in b.body}
-    assert {where.split(":")[0] for where in found} >= {"README.md", "docs/training.md"}
+    assert {where.split(":")[0] for where in found} >= {"docs/metrics/streaming.md", "docs/training.md"}
     assert all({"torch"} <= n or {"torchmetrics"} <= n for n in found.values()), found
     assert any(n >= {"lightning", "torch", "torchmetrics"} for n in found.values()), found
 

@@ -399,13 +399,14 @@ def test_merged_results_add_their_analyses() -> None:
         a.merge(nerve.score("examples/news.conll"))
 
 
-def test_readme_analysis_commands_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_documented_analysis_commands_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import shlex
 
     from nerve.cli import main
 
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    block = text.split("## Error analysis", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    page = Path(__file__).resolve().parents[1] / "docs" / "metrics" / "errors.md"
+    text = page.read_text(encoding="utf-8")
+    block = text.split("## The options in detail", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
     commands = [ln.split("#", 1)[0].strip() for ln in block.strip().splitlines()]
     assert len(commands) == 2
     for command in commands:

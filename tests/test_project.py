@@ -66,6 +66,21 @@ def test_example_in_readme_output_is_current() -> None:
     assert shown == nerve.render(result, "table")
 
 
+def test_readme_is_a_landing_page_whose_links_resolve() -> None:
+    """The README stays short (the docs hold the rest), and each of its relative links names a file."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if "://" not in link]
+    assert sum(link.startswith("docs/") for link in local) >= 10
+    for link in local:
+        assert (ROOT / link).is_file(), link
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for link in local:
+        if link.startswith("docs/"):
+            assert link.removeprefix("docs/") in nav, f"{link} is not in the site's nav"
+
+
 def test_all_names_resolve() -> None:
     for name in nerve.__all__:
         assert hasattr(nerve, name), name

@@ -13,11 +13,13 @@ from .. import options
 from ..api import compare
 from ..report.renderers import RENDERERS
 from .options import (
+    SCHEME,
     add_format,
     add_labels,
     add_output,
     add_reading,
     add_statistics,
+    group,
     labels,
     reading,
     statistics,
@@ -47,14 +49,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         nargs="+",
         help="prediction files aligned line by line with GOLD, the baseline first (two or more)",
     )
+    add_format(c)
     add_reading(c)
-    c.add_argument(
+    group(c, SCHEME).add_argument(
         "--repair",
         default="begin",
         metavar="P",
         help=f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)",
     )
-    add_format(c)
     add_labels(c, pattern=False)
     add_statistics(c, optional=False)
     add_output(c, list(RENDERERS), "table")  # the formats of `nerve.report.stats.COMPARE_RENDERERS`

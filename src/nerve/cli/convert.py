@@ -17,6 +17,7 @@ from ..errors import plural
 from ..io.formats import names, targets
 from ..model.nesting import POLICIES
 from ..model.schemes import SUPPORTED_SCHEMES
+from .options import INPUT, OUTPUT, SCHEME, group
 from .output import Output
 from .progress import Progress
 
@@ -36,41 +37,46 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     c.add_argument("source", metavar="IN", help="a CoNLL file, a directory of .bio files, or a span file")
     c.add_argument("out", metavar="OUT", help="the file (conll, jsonl, spacy-jsonl) or directory (bio, brat)")
-    c.add_argument(
-        "--to", required=True, metavar="FORMAT", help=f"the format to write: {', '.join(targets())}"
-    )
-    schemes = ", ".join(s for s in SUPPORTED_SCHEMES if s != "auto")
-    c.add_argument(
-        "--scheme",
-        default=None,
-        metavar="S",
-        help=f"conll, bio: the scheme written: {schemes} (default: IOB2)",
-    )
-    c.add_argument(
-        "--flatten",
-        default=None,
-        metavar="POLICY",
-        help=f"for conll and bio: keep non-overlapping entities by {', '.join(POLICIES)}; "
-        "without it nested entities are refused",
-    )
-    c.add_argument(
+    read, tags, out = group(c, INPUT), group(c, SCHEME), group(c, OUTPUT)
+    read.add_argument(
         "--format",
         dest="input_format",
         default=None,
         metavar="F",
         help=f"IN's format: {', '.join(names('tags', 'spans', 'dataset'))}",
     )
-    c.add_argument(
+    read.add_argument(
+        "--side", default="gold", metavar="SIDE", help=f"the side converted: {', '.join(SIDES)}"
+    )
+    read.add_argument("--offsets", default=None, metavar="U", help="the offset units of a span input")
+    tags.add_argument(
         "--from-scheme", default="auto", metavar="S", help="the scheme of IN's tags (default: auto)"
     )
-    c.add_argument("--side", default="gold", metavar="SIDE", help=f"the side converted: {', '.join(SIDES)}")
-    c.add_argument(
+    tags.add_argument(
         "--tag-format", default=None, metavar="F", help="how IN's tags are spelled (default: inferred)"
     )
-    c.add_argument("--outside", default="O", metavar="TAG", help="IN's outside tag (default: O)")
-    c.add_argument("--offsets", default=None, metavar="U", help="the offset units of a span input")
-    c.add_argument("--force", action="store_true", help="write over OUT if it exists")
-    c.add_argument("--report", default="text", metavar="R", help="text on stderr (default) or json on stdout")
+    tags.add_argument("--outside", default="O", metavar="TAG", help="IN's outside tag (default: O)")
+    out.add_argument(
+        "--to", required=True, metavar="FORMAT", help=f"the format to write: {', '.join(targets())}"
+    )
+    schemes = ", ".join(s for s in SUPPORTED_SCHEMES if s != "auto")
+    out.add_argument(
+        "--scheme",
+        default=None,
+        metavar="S",
+        help=f"conll, bio: the scheme written: {schemes} (default: IOB2)",
+    )
+    out.add_argument(
+        "--flatten",
+        default=None,
+        metavar="POLICY",
+        help=f"for conll and bio: keep non-overlapping entities by {', '.join(POLICIES)}; "
+        "without it nested entities are refused",
+    )
+    out.add_argument("--force", action="store_true", help="write over OUT if it exists")
+    out.add_argument(
+        "--report", default="text", metavar="R", help="text on stderr (default) or json on stdout"
+    )
     c.set_defaults(run=run)
 
 

@@ -3,6 +3,9 @@
 In: an `argparse.ArgumentParser` to add options to, or the parsed namespace. Out: the parser with
 the group's options, or the keyword arguments of the API function that takes them. The values are
 checked by `nerve.options` when the API function runs, with the flags' spelling.
+
+Every option sits under one of the headings of `GROUPS` in a subcommand's ``--help`` (`group`), so
+that a user finds a flag by what it is for; a heading with no option in a subcommand is not shown.
 """
 
 from __future__ import annotations
@@ -24,6 +27,15 @@ from ..options import (
 )
 
 __all__ = [
+    "ANALYSIS",
+    "GROUPS",
+    "INPUT",
+    "LABELS",
+    "METRICS",
+    "OUTPUT",
+    "SCALE",
+    "SCHEME",
+    "STATISTICS",
     "add_files",
     "add_format",
     "add_output",
@@ -32,10 +44,36 @@ __all__ = [
     "add_sources",
     "add_span_reading",
     "add_statistics",
+    "group",
     "reading",
     "source",
     "statistics",
 ]
+
+# The headings of the option groups, in the order of every subcommand's help.
+INPUT = "input and format"
+SCHEME = "scheme and repair"
+LABELS = "labels"
+METRICS = "metrics"
+ANALYSIS = "analysis"
+STATISTICS = "statistics"
+OUTPUT = "output"
+SCALE = "scale"
+GROUPS = (INPUT, SCHEME, LABELS, METRICS, ANALYSIS, STATISTICS, OUTPUT, SCALE)
+
+
+def group(p: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
+    """The option group of ``p`` headed ``title`` (one of `GROUPS`).
+
+    The first call makes every group of `GROUPS` in their order, so the help lists them in that
+    order whichever option is added first; argparse leaves out a group that stays empty.
+    """
+    if title not in GROUPS:
+        raise ValueError(f"no option group {title!r}: one of {', '.join(GROUPS)}")
+    groups = {g.title: g for g in p._action_groups}
+    if title not in groups:
+        groups.update((t, p.add_argument_group(t)) for t in GROUPS if t not in groups)
+    return groups[title]
 
 
 def add_files(p: argparse.ArgumentParser) -> None:
@@ -52,21 +90,22 @@ def add_files(p: argparse.ArgumentParser) -> None:
 
 def add_reading(p: argparse.ArgumentParser) -> None:
     """How tag files are read: scheme, tag format, outside tag, comments, delimiter, encoding, tokens."""
-    p.add_argument(
+    tags, read = group(p, SCHEME), group(p, INPUT)
+    tags.add_argument(
         "--scheme",
         default="auto",
         metavar="S",
         help=f"tagging scheme: {', '.join(SUPPORTED_SCHEMES)} (default: auto, inferred from the tags)",
     )
-    p.add_argument(
+    tags.add_argument(
         "--tag-format",
         default=None,
         metavar="F",
         help="how tags are spelled: B-X, X-B, B_X, X_B, ... or X for bare types (default: inferred)",
     )
-    p.add_argument("--outside", default="O", metavar="TAG", help="the outside tag (default: O)")
-    p.add_argument("--comments", action="store_true", help="treat lines starting with # as comments")
-    p.add_argument(
+    tags.add_argument("--outside", default="O", metavar="TAG", help="the outside tag (default: O)")
+    read.add_argument("--comments", action="store_true", help="treat lines starting with # as comments")
+    read.add_argument(
         "--delimiter",
         default=None,
         metavar="D",
@@ -74,8 +113,8 @@ def add_reading(p: argparse.ArgumentParser) -> None:
         "each occurrence of which separates two columns, so empty columns are kept and an empty tag is O "
         "(default: sniffed file by file: tab where every token line has as many tabs, else whitespace)",
     )
-    p.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
-    p.add_argument(
+    read.add_argument("--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
+    read.add_argument(
         "--ignore-tokens",
         action="store_true",
         help="do not require the token columns of the gold and prediction files to agree",
@@ -84,7 +123,7 @@ def add_reading(p: argparse.ArgumentParser) -> None:
 
 def add_format(p: argparse.ArgumentParser) -> None:
     """``--format``: CoNLL or a span format, sniffed from the file when not given."""
-    p.add_argument(
+    group(p, INPUT).add_argument(
         "--format",
         dest="input_format",
         default=None,
@@ -93,34 +132,36 @@ def add_format(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_span_reading(p: argparse.ArgumentParser | argparse._ArgumentGroup, lenient: bool = True) -> None:
+def add_span_reading(p: argparse.ArgumentParser, lenient: bool = True) -> None:
     """``--offsets`` and ``--lenient``: how span files' offsets count, and entity texts unlike them."""
-    p.add_argument(
+    g = group(p, INPUT)
+    g.add_argument(
         "--offsets",
         default=None,
         choices=OFFSET_UNITS,
         help="span files: what offsets count",
     )
     if lenient:
-        p.add_argument(
+        g.add_argument(
             "--lenient",
             action="store_true",
             help=option_help("lenient", text_formats()),
         )
 
 
-def add_sources(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+def add_sources(p: argparse.ArgumentParser) -> None:
     """Which part of a HIPE or CoNLL-U file, a spaCy DocBin or a dataset holds the entities."""
-    p.add_argument(
+    g = group(p, INPUT)
+    g.add_argument(
         "--column",
         "--misc-key",
         dest="column",
         default=None,
         help=option_help("column"),
     )
-    p.add_argument("--spans-key", default=None, metavar="KEY", help=option_help("spans_key"))
-    p.add_argument("--tag-column", default=None, metavar="COL", help=option_help("tag_column"))
-    p.add_argument(
+    g.add_argument("--spans-key", default=None, metavar="KEY", help=option_help("spans_key"))
+    g.add_argument("--tag-column", default=None, metavar="COL", help=option_help("tag_column"))
+    g.add_argument(
         "--label-names",
         default=None,
         metavar="NAMES",
@@ -130,12 +171,12 @@ def add_sources(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
 
 def add_repair(p: argparse.ArgumentParser, policies: Sequence[str], help: str) -> None:
     """``--repair``, among ``policies``."""
-    p.add_argument("--repair", default="begin", choices=policies, help=help)
+    group(p, SCHEME).add_argument("--repair", default="begin", choices=policies, help=help)
 
 
 def add_output(p: argparse.ArgumentParser, formats: Sequence[str], default: str) -> None:
     """``--output`` / ``-o``, among ``formats``."""
-    p.add_argument(
+    group(p, OUTPUT).add_argument(
         "--output", "-o", default=default, choices=list(formats), help=f"output format (default: {default})"
     )
 
@@ -165,7 +206,7 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
     other three are refused without it; otherwise it always runs (``nerve compare``). The values
     are checked by `nerve.options`, with one wording.
     """
-    g = p.add_argument_group("statistics")
+    g = group(p, STATISTICS)
     n, top = DEFAULT_RESAMPLES, f"{MAX_RESAMPLES:,}"
     if optional:
         help = (
@@ -206,7 +247,7 @@ def add_labels(p: argparse.ArgumentParser, pattern: bool = True) -> None:
     ``--map``, ``--types``, ``--ignore-types`` (both sides, before matching), ``--gold-scheme`` and
     ``--pred-scheme``; with ``pattern``, ``--pattern`` for directories too.
     """
-    g = p.add_argument_group("types")
+    g, tags = group(p, LABELS), group(p, SCHEME)
     g.add_argument(
         "--map",
         default=None,
@@ -222,10 +263,10 @@ def add_labels(p: argparse.ArgumentParser, pattern: bool = True) -> None:
         metavar="T",
         help="remove these types from both sides before matching (after --map), comma-separated",
     )
-    g.add_argument(
+    tags.add_argument(
         "--gold-scheme", default=None, metavar="S", help="decode the gold tags with S (default: --scheme)"
     )
-    g.add_argument(
+    tags.add_argument(
         "--pred-scheme",
         default=None,
         metavar="S",
@@ -233,7 +274,7 @@ def add_labels(p: argparse.ArgumentParser, pattern: bool = True) -> None:
     )
     if not pattern:
         return
-    g.add_argument(
+    group(p, INPUT).add_argument(
         "--pattern",
         default=None,
         help="directories: the CoNLL files to pair by relative name (default: *.conll)",

@@ -16,11 +16,15 @@ from .. import options
 from ..api.report import DEFAULT_CAP, write_report
 from ..errors import OptionError
 from .options import (
+    ANALYSIS,
+    OUTPUT,
+    SCHEME,
     add_format,
     add_labels,
     add_reading,
     add_span_reading,
     add_statistics,
+    group,
     labels,
     reading,
     source,
@@ -51,37 +55,45 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.add_argument(
         "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
     )
-    r.add_argument("--output", "-o", metavar="FILE", default=None, help="the HTML file to write (required)")
-    r.add_argument("--force", action="store_true", help="write over the --output file if it exists")
-    r.add_argument("--title", default=None, help="the page's title (default: nerve report)")
-    r.add_argument(
-        "--max-instances",
-        type=int,
-        default=DEFAULT_CAP,
-        metavar="N",
-        help=f"instances of each error category kept in the page (default: {DEFAULT_CAP})",
-    )
-    r.add_argument(
-        "--slices",
-        default=None,
-        metavar="S",
-        help=f"P/R/F1 charts by slice, comma-separated: {', '.join(options.SLICES)} or meta:NAME "
-        "(default: length,type,sentence_length)",
-    )
-    r.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
-    r.add_argument("--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV")
-    add_statistics(r, optional=False)  # the page always shows intervals
+    add_format(r)
     add_reading(r)
-    r.add_argument(
+    group(r, SCHEME).add_argument(
         "--repair",
         default="begin",
         metavar="P",
         help="what to do with transitions the scheme does not allow: begin, discard or error "
         "(default: begin)",
     )
-    add_format(r)
     add_labels(r, pattern=False)
     add_span_reading(r)
+    page = group(r, OUTPUT)
+    page.add_argument(
+        "--output", "-o", metavar="FILE", default=None, help="the HTML file to write (required)"
+    )
+    page.add_argument("--force", action="store_true", help="write over the --output file if it exists")
+    page.add_argument("--title", default=None, help="the page's title (default: nerve report)")
+    analysis = group(r, ANALYSIS)
+    analysis.add_argument(
+        "--max-instances",
+        type=int,
+        default=DEFAULT_CAP,
+        metavar="N",
+        help=f"instances of each error category kept in the page (default: {DEFAULT_CAP})",
+    )
+    analysis.add_argument(
+        "--slices",
+        default=None,
+        metavar="S",
+        help=f"P/R/F1 charts by slice, comma-separated: {', '.join(options.SLICES)} or meta:NAME "
+        "(default: length,type,sentence_length)",
+    )
+    analysis.add_argument(
+        "--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)"
+    )
+    analysis.add_argument(
+        "--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV"
+    )
+    add_statistics(r, optional=False)  # the page always shows intervals
     r.set_defaults(run=run)
 
 

@@ -18,6 +18,11 @@ from ..model.nesting import POLICIES
 from ..report.renderers import RENDERERS, render
 from ..results import Result
 from .options import (
+    ANALYSIS,
+    INPUT,
+    METRICS,
+    SCALE,
+    SCHEME,
     add_files,
     add_format,
     add_labels,
@@ -26,6 +31,7 @@ from .options import (
     add_sources,
     add_span_reading,
     add_statistics,
+    group,
     labels,
     reading,
     source,
@@ -47,26 +53,27 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Score predicted entities against gold entities (exact match), with the signature.",
     )
     add_files(s)
+    add_format(s)
     add_reading(s)
-    s.add_argument(  # checked by nerve.options, as in Python
+    group(s, SCHEME).add_argument(  # checked by nerve.options, as in Python
         "--repair",
         default="begin",
         metavar="P",
         help="what to do with transitions the scheme does not allow: "
         f"{', '.join(options.REPAIR_POLICIES)} (default: begin)",
     )
-    s.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
-    s.add_argument(
+    metrics = group(s, METRICS)
+    metrics.add_argument(
         "--metrics",
         default="exact",
         help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
     )
-    add_format(s)
+    metrics.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
     add_labels(s)
     add_span_reading(s)
     add_sources(s)
     _add_subwords(s)
-    s.add_argument(  # checked by nerve.options, as in Python
+    group(s, INPUT).add_argument(  # checked by nerve.options, as in Python
         "--flatten",
         default=None,
         metavar="POLICY",
@@ -78,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     _add_slices(s)
     add_statistics(s, optional=True)
     add_output(s, list(RENDERERS), "table")
-    s.add_argument(
+    group(s, SCALE).add_argument(
         "--dask",
         metavar="ADDRESS",
         help="count the files (FILE: a glob, a file or a directory) on Dask workers: tcp://HOST:PORT, "
@@ -89,7 +96,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _add_subwords(s: argparse.ArgumentParser) -> None:
     """How a Hugging Face model's sub-token labels become word labels."""
-    s.add_argument(
+    group(s, INPUT).add_argument(
         "--subwords",
         default=None,
         choices=SUBWORD_POLICIES,
@@ -100,15 +107,16 @@ def _add_subwords(s: argparse.ArgumentParser) -> None:
 
 def _add_muc(s: argparse.ArgumentParser) -> None:
     """The options of the MUC metrics (``--metrics exact,muc``)."""
-    s.add_argument("--document-average", action="store_true", help="muc: also average P/R/F1 over documents")
-    s.add_argument(
+    g = group(s, METRICS)
+    g.add_argument("--document-average", action="store_true", help="muc: also average P/R/F1 over documents")
+    g.add_argument(
         "--matching",
         default="optimal",
         choices=options.MATCHINGS,
         help="muc: optimal one-to-one matching (default), or greedy to reproduce nervaluate 1.2.1",
     )
-    s.add_argument("--min-iou", type=float, default=None, help="muc: overlap needs at least this IoU")
-    s.add_argument(
+    g.add_argument("--min-iou", type=float, default=None, help="muc: overlap needs at least this IoU")
+    g.add_argument(
         "--min-gold-share",
         type=float,
         default=None,
@@ -118,7 +126,7 @@ def _add_muc(s: argparse.ArgumentParser) -> None:
 
 def _add_analysis(s: argparse.ArgumentParser) -> None:
     """The opt-in analysis (`nerve.analysis`): plain scoring stays as fast without it."""
-    g = s.add_argument_group("analysis")
+    g = group(s, ANALYSIS)
     g.add_argument(
         "--errors",
         action="store_true",
@@ -191,15 +199,16 @@ def _instance_format(ns: argparse.Namespace) -> str:
 
 def _add_slices(s: argparse.ArgumentParser) -> None:
     """The slices (P/R/F1 by length, type, document...) and the files two of them need."""
-    s.add_argument(
+    g = group(s, ANALYSIS)
+    g.add_argument(
         "--slices",
         default=None,
         metavar="S",
         help=f"P/R/F1 by slice, comma-separated: {', '.join(options.SLICES)} (every --meta attribute) "
         "or meta:NAME (one)",
     )
-    s.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
-    s.add_argument(
+    g.add_argument("--train", default=None, metavar="FILE", help="seen: the training CoNLL file (tag last)")
+    g.add_argument(
         "--meta",
         default=None,
         metavar="FILE",

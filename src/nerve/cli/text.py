@@ -13,7 +13,7 @@ from .. import options
 from ..api import score_text
 from ..errors import OptionError, plural
 from ..report.text import TEXT_COMMANDS, render_text
-from .options import add_output, add_repair
+from .options import INPUT, METRICS, OUTPUT, SCHEME, add_output, add_repair, group
 from .output import Output
 from .progress import Progress
 
@@ -44,38 +44,49 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         t.add_argument(
             "files", metavar="FILE", nargs="*", help="a merged CoNLL file, or a gold and a prediction file"
         )
-        t.add_argument("--label-dir", "-l", metavar="DIR", help="the directory of gold *.bio files")
-        t.add_argument("--prediction-dir", "-p", metavar="DIR", help="the directory of predicted *.bio files")
-        t.add_argument("--by-category", "-c", action="store_true", help="add a row per category")
+        _add_inputs(t)
         if name in ("nerval", "ie-all"):
-            t.add_argument(
+            metrics = group(t, METRICS)
+            metrics.add_argument(
                 "--threshold",
                 "-t",
                 type=float,
                 default=None,
                 help="the largest character error rate of a match, a fraction in [0, 1] (default: 0.3)",
             )
-            t.add_argument(
+            metrics.add_argument(
                 "--nerval-threshold",
                 type=float,
                 default=None,
                 metavar="PCT",
                 help="ie-eval's spelling of the same, a percentage in [0, 100]: 30 is --threshold 0.3",
             )
-        t.add_argument("--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)")
-        t.add_argument(
-            "--pattern", default="*.bio", metavar="GLOB", help="the files of a directory (default: *.bio)"
-        )
-        t.add_argument(
-            "--documents",
-            default="docstart",
-            choices=["docstart", "sentence"],
-            help="CoNLL files: documents start at -DOCSTART- lines (default), or each sentence is one",
+        group(t, SCHEME).add_argument(
+            "--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)"
         )
         policies = [p for p in options.REPAIR_POLICIES if p != "conlleval"]
         add_repair(t, policies, "what to do with invalid transitions (default: begin; every one is counted)")
         add_output(t, ["markdown", "json", "table"], "markdown")
+        group(t, OUTPUT).add_argument(
+            "--by-category", "-c", action="store_true", help="add a row per category"
+        )
         t.set_defaults(run=run)
+
+
+def _add_inputs(t: argparse.ArgumentParser) -> None:
+    """Where the documents come from: two directories of ``*.bio`` files, or CoNLL files."""
+    g = group(t, INPUT)
+    g.add_argument("--label-dir", "-l", metavar="DIR", help="the directory of gold *.bio files")
+    g.add_argument("--prediction-dir", "-p", metavar="DIR", help="the directory of predicted *.bio files")
+    g.add_argument(
+        "--pattern", default="*.bio", metavar="GLOB", help="the files of a directory (default: *.bio)"
+    )
+    g.add_argument(
+        "--documents",
+        default="docstart",
+        choices=["docstart", "sentence"],
+        help="CoNLL files: documents start at -DOCSTART- lines (default), or each sentence is one",
+    )
 
 
 def _inputs(ns: argparse.Namespace) -> tuple[str, str | None, bool]:

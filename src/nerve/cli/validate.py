@@ -16,7 +16,17 @@ from ..errors import OptionError, plural
 from ..io.formats import format_named, names
 from ..io.hf import read_hf
 from ..io.reader_options import ReaderOptions
-from .options import add_files, add_format, add_reading, add_sources, add_span_reading, reading, source
+from .options import (
+    INPUT,
+    add_files,
+    add_format,
+    add_reading,
+    add_sources,
+    add_span_reading,
+    group,
+    reading,
+    source,
+)
 from .output import Output
 from .progress import Progress
 
@@ -33,14 +43,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="List every invalid transition with its file and line; exit 1 if there is any.",
     )
     add_files(v)
+    add_format(v)
     add_reading(v)
-    v.add_argument(
+    group(v, INPUT).add_argument(
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
-    add_format(v)
-    spans = v.add_argument_group("span files and datasets")
-    add_span_reading(spans, lenient=False)
-    add_sources(spans)
+    add_span_reading(v, lenient=False)
+    add_sources(v)
     v.set_defaults(run=run)
 
 
