@@ -4,11 +4,10 @@ In: one tag per token (any scheme: IOB1, IOB2, IOE, IOBES, BILOU... spelled ``B-
 document of each token and where sentences start. Out: `SpanArray` columns in token offsets
 within each document.
 
-The rule is nerve's shared decoding rule (``repair="begin"``, `nerve.tagging.decode.decode_ids`),
-built from the same model tables (`TagVocab`, `nerve.model.pairs`): an entity tag continues the
-open entity when the table says so, else it begins one; no entity crosses a sentence start. The
-``io`` layer sits below ``tagging``, so the few lines of the rule are repeated here; a test checks
-that both give the same entities on random tags. Tags are looked up once per distinct tag.
+The rule is nerve's shared decoding rule (``repair="begin"``), `nerve.model.chunks.decode_ids`, the
+one `nerve.tagging.decode` builds on: an entity tag continues the open entity when the table says
+so, else it begins one; no entity crosses a sentence start or a document. Tags are looked up once
+per distinct tag.
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from ..model.chunks import decode_ids, neighbours
 from ..model.pairs import code_tables, pair_codes
-from ..model.schemes import OUT
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from .bytes import BOM, intern
@@ -95,21 +94,14 @@ def decode_tag_ids(
         k = int(np.argmax(inverse == bad))
         path, lines = where
         raise InputError(path, int(lines[k]), f"{vocab.explain(names[bad])}")
-    ids = known.astype(np.int64)[inverse]
+    ids = known[inverse]
     kinds, types = vocab.kinds, vocab.types
-    continues = code_tables(None)[0]
     starts_doc = sentence_start.copy()
     starts_doc[0] = True
     starts_doc[1:] |= doc[1:] != doc[:-1]  # no entity crosses a document either
-    prev = np.zeros(n, dtype=np.int64)  # the outside tag (id 0) before every sentence
-    prev[1:] = ids[:-1]
-    prev[starts_doc] = 0
-    inside = (kinds != OUT)[ids]
-    begins = inside & ~continues.take(pair_codes(prev, ids, kinds, types))
-    last = np.ones(n, dtype=bool)
-    last[:-1] = begins[1:] | ~inside[1:]
-    last &= inside
-    start, end = np.flatnonzero(begins), np.flatnonzero(last) + 1
+    prev = neighbours(ids, starts_doc)[0]
+    chunks = decode_ids(ids, pair_codes(prev, ids, kinds, types), code_tables(None)[0], kinds, types)
+    start, end = chunks.start, chunks.end
     first_token = np.searchsorted(doc, np.arange(n_docs, dtype=np.int64))  # of each document
     span_doc = doc[start]
     base = first_token[span_doc]
@@ -117,7 +109,7 @@ def decode_tag_ids(
         doc=span_doc.astype(np.int64),
         start=(start - base).astype(np.int64),
         end=(end - base).astype(np.int64),
-        label=types[ids[start]].astype(np.int64),
+        label=chunks.type.astype(np.int64),
         labels=tuple(vocab.type_names),
         n_docs=n_docs,
     )
