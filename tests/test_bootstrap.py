@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -538,3 +539,27 @@ def test_slice_intervals_come_from_the_same_resamples() -> None:
     assert by_doc.analysis.slices is not None
     assert "ci" not in by_doc.to_dict()["slices"]["document"]["0"]  # one unit per band: none
     assert "ci" in by_doc.to_dict()["slices"]["type"]["PER"]
+
+
+def test_discontinuous_entities_match_as_nerve_score_matches_them() -> None:
+    """One exact matcher (issue 26): a discontinuous entity matches only when every piece does.
+
+    The bootstrap had its own copy of exact matching, on (document, start, end, type), which took
+    ``[0,2) + [3,5)`` for ``[0,5)``; its count matrix no longer summed to the exact counts.
+    """
+    from nerve.model.spans import Fragments
+
+    one = np.zeros(1, dtype=np.int64)
+    pieces = Fragments(np.array([0, 2]), np.array([0, 3]), np.array([2, 5]))
+    gold = SpanArray(one, one, one + 5, one, ("X",), 1, fragments=pieces)
+    pred = SpanArray(one, one, one + 5, one, ("X",), 1)  # the same extent, in one piece
+    counts = unit_counts(Aligned(gold, pred, None, ("gold", "pred")))
+    assert counts.totals().tolist() == [[0, 1, 1]]
+    assert nerve.api.score_spans(gold, pred).exact.counts["X"].tp == 0
+    both = SpanArray(
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.full(2, 5), np.zeros(2, np.int64), ("X",), 1
+    )
+    joined = Fragments(np.array([0, 2, 3]), np.array([0, 3, 0]), np.array([2, 5, 5]))
+    assert unit_counts(
+        Aligned(replace(both, fragments=joined), both, None, ("g", "p"))
+    ).totals().tolist() == [[1, 1, 1]]

@@ -3,7 +3,8 @@
 Exact matching pairs a predicted and a gold entity when their offsets and type are equal. It is a
 multiset intersection over integer keys, so duplicates are matched at most once each. For
 discontinuous entities (`nerve.model.spans.Fragments`) every piece must be equal too
-(`exact_match_fragments`).
+(`exact_match_rows`, which also says which gold entities matched: the bootstrap counts them by
+resampling unit).
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["exact_match_aligned", "exact_match_fragments", "exact_match_types", "piece_rows"]
+__all__ = [
+    "exact_match_aligned",
+    "exact_match_fragments",
+    "exact_match_rows",
+    "exact_match_types",
+    "piece_rows",
+]
 
 
 def _keys(start: Int, end: Int, typ: Int, width: int, n_types: int) -> Int:
@@ -82,22 +89,44 @@ def piece_rows(spans: SpanArray, width: int) -> Int:
     return rows
 
 
+def _columns(spans: SpanArray) -> tuple[Int, Int, Int, Int]:
+    return spans.doc, spans.start, spans.end, spans.label
+
+
+def exact_match_rows(gold: SpanArray, pred: SpanArray) -> Int:
+    """The rows of ``gold`` that an entity of ``pred`` equals: document, type and every piece.
+
+    Both sides' labels index one vocabulary. Duplicates are matched at most once each (a multiset
+    intersection): of ``k`` equal gold entities and ``m`` equal predictions, the first ``min(k, m)``
+    gold rows are returned. Both sides' rows (`piece_rows`: document, type, pieces) are sorted together
+    and cut into runs of equal rows; the matched rows come in that order.
+    """
+    if gold.fragments is None and pred.fragments is None:
+        columns = [np.concatenate([g, p]) for g, p in zip(_columns(gold), _columns(pred), strict=True)]
+    else:
+        widths = [int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments]
+        rows = np.concatenate([piece_rows(gold, max(widths)), piece_rows(pred, max(widths))])
+        columns = [np.ascontiguousarray(c) for c in rows.T]
+    if columns[0].shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort(columns[::-1])  # stable: in a run of equal rows the gold ones come first
+    new = np.zeros(order.shape[0], dtype=np.bool_)  # where a run of equal rows starts
+    new[0] = True
+    for column in columns:
+        ordered = column[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    run = np.cumsum(new) - 1
+    is_gold = order < len(gold)
+    in_gold = np.bincount(run, weights=is_gold, minlength=int(run[-1]) + 1)
+    in_pred = np.bincount(run, weights=~is_gold, minlength=int(run[-1]) + 1)
+    matched = np.minimum(in_gold, in_pred).astype(np.int64)
+    within = np.arange(int(matched.sum()), dtype=np.int64) - np.repeat(np.cumsum(matched) - matched, matched)
+    return order[np.repeat(np.flatnonzero(new), matched) + within].astype(np.int64, copy=False)
+
+
 def exact_match_fragments(gold: SpanArray, pred: SpanArray, n_types: int) -> Int:
     """Count, per type id, the entities in both sides, a discontinuous one equal in every piece.
 
-    Both sides' labels index one vocabulary of ``n_types`` names. Duplicates are matched at most
-    once each: a multiset intersection of the rows of `piece_rows`.
+    Both sides' labels index one vocabulary of ``n_types`` names: `exact_match_rows`, by type.
     """
-    widths = [
-        int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments is not None
-    ]
-    width = max(widths, default=1)
-    rows = np.concatenate([piece_rows(gold, width), piece_rows(pred, width)])
-    if len(rows) == 0:
-        return np.zeros(n_types, dtype=np.int64)
-    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    g = np.bincount(inverse[: len(gold)], minlength=len(unique))
-    p = np.bincount(inverse[len(gold) :], minlength=len(unique))
-    matched = np.minimum(g, p)
-    return np.bincount(unique[:, 1], weights=matched, minlength=n_types).astype(np.int64)
+    return np.bincount(gold.label[exact_match_rows(gold, pred)], minlength=n_types).astype(np.int64)
