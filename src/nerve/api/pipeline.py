@@ -89,10 +89,7 @@ def score_spans(
     }
     muc = None
     if overlap is not None:
-        pieces = (g.fragments, p.fragments)
-        muc = muc_columns(
-            (g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap, pieces
-        )
+        muc = muc_columns(g, p, overlap)
     return Result(
         settings=span_settings(beta, overlap, source, labels, flatten),
         tokens=TokenStats(),
