@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import nerve
 from conftest import ROOT
 from nerve.analysis.aligned import Aligned
-from nerve.analysis.bootstrap import CHUNK, Interval, bootstrap, percentiles, unit_counts
+from nerve.analysis.bootstrap import CHUNK, Interval, bootstrap_intervals, percentiles, unit_counts
 from nerve.api import score_aligned
 from nerve.cli import main
 from nerve.errors import NerveError, OptionError
@@ -154,7 +154,7 @@ def test_resamples_equal_a_loop_over_resamples(wlp: Path, n: int, seed: int) -> 
     """
     _, aligned = score_aligned(wlp)
     counts = unit_counts(aligned)
-    boot = bootstrap(counts, n, seed, 0.9)
+    boot = bootstrap_intervals(counts, n, seed, 0.9)
     rep = boot.replicates
     assert rep is not None
     loop = naive_bootstrap(counts, n, seed)
@@ -181,7 +181,7 @@ def test_the_api_and_threads_give_the_same_intervals(wlp: Path) -> None:
     _, aligned = score_aligned(wlp)
     assert aligned.tokens is not None
     assert aligned.tokens.words is not None
-    want = bootstrap(unit_counts(aligned, "sentence"), 40, 3, 0.8).to_dict()
+    want = bootstrap_intervals(unit_counts(aligned, "sentence"), 40, 3, 0.8).to_dict()
     for workers in (1, 2):
         result = nerve.score(wlp, bootstrap=40, seed=3, confidence=0.8, unit="sentence", workers=workers)
         assert result.analysis is not None
@@ -192,12 +192,12 @@ def test_the_api_and_threads_give_the_same_intervals(wlp: Path) -> None:
 def test_seed_and_size_change_the_resamples(wlp: Path) -> None:
     _, aligned = score_aligned(wlp)
     counts = unit_counts(aligned)
-    a, b, c = (bootstrap(counts, 64, s, 0.95) for s in (1, 1, 2))
+    a, b, c = (bootstrap_intervals(counts, 64, s, 0.95) for s in (1, 1, 2))
     assert a.to_dict() == b.to_dict()
     assert a.replicates is not None
     assert c.replicates is not None
     assert not np.array_equal(a.replicates.micro, c.replicates.micro)
-    longer = bootstrap(counts, 65, 1, 0.95).replicates
+    longer = bootstrap_intervals(counts, 65, 1, 0.95).replicates
     assert longer is not None
     assert np.array_equal(longer.micro[:64], a.replicates.micro)  # chunks do not change the draws
 
@@ -487,7 +487,7 @@ def test_intervals_agree_with_neleval_confidence(
     """
     n = 2000
     result, aligned = score_aligned(wlp)
-    boot = bootstrap(unit_counts(aligned), n, 12345, 0.95)
+    boot = bootstrap_intervals(unit_counts(aligned), n, 12345, 0.95)
     per_doc, overall = neleval_per_doc(tmp_path, wlp, "document", "wlp")
     rows = unit_counts(aligned).micro().tolist()
     assert [[d.ptp, d.fp, d.fn] for d in per_doc] == rows  # the same counts, document by document

@@ -49,7 +49,7 @@ __all__ = [
     "Interval",
     "Replicates",
     "UnitCounts",
-    "bootstrap",
+    "bootstrap_intervals",
     "degenerate",
     "flags_of",
     "percentiles",
@@ -311,7 +311,7 @@ def degenerate(scope: str, type_name: str | None, varying: Bool) -> list[Flag]:
     return [Flag("degenerate", type_name, message)]
 
 
-def bootstrap(counts: UnitCounts, n: int, seed: int, confidence: float) -> Bootstrap:
+def bootstrap_intervals(counts: UnitCounts, n: int, seed: int, confidence: float) -> Bootstrap:
     """Percentile intervals from ``n`` resamples of the units of ``counts``, drawn with ``seed``.
 
     Raises:

@@ -62,9 +62,9 @@ __all__ = [
     "SliceRow",
     "Slices",
     "exact_matched",
+    "slice_counts",
     "slice_files",
     "slice_keys",
-    "slice_table",
     "slice_unit_counts",
 ]
 
@@ -324,7 +324,7 @@ def _expand(names: Sequence[str], meta: Meta | None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def slice_table(
+def slice_counts(
     aligned: Aligned,
     names: Sequence[str],
     train: Train | None = None,
@@ -354,7 +354,7 @@ def slice_files(
     meta: str | os.PathLike[str] | None,
     reading: TrainReading,
 ) -> Slices:
-    """`slice_table`, with the training file and the sidecar read from their paths.
+    """`slice_counts`, with the training file and the sidecar read from their paths.
 
     The training file is read as ``reading`` says. The input is checked to have what the slices
     need before either file is read.
@@ -363,7 +363,7 @@ def slice_files(
         _check_input(aligned, name)
     found = read_train(os.fspath(train), reading) if train is not None else None
     attributes = read_meta(os.fspath(meta), aligned.n_docs) if meta is not None else None
-    return slice_table(aligned, names, found, attributes)
+    return slice_counts(aligned, names, found, attributes)
 
 
 def _unit_counts(

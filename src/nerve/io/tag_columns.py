@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     Bytes = npt.NDArray[np.uint8]
 
 __all__ = [
-    "Lines",
+    "ByteLines",
     "cells",
     "decode_tag_column",
     "decode_tag_ids",
@@ -137,7 +137,7 @@ _ASCII_SPACES = bytes(np.flatnonzero(_SPACES).tolist())
 
 
 @dataclass(frozen=True)
-class Lines:
+class ByteLines:
     """The lines of a UTF-8 file as `text_lines` splits them, located in its bytes (no newline).
 
     Line ``i`` is ``data[start[i]:end[i]]``; ``buf`` is ``data`` as a ``uint8`` array.
@@ -182,7 +182,7 @@ class Lines:
         return np.searchsorted(self.tab, self.end[rows]) - np.searchsorted(self.tab, self.start[rows]) + 1
 
 
-def text_bytes(path: str) -> Lines:
+def text_bytes(path: str) -> ByteLines:
     """The lines of `text_lines`, in bytes: checked as UTF-8, byte order mark dropped, CR LF and CR as LF.
 
     Raises:
@@ -199,10 +199,10 @@ def text_bytes(path: str) -> Lines:
     end = np.flatnonzero(buf == 10)
     start = np.zeros_like(end)
     start[1:] = end[:-1] + 1
-    return Lines(data, buf, start, end, np.flatnonzero(buf == 9))
+    return ByteLines(data, buf, start, end, np.flatnonzero(buf == 9))
 
 
-def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+def cells(lines: ByteLines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
     """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` tab-separated cells."""
     tabs, first = lines.tabs(rows)
     start = lines.start[rows] if k == 0 else tabs[first + k - 1] + 1
@@ -211,7 +211,7 @@ def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
 
 
 def strings(
-    lines: Lines, start: Int, end: Int, rename: dict[str, str] | None = None
+    lines: ByteLines, start: Int, end: Int, rename: dict[str, str] | None = None
 ) -> tuple[list[str], Int]:
     """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
     ids, values = intern(lines.buf, start, end)

@@ -30,7 +30,7 @@ from ..tagging.torch_decode import (
     import_torch,
     split_counts,
 )
-from .batches import LabelMap, shape_problem
+from .batches import LabelList, shape_problem
 
 if TYPE_CHECKING:
     import torch
@@ -103,7 +103,7 @@ def prepare_batch(
 
 
 def tables_for(
-    cache: dict[str, DeviceTables], vocab: TagVocab, scheme: Scheme | None, labels: LabelMap, device: Any
+    cache: dict[str, DeviceTables], vocab: TagVocab, scheme: Scheme | None, labels: LabelList, device: Any
 ) -> DeviceTables:
     """The tables of ``vocab`` on ``device``, from ``cache`` while the vocabulary keeps its size."""
     key = str(device)
