@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import NerveError, OptionError, plural
-from ..matching.exact import exact_match_rows
+from ..matching.exact import exact_matched
 from ..model.signature import bootstrap_field
 from ..options import flag, setting
 from .aligned import Aligned
@@ -118,8 +118,8 @@ def unit_counts(aligned: Aligned, unit: str = "document") -> UnitCounts:
     size = n_units * n_types
     g = np.bincount(g_unit * n_types + g_type, minlength=size)
     p = np.bincount(p_unit * n_types + p_type, minlength=size)
-    hits = exact_match_rows(gold, pred)
-    hit_unit, hit_type = g_unit[hits], g_type[hits]
+    hit = exact_matched(gold, pred)[0]
+    hit_unit, hit_type = g_unit[hit], g_type[hit]
     tp = np.bincount(hit_unit * n_types + hit_type, minlength=size)
     counts = np.stack([tp, p - tp, g - tp], axis=-1).astype(np.int64).reshape(n_units, n_types, 3)
     return UnitCounts(counts, tuple(names[i] for i in by_name), unit, aligned.tokens is not None)

@@ -43,9 +43,9 @@ import numpy as np
 
 from .. import options
 from ..errors import OptionError
+from ..matching.exact import exact_matched
 from ..model.counts import Counts, Score, fbeta
 from ..model.nesting import ROLES, roles
-from ..model.spans import SpanArray
 from .aligned import Aligned
 from .attr_slices import PREFIX, attribute_bands
 from .sidecars import Meta, read_meta
@@ -61,7 +61,6 @@ __all__ = [
     "SliceKeys",
     "SliceRow",
     "Slices",
-    "exact_matched",
     "slice_counts",
     "slice_files",
     "slice_keys",
@@ -189,36 +188,6 @@ class Slices:
         """`slice_unit_counts` of the slice ``name`` of this corpus, from the kept bands."""
         assert self.matched is not None
         return _unit_counts(aligned, self.keys[name], self.matched, unit)
-
-
-def exact_matched(gold: SpanArray, pred: SpanArray) -> tuple[Bool, Bool]:
-    """Whether each gold and each predicted entity is in an exact match (document, span, type).
-
-    Entities with the same key match one to one, as many as the smaller side has; the first ones
-    (in column order) of each side are those marked.
-    """
-    ng, n = len(gold), len(gold) + len(pred)
-    cols = [np.concatenate([getattr(gold, c), getattr(pred, c)]) for c in ("doc", "start", "end", "label")]
-    side = np.repeat(np.array([0, 1], dtype=np.int64), [ng, n - ng])
-    order = np.lexsort((np.arange(n), side, *reversed(cols)))
-    changed = np.zeros(n, dtype=np.bool_)
-    for c in cols:
-        s = c[order]
-        changed[1:] |= s[1:] != s[:-1]
-    if n:
-        changed[0] = True
-    group = np.cumsum(changed) - 1
-    sided = group * 2 + side[order]
-    starts = np.flatnonzero(np.diff(sided, prepend=-1) != 0)
-    rank = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
-    size = int(group[-1]) + 1 if n else 0
-    pairs = np.minimum(
-        np.bincount(group[side[order] == 0], minlength=size),
-        np.bincount(group[side[order] == 1], minlength=size),
-    )
-    matched = np.zeros(n, dtype=np.bool_)
-    matched[order] = rank < pairs[group]
-    return matched[:ng], matched[ng:]
 
 
 def _bands(values: Int, edges: Sequence[int]) -> Int:

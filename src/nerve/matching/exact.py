@@ -3,8 +3,8 @@
 Exact matching pairs a predicted and a gold entity when their offsets and type are equal. It is a
 multiset intersection over integer keys, so duplicates are matched at most once each. For
 discontinuous entities (`nerve.model.spans.Fragments`) every piece must be equal too
-(`exact_match_rows`, which also says which gold entities matched: the bootstrap counts them by
-resampling unit).
+(`exact_matched`, which also says which entities matched: the bootstrap and the slices count
+them by unit and by band).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from ..model.spans import SpanArray
 
     Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
 
 __all__ = [
     "exact_match_aligned",
     "exact_match_fragments",
-    "exact_match_rows",
     "exact_match_types",
+    "exact_matched",
     "piece_rows",
 ]
 
@@ -93,13 +94,13 @@ def _columns(spans: SpanArray) -> tuple[Int, Int, Int, Int]:
     return spans.doc, spans.start, spans.end, spans.label
 
 
-def exact_match_rows(gold: SpanArray, pred: SpanArray) -> Int:
-    """The rows of ``gold`` that an entity of ``pred`` equals: document, type and every piece.
+def exact_matched(gold: SpanArray, pred: SpanArray) -> tuple[Bool, Bool]:
+    """Whether each gold and each predicted entity is in an exact match: document, type and every piece.
 
-    Both sides' labels index one vocabulary. Duplicates are matched at most once each (a multiset
-    intersection): of ``k`` equal gold entities and ``m`` equal predictions, the first ``min(k, m)``
-    gold rows are returned. Both sides' rows (`piece_rows`: document, type, pieces) are sorted together
-    and cut into runs of equal rows; the matched rows come in that order.
+    Both sides' labels index one vocabulary. Entities with the same key match one to one, as many
+    as the smaller side has (a multiset intersection); the first ones (in column order) of each side
+    are those marked. Both sides' rows (for discontinuous entities `piece_rows`) are sorted together
+    and cut into runs of equal rows.
     """
     if gold.fragments is None and pred.fragments is None:
         columns = [np.concatenate([g, p]) for g, p in zip(_columns(gold), _columns(pred), strict=True)]
@@ -107,26 +108,29 @@ def exact_match_rows(gold: SpanArray, pred: SpanArray) -> Int:
         widths = [int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments]
         rows = np.concatenate([piece_rows(gold, max(widths)), piece_rows(pred, max(widths))])
         columns = [np.ascontiguousarray(c) for c in rows.T]
-    if columns[0].shape[0] == 0:
-        return np.zeros(0, dtype=np.int64)
-    order = np.lexsort(columns[::-1])  # stable: in a run of equal rows the gold ones come first
-    new = np.zeros(order.shape[0], dtype=np.bool_)  # where a run of equal rows starts
+    n, n_gold = columns[0].shape[0], len(gold)
+    matched = np.zeros(n, dtype=np.bool_)
+    if n == 0:
+        return matched, matched
+    order = np.lexsort(columns[::-1])  # stable: in a run, the gold rows then the predicted ones, in order
+    new = np.zeros(n, dtype=np.bool_)  # where a run of equal rows starts
     new[0] = True
     for column in columns:
         ordered = column[order]
         new[1:] |= ordered[1:] != ordered[:-1]
     run = np.cumsum(new) - 1
-    is_gold = order < len(gold)
-    in_gold = np.bincount(run, weights=is_gold, minlength=int(run[-1]) + 1)
-    in_pred = np.bincount(run, weights=~is_gold, minlength=int(run[-1]) + 1)
-    matched = np.minimum(in_gold, in_pred).astype(np.int64)
-    within = np.arange(int(matched.sum()), dtype=np.int64) - np.repeat(np.cumsum(matched) - matched, matched)
-    return order[np.repeat(np.flatnonzero(new), matched) + within].astype(np.int64, copy=False)
+    is_gold = order < n_gold
+    in_gold = np.bincount(run, weights=is_gold, minlength=int(run[-1]) + 1).astype(np.int64)
+    in_pred = np.bincount(run, weights=~is_gold, minlength=int(run[-1]) + 1).astype(np.int64)
+    rank = np.arange(n) - np.flatnonzero(new)[run]  # within the run
+    rank -= np.where(is_gold, 0, in_gold[run])  # within the run's rows of its side
+    matched[order] = rank < np.minimum(in_gold, in_pred)[run]
+    return matched[:n_gold], matched[n_gold:]
 
 
 def exact_match_fragments(gold: SpanArray, pred: SpanArray, n_types: int) -> Int:
     """Count, per type id, the entities in both sides, a discontinuous one equal in every piece.
 
-    Both sides' labels index one vocabulary of ``n_types`` names: `exact_match_rows`, by type.
+    Both sides' labels index one vocabulary of ``n_types`` names: `exact_matched`, by type.
     """
-    return np.bincount(gold.label[exact_match_rows(gold, pred)], minlength=n_types).astype(np.int64)
+    return np.bincount(gold.label[exact_matched(gold, pred)[0]], minlength=n_types).astype(np.int64)
