@@ -232,14 +232,16 @@ tagged_docs = st.lists(  # documents of sentences of tags; a sentence may be emp
 @settings(max_examples=200, deadline=None)
 def test_tag_columns_decode_as_decode_block(docs: list[list[list[str]]]) -> None:
     """HIPE's and CoNLL-U's decoder finds the entities `decode_block` finds with ``repair="begin"``."""
-    from nerve.io.tag_columns import decode_tag_column
+    from nerve.io.tag_columns import decode_tag_ids
 
     tags = [t for doc in docs for sentence in doc for t in sentence]
     doc = np.repeat(np.arange(len(docs)), [sum(map(len, d)) for d in docs]).astype(np.int64)
     starts = np.zeros(len(tags), dtype=bool)
     starts[np.cumsum([0] + [len(s) for d in docs for s in d])[:-1]] = True
     lines = np.arange(1, len(tags) + 1, dtype=np.int64)
-    got = decode_tag_column(tags, doc, starts, len(docs), ("t", lines))
+    names = sorted(set(tags))
+    inverse = np.asarray([names.index(t) for t in tags], dtype=np.int64)
+    got = decode_tag_ids(names, inverse, doc, starts, len(docs), ("t", lines))
     vocab = vocab_of(tags)
     ids = vocab.add(tags)
     chunks = decode_block(ids, starts, vocab, DecodeRules.of(vocab, None), "begin").chunks
@@ -272,6 +274,7 @@ def test_tag_columns_use_the_one_decoding_rule(monkeypatch: Any) -> None:
 
     monkeypatch.setattr(tag_columns, "decode_ids", spy)
     doc = np.zeros(3, dtype=np.int64)
-    got = tag_columns.decode_tag_column(["B-X", "I-X", "O"], doc, np.array([1, 0, 0], bool), 1, ("t", doc))
+    tags = (["B-X", "I-X", "O"], np.arange(3, dtype=np.int64))
+    got = tag_columns.decode_tag_ids(*tags, doc, np.array([1, 0, 0], bool), 1, ("t", doc))
     assert calls
     assert [(s.start, s.end, s.label) for s in got] == [(0, 2, "X")]

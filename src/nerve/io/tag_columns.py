@@ -37,41 +37,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ByteLines",
     "cells",
-    "decode_tag_column",
     "decode_tag_ids",
     "merge_layers",
     "strings",
     "text_bytes",
     "text_lines",
 ]
-
-
-def decode_tag_column(
-    tags: Sequence[str],
-    doc: Int,
-    sentence_start: Bool,
-    n_docs: int,
-    where: tuple[str, Int],
-    outside: str = "O",
-) -> SpanArray:
-    """The entities of ``tags``, offsets counted in tokens from the start of each document.
-
-    Args:
-        tags: one tag per token, all documents end to end.
-        doc: the document of each token (non-decreasing).
-        sentence_start: whether each token starts a sentence (a document start is one too).
-        n_docs: the number of documents, with those without tokens.
-        where: the file and the line of each token, for the error of a tag nerve cannot read.
-        outside: the outside tag.
-
-    Raises:
-        InputError: a tag that has not the form of the others (``B-X``), at its line.
-    """
-    distinct, inverse = np.unique(np.asarray(tags, dtype=object), return_inverse=True)
-    names = [str(t) for t in distinct]
-    return decode_tag_ids(
-        names, inverse.reshape(-1).astype(np.int64), doc, sentence_start, n_docs, where, outside
-    )
 
 
 def decode_tag_ids(
@@ -83,7 +54,20 @@ def decode_tag_ids(
     where: tuple[str, Int],
     outside: str = "O",
 ) -> SpanArray:
-    """`decode_tag_column` of tags given as ids into ``names`` (sorted, distinct): ``names[inverse[i]]``."""
+    """The entities of the tags ``names[inverse[i]]``, offsets counted in tokens from each document start.
+
+    Args:
+        names: the distinct tags, sorted.
+        inverse: the tag of each token, as an index into ``names``; all documents end to end.
+        doc: the document of each token (non-decreasing).
+        sentence_start: whether each token starts a sentence (a document start is one too).
+        n_docs: the number of documents, with those without tokens.
+        where: the file and the line of each token, for the error of a tag nerve cannot read.
+        outside: the outside tag.
+
+    Raises:
+        InputError: a tag that has not the form of the others (``B-X``), at its line.
+    """
     n = int(inverse.shape[0])
     if n == 0:
         return SpanArray.from_documents([[] for _ in range(n_docs)])
