@@ -77,7 +77,7 @@ def render_report(report: ConvertReport) -> str:
     read = report.input_format + (f" ({report.input_scheme})" if report.input_scheme else "")
     lines = [
         f"{report.source} ({read}) -> {report.target} ({written}): {plural(report.documents, 'document')}, "
-        f"{report.entities_read} entities read, {report.entities_written} written"
+        f"{plural(report.entities_read, 'entity', 'entities')} read, {report.entities_written} written"
     ]
     for title, counts in (("repaired", report.repairs), ("lost", report.lost), ("note", report.notes)):
         lines.extend(f"  {title}: {n} {what}" for what, n in counts.items())
