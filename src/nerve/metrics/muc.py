@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, plural
-from ..io.jsonl import is_offset
+from ..io.span_lists import span_triple
 from ..matching.assignment import split_edges
 from ..matching.greedy import MODES, greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans
@@ -310,13 +310,7 @@ def _span(span: Any, where: str) -> tuple[int, int, str]:
     """``(start, end, label)`` of a `Span` or a triple, checked: integer offsets, a string label."""
     if isinstance(span, Span):
         return span.start, span.end, span.label
-    try:
-        s, e, name = span
-    except (TypeError, ValueError):
-        raise InputError(where, None, f"expected a Span or (start, end, label), got {quote(span)}") from None
-    if not (is_offset(s) and is_offset(e) and isinstance(name, str)):
-        detail = f"expected (start, end, label) with integer offsets and a string label, got {quote(span)}"
-        raise InputError(where, None, detail)
+    s, e, name = span_triple(span, where, "a Span or (start, end, label)")
     if not 0 <= s < e:
         raise InputError(where, None, f"expected 0 <= start < end, but got ({s}, {e})")
     return int(s), int(e), name
