@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 import nerve
 from conftest import ROOT
 from nerve.analysis.aligned import Aligned
-from nerve.analysis.bootstrap import CHUNK, Interval, bootstrap, percentiles, unit_counts
+from nerve.analysis.bootstrap import CHUNK, Interval, bootstrap_intervals, percentiles, unit_counts
 from nerve.api import score_aligned
 from nerve.cli import main
 from nerve.errors import NerveError, OptionError
@@ -153,7 +154,7 @@ def test_resamples_equal_a_loop_over_resamples(wlp: Path, n: int, seed: int) -> 
     """
     _, aligned = score_aligned(wlp)
     counts = unit_counts(aligned)
-    boot = bootstrap(counts, n, seed, 0.9)
+    boot = bootstrap_intervals(counts, n, seed, 0.9)
     rep = boot.replicates
     assert rep is not None
     loop = naive_bootstrap(counts, n, seed)
@@ -180,7 +181,7 @@ def test_the_api_and_threads_give_the_same_intervals(wlp: Path) -> None:
     _, aligned = score_aligned(wlp)
     assert aligned.tokens is not None
     assert aligned.tokens.words is not None
-    want = bootstrap(unit_counts(aligned, "sentence"), 40, 3, 0.8).to_dict()
+    want = bootstrap_intervals(unit_counts(aligned, "sentence"), 40, 3, 0.8).to_dict()
     for workers in (1, 2):
         result = nerve.score(wlp, bootstrap=40, seed=3, confidence=0.8, unit="sentence", workers=workers)
         assert result.analysis is not None
@@ -191,12 +192,12 @@ def test_the_api_and_threads_give_the_same_intervals(wlp: Path) -> None:
 def test_seed_and_size_change_the_resamples(wlp: Path) -> None:
     _, aligned = score_aligned(wlp)
     counts = unit_counts(aligned)
-    a, b, c = (bootstrap(counts, 64, s, 0.95) for s in (1, 1, 2))
+    a, b, c = (bootstrap_intervals(counts, 64, s, 0.95) for s in (1, 1, 2))
     assert a.to_dict() == b.to_dict()
     assert a.replicates is not None
     assert c.replicates is not None
     assert not np.array_equal(a.replicates.micro, c.replicates.micro)
-    longer = bootstrap(counts, 65, 1, 0.95).replicates
+    longer = bootstrap_intervals(counts, 65, 1, 0.95).replicates
     assert longer is not None
     assert np.array_equal(longer.micro[:64], a.replicates.micro)  # chunks do not change the draws
 
@@ -486,7 +487,7 @@ def test_intervals_agree_with_neleval_confidence(
     """
     n = 2000
     result, aligned = score_aligned(wlp)
-    boot = bootstrap(unit_counts(aligned), n, 12345, 0.95)
+    boot = bootstrap_intervals(unit_counts(aligned), n, 12345, 0.95)
     per_doc, overall = neleval_per_doc(tmp_path, wlp, "document", "wlp")
     rows = unit_counts(aligned).micro().tolist()
     assert [[d.ptp, d.fp, d.fn] for d in per_doc] == rows  # the same counts, document by document
@@ -538,3 +539,27 @@ def test_slice_intervals_come_from_the_same_resamples() -> None:
     assert by_doc.analysis.slices is not None
     assert "ci" not in by_doc.to_dict()["slices"]["document"]["0"]  # one unit per band: none
     assert "ci" in by_doc.to_dict()["slices"]["type"]["PER"]
+
+
+def test_discontinuous_entities_match_as_nerve_score_matches_them() -> None:
+    """One exact matcher (issue 26): a discontinuous entity matches only when every piece does.
+
+    The bootstrap had its own copy of exact matching, on (document, start, end, type), which took
+    ``[0,2) + [3,5)`` for ``[0,5)``; its count matrix no longer summed to the exact counts.
+    """
+    from nerve.model.spans import Fragments
+
+    one = np.zeros(1, dtype=np.int64)
+    pieces = Fragments(np.array([0, 2]), np.array([0, 3]), np.array([2, 5]))
+    gold = SpanArray(one, one, one + 5, one, ("X",), 1, fragments=pieces)
+    pred = SpanArray(one, one, one + 5, one, ("X",), 1)  # the same extent, in one piece
+    counts = unit_counts(Aligned(gold, pred, None, ("gold", "pred")))
+    assert counts.totals().tolist() == [[0, 1, 1]]
+    assert nerve.api.score_spans(gold, pred).exact.counts["X"].tp == 0
+    both = SpanArray(
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.full(2, 5), np.zeros(2, np.int64), ("X",), 1
+    )
+    joined = Fragments(np.array([0, 2, 3]), np.array([0, 3, 0]), np.array([2, 5, 5]))
+    assert unit_counts(
+        Aligned(replace(both, fragments=joined), both, None, ("g", "p"))
+    ).totals().tolist() == [[1, 1, 1]]

@@ -18,7 +18,7 @@ import pytest
 import nerve
 from conftest import shared_data_dir
 from nerve.analysis.aligned import Aligned, Tokens
-from nerve.analysis.bootstrap import bootstrap, unit_counts
+from nerve.analysis.bootstrap import bootstrap_intervals, unit_counts
 from nerve.analysis.compare import holm, paired
 from nerve.api import score_aligned
 from nerve.api.compare import _check_units
@@ -116,7 +116,7 @@ def test_paired_tests_equal_loops_over_resamples_and_trials() -> None:
     assert [c.p_holm for c in comparisons] == naive_holm(p_ar)
     assert randomized.shape == (n, len(systems) - 1)
     # The baseline's resamples are those of `nerve score --bootstrap` with the same seed.
-    base = bootstrap(unit_counts(score_aligned(gold, systems[0])[1], "sentence"), n, seed, level)
+    base = bootstrap_intervals(unit_counts(score_aligned(gold, systems[0])[1], "sentence"), n, seed, level)
     assert base.replicates is not None
     assert resampled[:, 0].tolist() == base.replicates.micro[:, 2].tolist()
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import nerve
 from conftest import peer
 from nerve.metrics.muc import MODES, MucCounts, MucOptions, match_document, muc_columns, muc_score
+from nerve.model.spans import SpanArray
 
 Spans = list[tuple[int, int, str]]
 
@@ -479,16 +480,26 @@ def test_a_pair_is_not_lost_in_a_large_corpus() -> None:
     names = ["X", "Z"]
     fill = 300_000
 
-    def side(spans: Spans) -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
+    def side(spans: Spans) -> SpanArray:
         doc = np.r_[np.zeros(len(spans), dtype=np.int64), np.arange(1, fill + 1)]
         start = np.r_[[s for s, _, _ in spans], np.zeros(fill, dtype=np.int64)].astype(np.int64)
         end = np.r_[[e for _, e, _ in spans], np.ones(fill, dtype=np.int64)].astype(np.int64)
         label = np.r_[[names.index(t) for _, _, t in spans], np.zeros(fill, dtype=np.int64)].astype(np.int64)
-        return doc, start, end, label
+        return SpanArray(doc, start, end, label, tuple(names), fill + 1)
 
     gold = [(0, 4, "X"), (2, 12, "X")]
     pred = [(0, 4, "X"), (1, 2, "Z"), (5, 12, "Z")]
     assert match_document(gold, pred) == [(0, 0), (1, 2)]
-    result = muc_columns(side(gold), side(pred), names, fill + 1, MucOptions())
+    result = muc_columns(side(gold), side(pred), MucOptions())
     assert [pair for pair in result.pairs if pair[0] == 0] == [(0, 0, 0), (0, 1, 2)]
     assert counts(result.modes["strict"].overall) == f"{fill + 1}/1/0/0/1"
+
+
+def test_muc_columns_takes_span_arrays_and_matches_types_by_name() -> None:
+    """Like every other metric, `muc_columns` takes `SpanArray`s (issue 26), each in its own vocabulary."""
+    gold = SpanArray.from_documents([[(0, 2, "A"), (3, 5, "B")]])
+    pred = SpanArray.from_documents([[(3, 5, "B"), (0, 2, "A")]], labels=("B", "A"))
+    result = muc_columns(gold, pred, MucOptions())
+    assert counts(result.modes["strict"].overall) == "2/0/0/0/0"
+    assert result.pairs == [(0, 0, 1), (0, 1, 0)]
+    assert result.to_dict() == muc_score(gold.documents(), pred.documents()).to_dict()

@@ -213,3 +213,68 @@ def test_scoring_6000_types_stays_small(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert len(result.exact.per_type) == 6000
     assert peak < 64 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+# --- one home for the decoding rule (issue 26): the tag-column readers of io use it, not a copy ---
+
+tagged_docs = st.lists(  # documents of sentences of tags; a sentence may be empty of entities
+    st.lists(
+        st.lists(st.sampled_from(["O", "B-A", "I-A", "E-A", "S-B", "I-B", "L-A"]), min_size=1, max_size=6),
+        min_size=1,
+        max_size=3,
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@given(tagged_docs)
+@settings(max_examples=200, deadline=None)
+def test_tag_columns_decode_as_decode_block(docs: list[list[list[str]]]) -> None:
+    """HIPE's and CoNLL-U's decoder finds the entities `decode_block` finds with ``repair="begin"``."""
+    from nerve.io.tag_columns import decode_tag_ids
+
+    tags = [t for doc in docs for sentence in doc for t in sentence]
+    doc = np.repeat(np.arange(len(docs)), [sum(map(len, d)) for d in docs]).astype(np.int64)
+    starts = np.zeros(len(tags), dtype=bool)
+    starts[np.cumsum([0] + [len(s) for d in docs for s in d])[:-1]] = True
+    lines = np.arange(1, len(tags) + 1, dtype=np.int64)
+    names = sorted(set(tags))
+    inverse = np.asarray([names.index(t) for t in tags], dtype=np.int64)
+    got = decode_tag_ids(names, inverse, doc, starts, len(docs), ("t", lines))
+    vocab = vocab_of(tags)
+    ids = vocab.add(tags)
+    chunks = decode_block(ids, starts, vocab, DecodeRules.of(vocab, None), "begin").chunks
+    base = np.searchsorted(doc, doc[chunks.start])
+    expected = sorted(
+        zip(
+            doc[chunks.start].tolist(),
+            (chunks.start - base).tolist(),
+            (chunks.end - base).tolist(),
+            [vocab.type_names[t] for t in chunks.type.tolist()],
+            strict=True,
+        )
+    )
+    assert sorted((s.seq, s.start, s.end, s.label) for s in got) == expected
+
+
+def test_tag_columns_use_the_one_decoding_rule(monkeypatch: Any) -> None:
+    """The rule has one home, `nerve.model.chunks`: io's tag columns and tagging's policies call it."""
+    import nerve.io.tag_columns as tag_columns
+    import nerve.model.chunks as chunks
+    import nerve.tagging.decode as decode
+
+    assert decode.decode_ids is chunks.decode_ids
+    assert decode.Chunks is chunks.Chunks
+    calls = []
+
+    def spy(*args: Any) -> Any:
+        calls.append(args)
+        return chunks.decode_ids(*args)
+
+    monkeypatch.setattr(tag_columns, "decode_ids", spy)
+    doc = np.zeros(3, dtype=np.int64)
+    tags = (["B-X", "I-X", "O"], np.arange(3, dtype=np.int64))
+    got = tag_columns.decode_tag_ids(*tags, doc, np.array([1, 0, 0], bool), 1, ("t", doc))
+    assert calls
+    assert [(s.start, s.end, s.label) for s in got] == [(0, 2, "X")]

@@ -24,12 +24,13 @@ from hypothesis import strategies as st
 import nerve
 from nerve.analysis.aligned import Aligned
 from nerve.analysis.sidecars import read_meta
-from nerve.analysis.slices import Slices, exact_matched, slice_unit_counts
+from nerve.analysis.slices import Slices, slice_unit_counts
 from nerve.analysis.summary import Analysis
 from nerve.analysis.surfaces import TrainReading, read_train, surface_ids
 from nerve.api import score_aligned
 from nerve.cli import main
 from nerve.errors import NerveError, OptionError
+from nerve.matching.exact import exact_matched
 from nerve.model.spans import SpanArray
 
 NEWS = str(Path(__file__).resolve().parents[1] / "examples" / "news.conll")

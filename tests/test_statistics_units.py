@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import nerve
-from nerve.analysis.bootstrap import UnitCounts, bootstrap
+from nerve.analysis.bootstrap import UnitCounts, bootstrap_intervals
 from nerve.analysis.units import MIN_UNITS, check_memory, choose_unit
 from nerve.cli import main
 from nerve.errors import OptionError
@@ -273,7 +273,7 @@ def test_a_bootstrap_memory_cannot_hold_is_refused() -> None:
         np.ones((3, 100, 3), dtype=np.int64), tuple(f"T{k:03}" for k in range(100)), "sentence"
     )
     with pytest.raises(OptionError) as info:
-        bootstrap(counts, 1_000_000, 1, 0.95)
+        bootstrap_intervals(counts, 1_000_000, 1, 0.95)
     assert str(info.value) == (
         "bootstrap: 1,000,000 resamples of 100 types need about 10.6 GiB of memory, more than the 4 GiB "
         "nerve allows: at most 375,960 resamples fit"
@@ -281,4 +281,4 @@ def test_a_bootstrap_memory_cannot_hold_is_refused() -> None:
     check_memory(375_960, 100, "100 types")  # the bound itself fits
     with pytest.raises(OptionError, match="at most 375,960 resamples fit"):
         check_memory(375_961, 100, "100 types")
-    assert bootstrap(counts, 1000, 1, 0.95).n == 1000
+    assert bootstrap_intervals(counts, 1000, 1, 0.95).n == 1000

@@ -320,3 +320,13 @@ def test_missing_torch_says_how_to_install_it() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "the torchmetrics integration needs torchmetrics: pip install torchmetrics\n"
+
+
+def test_the_count_layout_has_one_home() -> None:
+    """The count layout (``CORRECT``, ``FIXED``...) is `nerve.tagging.torch_decode`'s alone (issue 26)."""
+    import nerve.streaming.tensors as tensors
+    import nerve.tagging.torch_decode as torch_decode
+
+    layout = ("CORRECT", "FIXED", "HOLES", "INVALID", "SENTENCES", "TOKENS")
+    assert set(layout) <= set(torch_decode.__all__)
+    assert not set(layout) & set(dir(tensors))

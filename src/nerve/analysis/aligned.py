@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..model.blocks import TagBlock
+from ..model.chunks import Chunks
 from ..model.spans import SpanArray
-from ..tagging.decode import Chunks
 
 if TYPE_CHECKING:
     import numpy.typing as npt

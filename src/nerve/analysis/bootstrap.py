@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import NerveError, OptionError, plural
+from ..matching.exact import exact_matched
 from ..model.signature import bootstrap_field
 from ..options import flag, setting
 from .aligned import Aligned
@@ -48,9 +49,8 @@ __all__ = [
     "Interval",
     "Replicates",
     "UnitCounts",
-    "bootstrap",
+    "bootstrap_intervals",
     "degenerate",
-    "exact_hits",
     "flags_of",
     "percentiles",
     "replicates",
@@ -94,35 +94,6 @@ class UnitCounts:
         return self.counts.sum(axis=1)
 
 
-def exact_hits(
-    gold: tuple[Int, ...], pred: tuple[Int, ...], gold_unit: Int, pred_unit: Int
-) -> tuple[Int, Int]:
-    """The exactly matched entities: one ``(unit, type)`` pair per match, as two columns.
-
-    Each side is ``(doc, start, end, type)`` columns. An entity matches one of the other side
-    with the same four values; duplicates are matched at most once each (a multiset
-    intersection). Both sides are sorted together and cut into runs of equal spans.
-    """
-    n_gold = gold[0].shape[0]
-    cols = [np.concatenate([g, p]) for g, p in zip(gold, pred, strict=True)]
-    if cols[0].shape[0] == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    order = np.lexsort(cols[::-1])
-    doc, start, end, typ = (c[order] for c in cols)
-    new = np.ones(order.shape[0], dtype=np.bool_)
-    new[1:] = (
-        (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (typ[1:] != typ[:-1])
-    )
-    run = np.cumsum(new) - 1
-    is_gold = order < n_gold
-    in_gold = np.bincount(run, weights=is_gold, minlength=int(run[-1]) + 1)
-    in_pred = np.bincount(run, weights=~is_gold, minlength=int(run[-1]) + 1)
-    matched = np.minimum(in_gold, in_pred).astype(np.int64)
-    first = np.flatnonzero(new)
-    units = np.concatenate([gold_unit, pred_unit])[order[first]]
-    return np.repeat(units, matched), np.repeat(typ[first], matched)
-
-
 def unit_counts(aligned: Aligned, unit: str = "document") -> UnitCounts:
     """The exact-match tp, fp and fn of every unit (document or sentence) and type of ``aligned``.
 
@@ -147,9 +118,8 @@ def unit_counts(aligned: Aligned, unit: str = "document") -> UnitCounts:
     size = n_units * n_types
     g = np.bincount(g_unit * n_types + g_type, minlength=size)
     p = np.bincount(p_unit * n_types + p_type, minlength=size)
-    hit_unit, hit_type = exact_hits(
-        (gold.doc, gold.start, gold.end, g_type), (pred.doc, pred.start, pred.end, p_type), g_unit, p_unit
-    )
+    hit = exact_matched(gold, pred)[0]
+    hit_unit, hit_type = g_unit[hit], g_type[hit]
     tp = np.bincount(hit_unit * n_types + hit_type, minlength=size)
     counts = np.stack([tp, p - tp, g - tp], axis=-1).astype(np.int64).reshape(n_units, n_types, 3)
     return UnitCounts(counts, tuple(names[i] for i in by_name), unit, aligned.tokens is not None)
@@ -341,7 +311,7 @@ def degenerate(scope: str, type_name: str | None, varying: Bool) -> list[Flag]:
     return [Flag("degenerate", type_name, message)]
 
 
-def bootstrap(counts: UnitCounts, n: int, seed: int, confidence: float) -> Bootstrap:
+def bootstrap_intervals(counts: UnitCounts, n: int, seed: int, confidence: float) -> Bootstrap:
     """Percentile intervals from ``n`` resamples of the units of ``counts``, drawn with ``seed``.
 
     Raises:

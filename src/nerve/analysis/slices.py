@@ -43,9 +43,9 @@ import numpy as np
 
 from .. import options
 from ..errors import OptionError
+from ..matching.exact import exact_matched
 from ..model.counts import Counts, Score, fbeta
 from ..model.nesting import ROLES, roles
-from ..model.spans import SpanArray
 from .aligned import Aligned
 from .attr_slices import PREFIX, attribute_bands
 from .sidecars import Meta, read_meta
@@ -61,10 +61,9 @@ __all__ = [
     "SliceKeys",
     "SliceRow",
     "Slices",
-    "exact_matched",
+    "slice_counts",
     "slice_files",
     "slice_keys",
-    "slice_table",
     "slice_unit_counts",
 ]
 
@@ -191,36 +190,6 @@ class Slices:
         return _unit_counts(aligned, self.keys[name], self.matched, unit)
 
 
-def exact_matched(gold: SpanArray, pred: SpanArray) -> tuple[Bool, Bool]:
-    """Whether each gold and each predicted entity is in an exact match (document, span, type).
-
-    Entities with the same key match one to one, as many as the smaller side has; the first ones
-    (in column order) of each side are those marked.
-    """
-    ng, n = len(gold), len(gold) + len(pred)
-    cols = [np.concatenate([getattr(gold, c), getattr(pred, c)]) for c in ("doc", "start", "end", "label")]
-    side = np.repeat(np.array([0, 1], dtype=np.int64), [ng, n - ng])
-    order = np.lexsort((np.arange(n), side, *reversed(cols)))
-    changed = np.zeros(n, dtype=np.bool_)
-    for c in cols:
-        s = c[order]
-        changed[1:] |= s[1:] != s[:-1]
-    if n:
-        changed[0] = True
-    group = np.cumsum(changed) - 1
-    sided = group * 2 + side[order]
-    starts = np.flatnonzero(np.diff(sided, prepend=-1) != 0)
-    rank = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
-    size = int(group[-1]) + 1 if n else 0
-    pairs = np.minimum(
-        np.bincount(group[side[order] == 0], minlength=size),
-        np.bincount(group[side[order] == 1], minlength=size),
-    )
-    matched = np.zeros(n, dtype=np.bool_)
-    matched[order] = rank < pairs[group]
-    return matched[:ng], matched[ng:]
-
-
 def _bands(values: Int, edges: Sequence[int]) -> Int:
     return np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right").astype(np.int64)
 
@@ -324,7 +293,7 @@ def _expand(names: Sequence[str], meta: Meta | None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def slice_table(
+def slice_counts(
     aligned: Aligned,
     names: Sequence[str],
     train: Train | None = None,
@@ -354,7 +323,7 @@ def slice_files(
     meta: str | os.PathLike[str] | None,
     reading: TrainReading,
 ) -> Slices:
-    """`slice_table`, with the training file and the sidecar read from their paths.
+    """`slice_counts`, with the training file and the sidecar read from their paths.
 
     The training file is read as ``reading`` says. The input is checked to have what the slices
     need before either file is read.
@@ -363,7 +332,7 @@ def slice_files(
         _check_input(aligned, name)
     found = read_train(os.fspath(train), reading) if train is not None else None
     attributes = read_meta(os.fspath(meta), aligned.n_docs) if meta is not None else None
-    return slice_table(aligned, names, found, attributes)
+    return slice_counts(aligned, names, found, attributes)
 
 
 def _unit_counts(

@@ -19,10 +19,11 @@ import numpy as np
 from .. import options
 from ..errors import InvalidSequenceError, Problem
 from ..io.conll import ConllReader
+from ..model.chunks import NO_CHUNKS
 from ..model.schemes import TagFormat
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
-from ..tagging.decode import NO_CHUNKS, DecodeRules, decode_block
+from ..tagging.decode import DecodeRules, decode_block
 from .aligned import Collector
 
 if TYPE_CHECKING:

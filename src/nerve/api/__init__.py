@@ -44,7 +44,7 @@ from ..tagging.decode import DecodeRules, decode_block
 from .compare import compare
 from .pipeline import score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
-from .sources import Input, Source, Tags, infer_scheme, is_path
+from .sources import Input, Source, Tags, is_path, scheme_of_inputs
 from .sources import PathLike as PathLike
 from .text import score_text
 
@@ -237,7 +237,7 @@ def _problems(
     source: Input, fixed: Scheme | None, fmt: TagFormat | None, outside: str
 ) -> tuple[Scheme, list[Problem]]:
     """Every invalid transition of ``source``'s blocks, on each side, in file and line order."""
-    known = fixed or infer_scheme(source, fmt, outside)
+    known = fixed or scheme_of_inputs(source, fmt, outside)
     vocab = TagVocab(fmt, known, outside)
     problems: list[Problem] = []
     for block in source.blocks(vocab):
@@ -288,7 +288,7 @@ def decode(
     fmt = options.tag_format(tag_format, outside)
     fixed = options.scheme(scheme)
     if fixed is None:
-        fixed = infer_scheme(Input(seqs, None, False, "utf-8", True), fmt, outside)
+        fixed = scheme_of_inputs(Input(seqs, None, False, "utf-8", True), fmt, outside)
     vocab = TagVocab(fmt, fixed, outside)
     (block,) = list(iter_lists(seqs, None, vocab))
     found = decode_block(

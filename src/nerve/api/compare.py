@@ -38,12 +38,12 @@ def with_bootstrap(
     The signature gains the bootstrap's field; the slices, if any, their bands' intervals. The
     unit ``auto`` becomes documents or sentences (`nerve.analysis.units.choose_unit`).
     """
-    from ..analysis.bootstrap import bootstrap, unit_counts
+    from ..analysis.bootstrap import bootstrap_intervals, unit_counts
     from ..analysis.units import choose_unit
 
     n, seed, level, asked = plan
     unit = choose_unit(asked, aligned.n_docs, aligned.tokens is not None)
-    boot = bootstrap(unit_counts(aligned, unit), n, seed, level)
+    boot = bootstrap_intervals(unit_counts(aligned, unit), n, seed, level)
     settings = replace(result.settings, statistics=(boot.signature_field,))
     if found.slices is not None:  # the slices' bands, from the same resamples
         from ..analysis.slice_intervals import slice_intervals

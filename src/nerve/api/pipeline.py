@@ -39,7 +39,7 @@ from ..model.vocab import TagVocab
 from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
 from .dirs import conll_pairs
 from .shards import score_shards, shards
-from .sources import Input, Source, infer_scheme, input_kind, is_path, path_of, reading_notes
+from .sources import Input, Source, input_kind, is_path, path_of, reading_notes, scheme_of_inputs
 from .span_chunks import chunks_apply, score_jsonl_chunks
 from .span_scores import exact_hits, flatten_sides, span_settings
 
@@ -90,10 +90,7 @@ def score_spans(
     }
     muc = None
     if overlap is not None:
-        pieces = (g.fragments, p.fragments)
-        muc = muc_columns(
-            (g.doc, g.start, g.end, gt), (p.doc, p.start, p.end, pt), names, g.n_docs, overlap, pieces
-        )
+        muc = muc_columns(g, p, overlap)
     return Result(
         settings=span_settings(beta, overlap, source, labels, flatten),
         tokens=TokenStats(),
@@ -147,7 +144,7 @@ def count_inputs(
     and with ``words`` the tokens themselves. ``more``: the pairs of files after ``source`` (directories).
     """
     if scheme is None and policy in ("discard", "error") and pred_scheme == "same":
-        scheme = infer_scheme([source, *more], fmt, outside)  # these policies need the scheme while decoding
+        scheme = scheme_of_inputs([source, *more], fmt, outside)  # discard, error: the scheme first
     if parts:
         args = (policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
         return score_shards(parts, *args, keep=keep, words=words, labels=labels, pred_scheme=pred_scheme)

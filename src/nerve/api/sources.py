@@ -31,11 +31,11 @@ __all__ = [
     "PathLike",
     "Source",
     "Tags",
-    "infer_scheme",
     "input_kind",
     "is_path",
     "is_stream",
     "reading_notes",
+    "scheme_of_inputs",
 ]
 
 PathLike: TypeAlias = "str | os.PathLike[str]"
@@ -198,7 +198,7 @@ def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:
         )
 
 
-def infer_scheme(source: Input | Sequence[Input], tag_format: TagFormat | None, outside: str) -> Scheme:
+def scheme_of_inputs(source: Input | Sequence[Input], tag_format: TagFormat | None, outside: str) -> Scheme:
     """Read the input (or inputs, together) once to infer the scheme (discard and error need it first)."""
     vocab = TagVocab(tag_format, None, outside)
     gold, pred = TransitionTable(), TransitionTable()

@@ -21,7 +21,7 @@ from .options import INPUT, OUTPUT, SCHEME, group
 from .output import Output
 from .progress import Progress
 
-__all__ = ["BYTES_PER_SECOND", "REPORTS", "add_parser", "render", "run"]
+__all__ = ["BYTES_PER_SECOND", "REPORTS", "add_parser", "render_report", "run"]
 
 REPORTS = ("text", "json")
 BYTES_PER_SECOND = 5_000_000  # input read and decoded in about a second: below that, no progress bar
@@ -80,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.set_defaults(run=run)
 
 
-def render(report: ConvertReport) -> str:
+def render_report(report: ConvertReport) -> str:
     """The report as text lines: what was read and written, then repairs, losses and notes."""
     written = report.output_format + (f" ({report.scheme})" if report.scheme else "")
     read = report.input_format + (f" ({report.input_scheme})" if report.input_scheme else "")
@@ -102,7 +102,7 @@ def run(ns: argparse.Namespace) -> Output:
         report = _convert(ns, progress)
     if ns.report == "json":
         return Output(json.dumps(report.to_dict(), indent=2) + "\n")
-    sys.stderr.write(render(report))
+    sys.stderr.write(render_report(report))
     return Output("")
 
 

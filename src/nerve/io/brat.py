@@ -36,7 +36,7 @@ from ..errors import InputError, plural
 from ..model.quoting import quote
 from .brat_attributes import ATTRIBUTE_FORM, malformed, read_attributes
 from .jsonl import MAX_OFFSET
-from .lenient import TEXT_MISMATCH, mismatch_fix, reading
+from .lenient import TEXT_MISMATCH, is_lenient, mismatch_fix
 from .offsets import decode_utf8
 from .sources import read_bytes
 
@@ -176,7 +176,7 @@ def check_document(ann: Annotations, text: str, txt: str) -> Document:
     wrong = _mismatches(ann, text)
     if wrong:
         moved = _as_universal(ann, text, notes)
-        if moved is None and reading():  # lenient: counted, scored as the offsets say
+        if moved is None and is_lenient():  # lenient: counted, scored as the offsets say
             notes[TEXT_MISMATCH] += len(wrong)
         elif moved is None:
             _raise_mismatch(ann, text, wrong[0], txt)

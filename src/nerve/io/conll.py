@@ -40,7 +40,7 @@ from .conll_lines import (
     Lines,
     MergedCheck,
     check_aligned,
-    classify,
+    classify_lines,
     first_token_columns,
     length_error,
 )
@@ -164,11 +164,11 @@ class ConllReader:
 
     def _block(self, gbuf: bytes, pbuf: bytes, at_end: bool) -> tuple[TagBlock | None, bytes, bytes]:
         """Read the whole sentences at the start of the buffers; return what is left over."""
-        g = classify(gbuf, self.gold.line + 1, self.comments, self.delimiters[0])
+        g = classify_lines(gbuf, self.gold.line + 1, self.comments, self.delimiters[0])
         p = (
             None
             if self.pred is None
-            else classify(pbuf, self.pred.line + 1, self.comments, self.delimiters[1])
+            else classify_lines(pbuf, self.pred.line + 1, self.comments, self.delimiters[1])
         )
         g_rows = np.flatnonzero(g.kind != COMMENT)
         p_rows = np.flatnonzero(p.kind != COMMENT) if p is not None else g_rows

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from .conll_lines import BLANK, COMMENT, DOC, TOKEN, classify
+from .conll_lines import BLANK, COMMENT, DOC, TOKEN, classify_lines
 from .sources import LineSource
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def rest_pairs(
             kinds = []
             while data or not source.done:
                 if data:
-                    kinds.append(classify(data, 1, comments, delimiter).kind)
+                    kinds.append(classify_lines(data, 1, comments, delimiter).kind)
                 data = source.more() if not source.done else b""
             pieces.append(kinds)
     except InputError:

@@ -36,7 +36,7 @@ __all__ = [
     "Lines",
     "MergedCheck",
     "check_aligned",
-    "classify",
+    "classify_lines",
     "first_token_columns",
     "length_error",
     "one_tag_column",
@@ -79,7 +79,7 @@ class Lines:
 BLANK, TOKEN, DOC, COMMENT = 0, 1, 2, 3
 
 
-def classify(data: bytes, first_line: int, comments: bool, delimiter: int | None = None) -> Lines:
+def classify_lines(data: bytes, first_line: int, comments: bool, delimiter: int | None = None) -> Lines:
     """Split ``data`` (whole lines) into fields and tell blank, token, ``-DOCSTART-`` and comment lines.
 
     ``#`` lines are comments only when ``comments`` is true; ``first_line`` is ``data``'s first line.
@@ -363,7 +363,7 @@ def first_token_columns(
     data = unify_line_ends(data[: data.rfind(b"\n") + 1])
     if not data:
         return None
-    lines = classify(data, 1, comments, delimiter)
+    lines = classify_lines(data, 1, comments, delimiter)
     tokens = np.flatnonzero(lines.kind == TOKEN)
     if not tokens.shape[0]:
         return None

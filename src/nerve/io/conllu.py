@@ -33,7 +33,7 @@ from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .column_pairs import TokenColumn, check_paired
 from .jsonl import Problems, collect
-from .tag_columns import Lines, cells, decode_tag_ids, strings, text_bytes
+from .tag_columns import ByteLines, cells, decode_tag_ids, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -48,7 +48,7 @@ _ID = re.compile(r"\d+[-.]\d+")  # the IDs of the lines skipped: ranges and empt
 _ID_BYTES = 32
 
 
-Words = tuple[Lines, "Int", "Int", "Int", int, dict[str, int]]
+Words = tuple[ByteLines, "Int", "Int", "Int", int, dict[str, int]]
 
 
 def _words(path: str) -> Words:
@@ -80,7 +80,7 @@ def _words(path: str) -> Words:
     return lines, rows.astype(np.int64), doc, sent, n_docs, notes
 
 
-def _skipped(path: str, lines: Lines, at: Int) -> npt.NDArray[np.bool_]:
+def _skipped(path: str, lines: ByteLines, at: Int) -> npt.NDArray[np.bool_]:
     """Whether the ID of each word line is a range or an empty node (skipped); raise at an ID that is none.
 
     An ID is a word's number (``1``), a range of them (``1-2``) or an empty node (``1.1``): digits,
@@ -113,7 +113,7 @@ def _skipped(path: str, lines: Lines, at: Int) -> npt.NDArray[np.bool_]:
     return found
 
 
-def _tags(path: str, lines: Lines, rows: Int, key: str) -> tuple[list[str], Int]:
+def _tags(path: str, lines: ByteLines, rows: Int, key: str) -> tuple[list[str], Int]:
     """The value of ``key`` in each MISC cell; raise at a cell without it."""
     found = re.compile(rf"(?:^|[|\s]){re.escape(key)}=([^|\s]+)")
     start, end = cells(lines, rows, 9, 10)

@@ -33,7 +33,7 @@ from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .column_pairs import TokenColumn, check_paired
 from .jsonl import Problems, collect
-from .tag_columns import Lines, cells, decode_tag_ids, merge_layers, strings, text_bytes
+from .tag_columns import ByteLines, cells, decode_tag_ids, merge_layers, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -54,7 +54,7 @@ class Table:
     path: str
     header: list[str]
     header_line: int
-    text: Lines | None
+    text: ByteLines | None
     rows: Int  # the index in ``text`` of each token row
     doc: Int
     sentence_start: npt.NDArray[np.bool_]

@@ -19,7 +19,7 @@ from dataclasses import replace
 from .. import options
 from ..model.spans import SpanArray
 
-__all__ = ["PRED_KEYS", "TEXT_MISMATCH", "counted", "lenient_texts", "mismatch_fix", "noted", "reading"]
+__all__ = ["PRED_KEYS", "TEXT_MISMATCH", "counted", "is_lenient", "lenient_texts", "mismatch_fix", "noted"]
 
 #: The note counting entities whose text is not what their offsets cover, read with ``lenient``.
 TEXT_MISMATCH = "entity texts that differ from the text at their offsets (lenient)"
@@ -44,7 +44,7 @@ def lenient_texts(lenient: bool) -> Iterator[Found]:
         _FOUND.reset(token)
 
 
-def reading() -> bool:
+def is_lenient() -> bool:
     """Whether reading is lenient (inside `lenient_texts`): a mismatch is counted, not raised."""
     return _FOUND.get() is not None
 

@@ -18,7 +18,7 @@ from ..model.quoting import is_list, quote
 from ..model.spans import SpanArray
 from .jsonl import MAX_OFFSET, is_offset, span_array
 
-__all__ = ["check_columns", "span_lists"]
+__all__ = ["check_columns", "span_lists", "span_triple"]
 
 
 def span_lists(docs: Iterable[Iterable[tuple[int, int, str]]], side: str) -> SpanArray:
@@ -62,15 +62,26 @@ def _integers(values: list[Any]) -> bool:
     return all(t is not bool and issubclass(t, int | np.integer) for t in set(map(type, values)))
 
 
-def _check_span(span: Any, where: str) -> None:
-    """Raise `InputError` at ``where`` unless ``span`` is a well-formed ``(start, end, label)``."""
+def span_triple(span: Any, where: str, expected: str = "(start, end, label)") -> tuple[int, int, str]:
+    """``span`` as ``(start, end, label)``, checked to be integer offsets and a string label.
+
+    Raises:
+        InputError: at ``where``, for anything else, saying what was ``expected`` of something
+            that is not a triple (the offsets' range is the caller's to check).
+    """
     try:
         start, end, label = span
     except (TypeError, ValueError):
-        raise InputError(where, None, f"expected (start, end, label), got {quote(span)}") from None
+        raise InputError(where, None, f"expected {expected}, got {quote(span)}") from None
     if not (is_offset(start) and is_offset(end) and isinstance(label, str)):
         detail = f"expected (start, end, label) with integer offsets and a string label, got {quote(span)}"
         raise InputError(where, None, detail)
+    return start, end, label
+
+
+def _check_span(span: Any, where: str) -> None:
+    """Raise `InputError` at ``where`` unless ``span`` is a well-formed ``(start, end, label)``."""
+    start, end, _ = span_triple(span, where)
     if not 0 <= start < end <= MAX_OFFSET:
         raise InputError(where, None, f"expected 0 <= start < end <= 2**40, got start={start}, end={end}")
 

@@ -4,11 +4,10 @@ In: one tag per token (any scheme: IOB1, IOB2, IOE, IOBES, BILOU... spelled ``B-
 document of each token and where sentences start. Out: `SpanArray` columns in token offsets
 within each document.
 
-The rule is nerve's shared decoding rule (``repair="begin"``, `nerve.tagging.decode.decode_ids`),
-built from the same model tables (`TagVocab`, `nerve.model.pairs`): an entity tag continues the
-open entity when the table says so, else it begins one; no entity crosses a sentence start. The
-``io`` layer sits below ``tagging``, so the few lines of the rule are repeated here; a test checks
-that both give the same entities on random tags. Tags are looked up once per distinct tag.
+The rule is nerve's shared decoding rule (``repair="begin"``), `nerve.model.chunks.decode_ids`, the
+one `nerve.tagging.decode` builds on: an entity tag continues the open entity when the table says
+so, else it begins one; no entity crosses a sentence start or a document. Tags are looked up once
+per distinct tag.
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from ..model.chunks import decode_ids, neighbours
 from ..model.pairs import code_tables, pair_codes
-from ..model.schemes import OUT
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from .bytes import BOM, intern
@@ -36,43 +35,14 @@ if TYPE_CHECKING:
     Bytes = npt.NDArray[np.uint8]
 
 __all__ = [
-    "Lines",
+    "ByteLines",
     "cells",
-    "decode_tag_column",
     "decode_tag_ids",
     "merge_layers",
     "strings",
     "text_bytes",
     "text_lines",
 ]
-
-
-def decode_tag_column(
-    tags: Sequence[str],
-    doc: Int,
-    sentence_start: Bool,
-    n_docs: int,
-    where: tuple[str, Int],
-    outside: str = "O",
-) -> SpanArray:
-    """The entities of ``tags``, offsets counted in tokens from the start of each document.
-
-    Args:
-        tags: one tag per token, all documents end to end.
-        doc: the document of each token (non-decreasing).
-        sentence_start: whether each token starts a sentence (a document start is one too).
-        n_docs: the number of documents, with those without tokens.
-        where: the file and the line of each token, for the error of a tag nerve cannot read.
-        outside: the outside tag.
-
-    Raises:
-        InputError: a tag that has not the form of the others (``B-X``), at its line.
-    """
-    distinct, inverse = np.unique(np.asarray(tags, dtype=object), return_inverse=True)
-    names = [str(t) for t in distinct]
-    return decode_tag_ids(
-        names, inverse.reshape(-1).astype(np.int64), doc, sentence_start, n_docs, where, outside
-    )
 
 
 def decode_tag_ids(
@@ -84,7 +54,20 @@ def decode_tag_ids(
     where: tuple[str, Int],
     outside: str = "O",
 ) -> SpanArray:
-    """`decode_tag_column` of tags given as ids into ``names`` (sorted, distinct): ``names[inverse[i]]``."""
+    """The entities of the tags ``names[inverse[i]]``, offsets counted in tokens from each document start.
+
+    Args:
+        names: the distinct tags, sorted.
+        inverse: the tag of each token, as an index into ``names``; all documents end to end.
+        doc: the document of each token (non-decreasing).
+        sentence_start: whether each token starts a sentence (a document start is one too).
+        n_docs: the number of documents, with those without tokens.
+        where: the file and the line of each token, for the error of a tag nerve cannot read.
+        outside: the outside tag.
+
+    Raises:
+        InputError: a tag that has not the form of the others (``B-X``), at its line.
+    """
     n = int(inverse.shape[0])
     if n == 0:
         return SpanArray.from_documents([[] for _ in range(n_docs)])
@@ -95,21 +78,14 @@ def decode_tag_ids(
         k = int(np.argmax(inverse == bad))
         path, lines = where
         raise InputError(path, int(lines[k]), f"{vocab.explain(names[bad])}")
-    ids = known.astype(np.int64)[inverse]
+    ids = known[inverse]
     kinds, types = vocab.kinds, vocab.types
-    continues = code_tables(None)[0]
     starts_doc = sentence_start.copy()
     starts_doc[0] = True
     starts_doc[1:] |= doc[1:] != doc[:-1]  # no entity crosses a document either
-    prev = np.zeros(n, dtype=np.int64)  # the outside tag (id 0) before every sentence
-    prev[1:] = ids[:-1]
-    prev[starts_doc] = 0
-    inside = (kinds != OUT)[ids]
-    begins = inside & ~continues.take(pair_codes(prev, ids, kinds, types))
-    last = np.ones(n, dtype=bool)
-    last[:-1] = begins[1:] | ~inside[1:]
-    last &= inside
-    start, end = np.flatnonzero(begins), np.flatnonzero(last) + 1
+    prev = neighbours(ids, starts_doc)[0]
+    chunks = decode_ids(ids, pair_codes(prev, ids, kinds, types), code_tables(None)[0], kinds, types)
+    start, end = chunks.start, chunks.end
     first_token = np.searchsorted(doc, np.arange(n_docs, dtype=np.int64))  # of each document
     span_doc = doc[start]
     base = first_token[span_doc]
@@ -117,7 +93,7 @@ def decode_tag_ids(
         doc=span_doc.astype(np.int64),
         start=(start - base).astype(np.int64),
         end=(end - base).astype(np.int64),
-        label=types[ids[start]].astype(np.int64),
+        label=chunks.type.astype(np.int64),
         labels=tuple(vocab.type_names),
         n_docs=n_docs,
     )
@@ -145,7 +121,7 @@ _ASCII_SPACES = bytes(np.flatnonzero(_SPACES).tolist())
 
 
 @dataclass(frozen=True)
-class Lines:
+class ByteLines:
     """The lines of a UTF-8 file as `text_lines` splits them, located in its bytes (no newline).
 
     Line ``i`` is ``data[start[i]:end[i]]``; ``buf`` is ``data`` as a ``uint8`` array.
@@ -190,7 +166,7 @@ class Lines:
         return np.searchsorted(self.tab, self.end[rows]) - np.searchsorted(self.tab, self.start[rows]) + 1
 
 
-def text_bytes(path: str) -> Lines:
+def text_bytes(path: str) -> ByteLines:
     """The lines of `text_lines`, in bytes: checked as UTF-8, byte order mark dropped, CR LF and CR as LF.
 
     Raises:
@@ -207,10 +183,10 @@ def text_bytes(path: str) -> Lines:
     end = np.flatnonzero(buf == 10)
     start = np.zeros_like(end)
     start[1:] = end[:-1] + 1
-    return Lines(data, buf, start, end, np.flatnonzero(buf == 9))
+    return ByteLines(data, buf, start, end, np.flatnonzero(buf == 9))
 
 
-def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+def cells(lines: ByteLines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
     """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` tab-separated cells."""
     tabs, first = lines.tabs(rows)
     start = lines.start[rows] if k == 0 else tabs[first + k - 1] + 1
@@ -219,7 +195,7 @@ def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
 
 
 def strings(
-    lines: Lines, start: Int, end: Int, rename: dict[str, str] | None = None
+    lines: ByteLines, start: Int, end: Int, rename: dict[str, str] | None = None
 ) -> tuple[list[str], Int]:
     """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
     ids, values = intern(lines.buf, start, end)

@@ -3,7 +3,8 @@
 Exact matching pairs a predicted and a gold entity when their offsets and type are equal. It is a
 multiset intersection over integer keys, so duplicates are matched at most once each. For
 discontinuous entities (`nerve.model.spans.Fragments`) every piece must be equal too
-(`exact_match_fragments`).
+(`exact_matched`, which also says which entities matched: the bootstrap and the slices count
+them by unit and by band).
 """
 
 from __future__ import annotations
@@ -18,8 +19,15 @@ if TYPE_CHECKING:
     from ..model.spans import SpanArray
 
     Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
 
-__all__ = ["exact_match_aligned", "exact_match_fragments", "exact_match_types", "piece_rows"]
+__all__ = [
+    "exact_match_aligned",
+    "exact_match_fragments",
+    "exact_match_types",
+    "exact_matched",
+    "piece_rows",
+]
 
 
 def _keys(start: Int, end: Int, typ: Int, width: int, n_types: int) -> Int:
@@ -82,22 +90,47 @@ def piece_rows(spans: SpanArray, width: int) -> Int:
     return rows
 
 
+def _columns(spans: SpanArray) -> tuple[Int, Int, Int, Int]:
+    return spans.doc, spans.start, spans.end, spans.label
+
+
+def exact_matched(gold: SpanArray, pred: SpanArray) -> tuple[Bool, Bool]:
+    """Whether each gold and each predicted entity is in an exact match: document, type and every piece.
+
+    Both sides' labels index one vocabulary. Entities with the same key match one to one, as many
+    as the smaller side has (a multiset intersection); the first ones (in column order) of each side
+    are those marked. Both sides' rows (for discontinuous entities `piece_rows`) are sorted together
+    and cut into runs of equal rows.
+    """
+    if gold.fragments is None and pred.fragments is None:
+        columns = [np.concatenate([g, p]) for g, p in zip(_columns(gold), _columns(pred), strict=True)]
+    else:
+        widths = [int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments]
+        rows = np.concatenate([piece_rows(gold, max(widths)), piece_rows(pred, max(widths))])
+        columns = [np.ascontiguousarray(c) for c in rows.T]
+    n, n_gold = columns[0].shape[0], len(gold)
+    matched = np.zeros(n, dtype=np.bool_)
+    if n == 0:
+        return matched, matched
+    order = np.lexsort(columns[::-1])  # stable: in a run, the gold rows then the predicted ones, in order
+    new = np.zeros(n, dtype=np.bool_)  # where a run of equal rows starts
+    new[0] = True
+    for column in columns:
+        ordered = column[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    run = np.cumsum(new) - 1
+    is_gold = order < n_gold
+    in_gold = np.bincount(run, weights=is_gold, minlength=int(run[-1]) + 1).astype(np.int64)
+    in_pred = np.bincount(run, weights=~is_gold, minlength=int(run[-1]) + 1).astype(np.int64)
+    rank = np.arange(n) - np.flatnonzero(new)[run]  # within the run
+    rank -= np.where(is_gold, 0, in_gold[run])  # within the run's rows of its side
+    matched[order] = rank < np.minimum(in_gold, in_pred)[run]
+    return matched[:n_gold], matched[n_gold:]
+
+
 def exact_match_fragments(gold: SpanArray, pred: SpanArray, n_types: int) -> Int:
     """Count, per type id, the entities in both sides, a discontinuous one equal in every piece.
 
-    Both sides' labels index one vocabulary of ``n_types`` names. Duplicates are matched at most
-    once each: a multiset intersection of the rows of `piece_rows`.
+    Both sides' labels index one vocabulary of ``n_types`` names: `exact_matched`, by type.
     """
-    widths = [
-        int(np.diff(s.fragments.offsets).max(initial=1)) for s in (gold, pred) if s.fragments is not None
-    ]
-    width = max(widths, default=1)
-    rows = np.concatenate([piece_rows(gold, width), piece_rows(pred, width)])
-    if len(rows) == 0:
-        return np.zeros(n_types, dtype=np.int64)
-    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    g = np.bincount(inverse[: len(gold)], minlength=len(unique))
-    p = np.bincount(inverse[len(gold) :], minlength=len(unique))
-    matched = np.minimum(g, p)
-    return np.bincount(unique[:, 1], weights=matched, minlength=n_types).astype(np.int64)
+    return np.bincount(gold.label[exact_matched(gold, pred)[0]], minlength=n_types).astype(np.int64)

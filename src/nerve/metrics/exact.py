@@ -17,6 +17,7 @@ from ..errors import OptionError, Problem, SchemeError
 from ..matching.exact import exact_match_aligned
 from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
+from ..model.chunks import Chunks
 from ..model.counts import Counts, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
 from ..model.pairs import code_tables
@@ -25,7 +26,6 @@ from ..model.vocab import TagVocab
 from ..options import flag
 from ..tagging.conlleval_rules import PerlChunker, vocab_codes
 from ..tagging.decode import (
-    Chunks,
     Decoded,
     DecodeRules,
     decode_block,

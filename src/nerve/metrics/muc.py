@@ -22,12 +22,12 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, plural
-from ..io.jsonl import is_offset
+from ..io.span_lists import span_triple
 from ..matching.assignment import split_edges
 from ..matching.greedy import MODES, greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans
 from ..model.quoting import is_list, quote
-from ..model.spans import Fragments, Span, SpanArray
+from ..model.spans import Span, SpanArray
 from .muc_counts import FIELDS, Columns, DocumentMacro, ModeScores, MucCounts, document_macro, mode_scores
 
 if TYPE_CHECKING:
@@ -272,23 +272,19 @@ def _result(
     return MucResult(modes, pairs, options, by_doc)
 
 
-def muc_columns(
-    gold: tuple[Int, Int, Int, Int],
-    pred: tuple[Int, Int, Int, Int],
-    names: Sequence[str],
-    n_docs: int,
-    options: MucOptions,
-    fragments: tuple[Fragments | None, Fragments | None] = (None, None),
-) -> MucResult:
-    """`muc_score` for spans already in arrays.
+def muc_columns(gold: SpanArray, pred: SpanArray, options: MucOptions) -> MucResult:
+    """`muc_score` for spans already in columns.
 
-    Each side is ``(doc, start, end, label id)``, label ids indexing ``names``, in list order
-    (which only greedy matching looks at); pairs are reported by position in these arrays.
-    ``fragments`` gives each side's pieces of discontinuous spans, if any.
+    Types are matched by name: both sides are put in one vocabulary, gold's types first, then
+    the others (`SpanArray.relabel`). Within a document spans keep their column order (which
+    only greedy matching looks at); pairs are reported by position in these columns.
+    Discontinuous spans bring their pieces (``fragments``).
     """
-    g_side, g_pos = in_order(SpanArray(*gold, tuple(names), n_docs, fragments=fragments[0]))
-    p_side, p_pos = in_order(SpanArray(*pred, tuple(names), n_docs, fragments=fragments[1]))
-    return _result(g_side, p_side, (g_pos, p_pos), names, options)
+    pred = pred.relabel(gold.labels)
+    gold = gold.relabel(pred.labels)
+    g_side, g_pos = in_order(gold)
+    p_side, p_pos = in_order(pred)
+    return _result(g_side, p_side, (g_pos, p_pos), pred.labels, options)
 
 
 def match_document(
@@ -314,13 +310,7 @@ def _span(span: Any, where: str) -> tuple[int, int, str]:
     """``(start, end, label)`` of a `Span` or a triple, checked: integer offsets, a string label."""
     if isinstance(span, Span):
         return span.start, span.end, span.label
-    try:
-        s, e, name = span
-    except (TypeError, ValueError):
-        raise InputError(where, None, f"expected a Span or (start, end, label), got {quote(span)}") from None
-    if not (is_offset(s) and is_offset(e) and isinstance(name, str)):
-        detail = f"expected (start, end, label) with integer offsets and a string label, got {quote(span)}"
-        raise InputError(where, None, detail)
+    s, e, name = span_triple(span, where, "a Span or (start, end, label)")
     if not 0 <= s < e:
         raise InputError(where, None, f"expected 0 <= start < end, but got ({s}, {e})")
     return int(s), int(e), name

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..model.chunks import neighbours
 from ..model.counts import SchemeEvidence
 from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, SAME, pair_codes
 from ..model.schemes import BEGIN, END, SCHEMES, Scheme, infer_scheme
 from ..model.vocab import TagVocab
-from ..tagging.decode import neighbours, transition_counts
+from ..tagging.decode import transition_counts
 
 if TYPE_CHECKING:
     import numpy.typing as npt

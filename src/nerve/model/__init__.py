@@ -2,6 +2,7 @@
 
 In: nothing but `nerve.errors`. Out: `Span` and the columnar `SpanArray` (half-open offsets, overlaps
 allowed), `Scheme` and `TagFormat` (the tag grammar), `TagVocab` (tag strings to small ids), and
-`TagBlock` (the tag ids of whole sentences, as every tag reader emits them); `quoting.quote`
-cuts quoted input in error messages to a readable length.
+`TagBlock` (the tag ids of whole sentences, as every tag reader emits them), the shared decoding rule
+(`chunks`: tag ids → entity chunks); `quoting.quote` cuts quoted input in error messages to a
+readable length.
 """

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SWAPPED",
-    "LabelMap",
+    "LabelList",
     "Labels",
     "check_batch",
     "checked_block",
@@ -41,7 +41,7 @@ __all__ = [
 Labels = Sequence[str] | Mapping[int, str]
 
 
-class LabelMap:
+class LabelList:
     """A label list (id -> tag) turned into ids of a `TagVocab`.
 
     Args:
@@ -220,7 +220,7 @@ def checked_block(
     pred: np.ndarray[Any, Any],
     lengths: Any,
     ignore_index: int | None,
-    label_map: LabelMap,
+    label_map: LabelList,
     batch: int,
 ) -> tuple[TagBlock, np.ndarray[Any, Any]]:
     """The counted positions of a batch as a block, and their mask, after every check.
@@ -246,7 +246,7 @@ def well_formed_ids(
     pred: np.ndarray[Any, Any],
     lengths: Any,
     ignore_index: int | None,
-    label_map: LabelMap,
+    label_map: LabelList,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], Int] | None:
     """The vocabulary ids of a well-formed batch's counted positions, and their number per row.
 

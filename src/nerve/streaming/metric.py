@@ -34,7 +34,7 @@ from ..model.vocab import TagVocab
 from ..results import ExactScores, Result, Settings
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
-    LabelMap,
+    LabelList,
     Labels,
     checked_block,
     is_tag_lists,
@@ -47,7 +47,7 @@ from .batches import (
 )
 from .tensors import Pending, copy_batch, decode_pending, prepare_batch, tables_for
 
-__all__ = ["LabelMap", "StreamingMetric"]
+__all__ = ["LabelList", "StreamingMetric"]
 
 # Id batches are buffered and decoded together once this many tokens wait (or when the counts
 # are read): one pass over many batches costs far less than one pass per batch.
@@ -97,7 +97,7 @@ class StreamingMetric:
         fmt = options.tag_format(tag_format, outside)
         fixed = options.scheme(scheme)
         vocab = TagVocab(fmt, fixed, outside)
-        label_map = LabelMap(labels, vocab) if labels is not None else None
+        label_map = LabelList(labels, vocab) if labels is not None else None
         self.inferred = fixed is None
         if fixed is None and policy in ("discard", "error"):
             if label_map is None:
@@ -210,7 +210,7 @@ class StreamingMetric:
             self._update_numpy(g, p, lengths, batch)
         self.batches += 1
 
-    def _label_map(self, batch: int) -> LabelMap:
+    def _label_map(self, batch: int) -> LabelList:
         if self.labels is None:
             raise InputError(f"batch {batch}", None, "ids need a label list: StreamingMetric(labels=[...])")
         return self.labels

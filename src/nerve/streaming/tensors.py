@@ -6,7 +6,10 @@ group of batches of one device and width, split into the arguments of
 `ExactAccumulator.add_counts`; or the batches of a group that holds bad input, for the host
 check that names the row and position.
 
-The decoder's names are exposed here too: this module is what ``nerve.tensors`` was.
+This module is what ``nerve.tensors`` was: the decoder's functions it calls (`DeviceTables`,
+`batch_counts`, `has_bad_input`, `import_torch`, `split_counts`) are still found here under that old
+path. The layout of the count vector (``CORRECT``, ``FIXED``...) has one home,
+`nerve.tagging.torch_decode`.
 """
 
 from __future__ import annotations
@@ -21,30 +24,18 @@ from ..model.schemes import Scheme
 from ..model.vocab import TagVocab
 from ..tagging.decode import DecodeRules
 from ..tagging.torch_decode import (
-    CORRECT,
-    FIXED,
-    HOLES,
-    INVALID,
-    SENTENCES,
-    TOKENS,
     DeviceTables,
     batch_counts,
     has_bad_input,
     import_torch,
     split_counts,
 )
-from .batches import LabelMap, shape_problem
+from .batches import LabelList, shape_problem
 
 if TYPE_CHECKING:
     import torch
 
 __all__ = [
-    "CORRECT",
-    "FIXED",
-    "HOLES",
-    "INVALID",
-    "SENTENCES",
-    "TOKENS",
     "DeviceTables",
     "Pending",
     "batch_counts",
@@ -112,7 +103,7 @@ def prepare_batch(
 
 
 def tables_for(
-    cache: dict[str, DeviceTables], vocab: TagVocab, scheme: Scheme | None, labels: LabelMap, device: Any
+    cache: dict[str, DeviceTables], vocab: TagVocab, scheme: Scheme | None, labels: LabelList, device: Any
 ) -> DeviceTables:
     """The tables of ``vocab`` on ``device``, from ``cache`` while the vocabulary keeps its size."""
     key = str(device)

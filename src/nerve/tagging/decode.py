@@ -11,6 +11,8 @@ Policies:
 Every invalid transition is counted whatever the policy, from counts of transitions by pair code
 (`nerve.model.pairs`), so a result always says how much repairing its numbers rest on.
 
+The shared rule itself (`Chunks`, `neighbours`, `decode_ids`) lives in `nerve.model.chunks`, where
+the tag-column readers of ``io`` use it too; it is named here as well, where `nerve.repair` had it.
 `decode_block` is the one composition of the steps below (neighbours, decoding, the policy's
 repairs, problems, transition counts) that scoring, validation, decoding and streaming share.
 """
@@ -24,8 +26,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import Problem, SchemeError
+from ..model.chunks import NO_CHUNKS, Chunks, decode_ids, neighbours
 from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, code_tables, pair_codes
-from ..model.schemes import KIND_NAMES, OUT, Scheme
+from ..model.schemes import KIND_NAMES, Scheme
 from ..model.vocab import TagVocab
 from ..options import REPAIR_POLICIES
 
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     Codes = npt.NDArray[np.int8]
 
 __all__ = [
+    "NO_CHUNKS",
     "REPAIR_POLICIES",
     "Chunks",
     "DecodeRules",
@@ -60,58 +64,6 @@ def get_policy(name: str) -> str:
         msg = f"Expected a repair policy among {', '.join(REPAIR_POLICIES)}, but got {name!r}"
         raise SchemeError(msg)
     return name
-
-
-@dataclass(frozen=True)
-class Chunks:
-    """Entities decoded from a block: half-open token ranges of the block, and type ids."""
-
-    start: Int
-    end: Int
-    type: Int
-
-    def __len__(self) -> int:
-        return int(self.start.shape[0])
-
-    def select(self, keep: Bool) -> Chunks:
-        """The chunks where ``keep`` is true."""
-        return Chunks(self.start[keep], self.end[keep], self.type[keep])
-
-
-def neighbours(ids: Ids, sentence_start: Bool) -> tuple[Ids, Ids]:
-    """The tag before and after each token, with the outside tag (id 0) across sentence breaks."""
-    n = ids.shape[0]
-    prev = np.zeros(n, dtype=np.int32)
-    nxt = np.zeros(n, dtype=np.int32)
-    if n:
-        prev[1:] = ids[:-1]
-        nxt[:-1] = ids[1:]
-        first = np.flatnonzero(sentence_start)
-        prev[first] = 0
-        nxt[first[1:] - 1] = 0
-    return prev, nxt
-
-
-def decode_ids(ids: Ids, codes: Codes, continues: Bool, kinds: npt.NDArray[np.int8], types: Int) -> Chunks:
-    """Decode with the shared rule: every entity tag continues the open entity or begins one.
-
-    Args:
-        ids: tag ids of the tokens.
-        codes: the pair code (`nerve.model.pairs`) of each token with the tag before it, the
-            outside tag at sentence starts (from `neighbours`).
-        continues: table pair code -> whether the current tag continues.
-        kinds: kind of each tag id.
-        types: type id of each tag id.
-    """
-    inside = (kinds != OUT).take(ids)
-    starts = inside & ~continues.take(codes)  # prev: O at sentence starts
-    # A chunk ends after token i when the next token does not continue it.
-    last = np.ones_like(inside)
-    last[:-1] = starts[1:] | ~inside[1:]
-    last &= inside
-    start = np.flatnonzero(starts)
-    end = np.flatnonzero(last) + 1
-    return Chunks(start, end, types[ids[start]])
 
 
 def chunk_validity(chunks: Chunks, ids: Ids, prev: Ids, nxt: Ids, rules: DecodeRules) -> Bool:
@@ -256,9 +208,6 @@ class Decoded:
     chunks: Chunks
     transitions: Int | None = None
     problems: list[Problem] = field(default_factory=list)
-
-
-NO_CHUNKS = Chunks(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
 
 def decode_block(
