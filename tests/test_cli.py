@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import nerve
-from nerve.cli import main
+from nerve.cli import COMMANDS, main
 
 # A merged file: token, gold tag, predicted tag. Gold has PER (1-2) and LOC (5); the prediction
 # finds the PER only: tp 1, fp 0, fn 1, and 5 of 6 tokens tagged right.
@@ -709,3 +709,35 @@ def test_one_is_singular(
     assert code == 2
     assert err.splitlines()[-1] == "nerve: error: 1 invalid transition for scheme IOB2 (--repair error)"
     assert str(nerve.InvalidSequenceError([], "IOB2")) == "0 invalid transitions for scheme IOB2"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [c for c in COMMANDS if c != "conlleval"],
+)
+def test_a_flag_typo_shows_the_subcommands_usage_and_the_closest_flag(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = ["--to", "conll"] if command == "convert" else []
+    with pytest.raises(SystemExit) as err:
+        main([command, "a", "b", *extra, "--schemme", "IOB2"])
+    assert err.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0].startswith(f"usage: nerve {command} ")  # the subcommand's usage, not nerve's
+    assert [ln for ln in lines if ": error:" in ln] == [
+        f"nerve {command}: error: unrecognized arguments: --schemme IOB2; did you mean --scheme?"
+    ]
+
+
+def test_flag_typos_in_other_spellings(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, want in [
+        (["score", "f", "--ouput", "json"], "--ouput json; did you mean --output?"),
+        (["score", "f", "--ouput=json"], "--ouput=json; did you mean --output?"),
+        (["compare", "g", "a", "--bootstrp", "5"], "--bootstrp 5; did you mean --bootstrap?"),
+        (["score", "a", "b", "c"], "c"),  # no flag: nothing to suggest
+        (["score", "f", "--zzzzzz"], "--zzzzzz"),  # nothing close
+    ]:
+        with pytest.raises(SystemExit):
+            main(argv)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1] == f"nerve {argv[0]}: error: unrecognized arguments: {want}"

@@ -431,7 +431,7 @@ def test_hf_row_with_fewer_tags_than_tokens(tmp_path: Path, capsys: pytest.Captu
     path = tmp_path / "h.parquet"
     pq.write_table(pa.table({"tokens": [["a"], ["b", "c"]], "ner_tags": [["O"], ["B-X"]]}), path)
     line = score_fails(capsys, [str(path), str(path)])
-    for fragment in ("h.parquet", "row 1", "2 tokens but 1 tags", "expected one tag a token"):
+    for fragment in ("h.parquet", "row 1", "2 tokens but 1 tag", "expected one tag a token"):
         assert fragment in line, line
 
 

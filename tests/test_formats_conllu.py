@@ -78,6 +78,7 @@ def test_hostile_input(tmp_path: Path) -> None:
     ("body", "line", "detail"),
     [
         (word(1, "A", "NER=O") + "2\tB\tNER=O\n", 2, "word line has 3 columns, expected the 10 of CoNLL-U"),
+        (word(1, "A", "NER=O") + "2\n", 2, "word line has 1 column, expected the 10 of CoNLL-U"),
         (word(1, "A", "NER=B-PER") + word(2, "B", "SpaceAfter=No"), 2, "MISC 'SpaceAfter=No' has no NER=TAG"),
         (word(1, "A", "NER=B-PER") + word(2, "B", "NER=PER"), 2, "does not have the form"),
     ],

@@ -137,7 +137,7 @@ def test_bad_datasets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert f"{s}: row 0: 2 predicted tags for 3 gold ones" in fails(capsys, g, s)
     pq.write_table(pa.table({"tokens": [["a", "b"]], "ner_tags": [[1]]}), tmp_path / "m.parquet")
     m = str(tmp_path / "m.parquet")
-    assert f"{m}: row 0: has 2 tokens but 1 tags in 'ner_tags'" in fails(
+    assert f"{m}: row 0: has 2 tokens but 1 tag in 'ner_tags'" in fails(
         capsys, m, m, "--label-names", "O,B-X"
     )
     junk = tmp_path / "j.parquet"

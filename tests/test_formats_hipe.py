@@ -80,6 +80,7 @@ def test_documents_bom_crlf_and_an_empty_document(tmp_path: Path) -> None:
     ("body", "line", "detail"),
     [
         (HEADER + "John\tB-PER\n", 2, "row has 2 columns, expected 10 as in the header"),
+        (HEADER + "John\n", 2, "row has 1 column, expected 10 as in the header"),
         ("Token\tNER\n", 1, "expected the HIPE header"),
         (HEADER + row("John", "B-PER") + row("Mary", "PER"), 3, "does not have the form"),
     ],

@@ -126,6 +126,44 @@ def test_map_files(tmp_path: Path) -> None:
     assert err.value.line == 2
 
 
+def test_a_type_renamed_twice_is_refused_naming_both(tmp_path: Path) -> None:
+    gold, pred = [["B-PER"]], [["B-PER"]]
+    with pytest.raises(OptionError, match="PER is renamed twice, PER=A and PER=B") as err:
+        nerve.score(gold, pred, label_map="PER=A,PER=B")
+    assert err.value.option == "label_map"
+    lines = tmp_path / "map.txt"
+    lines.write_text("PER=A\n# note\nLOC=X\nPER=B\n", encoding="utf-8")
+    with pytest.raises(nerve.InputError) as ierr:
+        nerve.score(gold, pred, label_map=lines)
+    assert (ierr.value.source, ierr.value.line) == (str(lines), 4)
+    assert "PER=A on line 1 and PER=B on line 4" in ierr.value.detail
+    obj = tmp_path / "map.json"
+    obj.write_text('{"PER": "A",\n "PER": "B"}', encoding="utf-8")
+    with pytest.raises(nerve.InputError, match="PER=A and PER=B") as ierr:
+        nerve.score(gold, pred, label_map=obj)
+    assert ierr.value.source == str(obj)
+    # the same rename twice is one rename
+    assert _counts(nerve.score(gold, pred, label_map="PER=A,PER=A")) == {"A": (1, 0, 0)}
+
+
+def test_a_missing_map_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "m.conll"
+    f.write_text("John B-PER B-PER\n", encoding="utf-8")
+    assert main(["score", str(f), "--map", "missing-file.txt"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "nerve: error: --map: the map file 'missing-file.txt' does not exist"
+        " (or give FROM=TO pairs, comma-separated)"
+    )
+    assert main(["score", str(f), "--map", "PER=A,PER=B"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert (
+        err == "nerve: error: --map: type PER is renamed twice, PER=A and PER=B; give each type one FROM=TO"
+    )
+    assert main(["score", str(f), "--map", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+
+
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "m.conll"
     f.write_text("John B-PER B-MISC\nParis B-OTH B-MISC\n", encoding="utf-8")

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import peer
-from nerve._deprecated import MOVED
+from nerve._deprecated import MOVED, MOVED_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -126,6 +126,12 @@ def test_the_changelog_lists_every_deprecated_module_path() -> None:
     assert set(MOVED) <= deprecated
     removed = {name for _, kinds in _changelog() for name in kinds.get("Removed", [])}
     assert not set(MOVED) & removed, "a removed path is still in MOVED"
+
+
+def test_the_changelog_lists_every_deprecated_name() -> None:
+    deprecated = {name for _, kinds in _changelog() for name in kinds.get("Deprecated", [])}
+    names = {f"{module}.{name}" for module, moved in MOVED_NAMES.items() for name in moved}
+    assert names - deprecated == set()
 
 
 PREAMBLE = "# Changelog\nAfter [Keep a Changelog](https://keepachangelog.com/en/1.1.0/).\n"

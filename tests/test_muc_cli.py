@@ -21,7 +21,7 @@ def test_json_has_the_four_modes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(EXAMPLE), "--metrics", "exact,muc", "--output", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d["muc"]) == set(MODES)
-    keys = {"cor", "inc", "par", "mis", "spu", "pos", "act", "precision", "recall", "f1"}
+    keys = {"cor", "inc", "par", "mis", "spu", "cross", "pos", "act", "precision", "recall", "f1"}
     for mode in MODES:
         assert set(d["muc"][mode]) == {"overall", "per_type"}
         overall = d["muc"][mode]["overall"]

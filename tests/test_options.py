@@ -18,6 +18,7 @@ from nerve import options
 from nerve.api import score_spans
 from nerve.cli import main
 from nerve.errors import NerveError, OptionError, SchemeError
+from nerve.io.formats import check_offsets
 from nerve.io.spans import SPAN_FORMATS
 from nerve.model.counts import fbeta
 from nerve.model.schemes import TagFormat
@@ -273,19 +274,19 @@ def test_encoding() -> None:
 
 
 def test_offsets() -> None:
-    assert options.offsets(None, "conll") is None
-    assert options.offsets("token", "jsonl") == "token"
+    assert check_offsets(None, "conll") is None
+    assert check_offsets("token", "jsonl") == "token"
     assert (
-        str(refused(options.offsets, "word", "json"))
+        str(refused(check_offsets, "word", "json"))
         == "offsets: expected one of char, token, utf16, byte, but got 'word'"
     )
     message = (
         "offsets: applies to json, jsonl, doccano, spacy-jsonl and labelstudio span files, "
         "but the input reads as conll (set input_format='jsonl' if it is one)"
     )
-    assert str(refused(options.offsets, "char", "conll")) == message
+    assert str(refused(check_offsets, "char", "conll")) == message
     assert str(refused(nerve.score, EXAMPLE, offsets="char")) == message
-    assert "but the input reads as nereval" in str(refused(options.offsets, "char", "nereval"))
+    assert "but the input reads as nereval" in str(refused(check_offsets, "char", "nereval"))
 
 
 def test_input_format() -> None:

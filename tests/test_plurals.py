@@ -77,3 +77,20 @@ def test_torchmetrics_unvalidated_counts() -> None:
     with pytest.raises(nerve.NerveError) as info:
         lax.compute()
     assert str(info.value).startswith("the batches had 1 bad id or length and 1 invalid transition ")
+
+
+def test_report_names_for_one_system(tmp_path: Path) -> None:
+    merged = tmp_path / "m.conll"
+    merged.write_text("Ada B-PER B-PER\n", encoding="utf-8")
+    with pytest.raises(nerve.OptionError) as info:
+        nerve.write_report(merged, None, tmp_path / "r.html", names=["a", "b"])
+    assert str(info.value) == "names: expected one name for the one system, but got 2"
+
+
+def test_convert_report_counts_one_entity() -> None:
+    from nerve.api.convert import ConvertReport
+    from nerve.cli.convert import render
+
+    report = ConvertReport("a.conll", "b.conll", "conll", "conll", 1, 1, 1)
+    line = render(report).splitlines()[0]
+    assert line == "a.conll (conll) -> b.conll (conll): 1 document, 1 entity read, 1 written"

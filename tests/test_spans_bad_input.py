@@ -69,6 +69,53 @@ def test_an_ann_without_read_permission(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"{d / 'b.ann'}: cannot be read: Permission denied" in line
 
 
+NOBODY = 65534  # the uid and gid of ``nobody`` on Debian and most Unix systems
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root, to become nobody")
+def test_an_ann_without_read_permission_as_nobody(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Run as root (as here and in CI), a forked child becomes ``nobody`` and reads a brat directory
+    whose ``b.ann`` has mode 0: the real ``EACCES`` of the file system, not a stand-in for ``open``."""
+    import subprocess
+    import sys
+    import tempfile
+
+    root = Path(tempfile.mkdtemp(prefix="nerve-nobody-"))  # pytest's own tmp is root's alone (0700)
+    try:
+        root.chmod(0o755)
+        d = brat_dir(root)
+        d.chmod(0o755)
+        for f in d.iterdir():
+            f.chmod(0o644)
+        (d / "b.ann").chmod(0)
+        readable = brat_dir(tmp_path_factory.mktemp("warm"))
+        code = (  # a first run as root imports what the command needs: nobody cannot read root's home
+            "import contextlib, io, os, sys\n"
+            "import nerve.cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    assert nerve.cli.main(['score', {str(readable)!r}, {str(readable)!r}]) == 0\n"
+            f"    assert nerve.cli.main(['score', {str(readable)!r}]) == 2\n"  # the error's path too
+            f"os.setgroups([]); os.setgid({NOBODY}); os.setuid({NOBODY})\n"
+            f"sys.exit(nerve.cli.main(['score', {str(d)!r}]))\n"
+        )
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+        )
+    finally:
+        (d / "b.ann").chmod(0o644)
+        import shutil
+
+        shutil.rmtree(root)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"nerve: error: {d / 'b.ann'}: cannot be read: Permission denied"), (
+        done.stderr
+    )
+    assert "chmod +r" in done.stderr
+
+
 def damaged_parquet(tmp_path: Path, where: str) -> Path:
     """A Parquet file with one byte made 0xff: in a column's name, or in a token's text."""
     pa = peer("pyarrow")

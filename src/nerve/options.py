@@ -20,7 +20,6 @@ from .errors import OptionError, SchemeOptionError
 from .model.schemes import ALIASES, SCHEMES, SUPPORTED_SCHEMES, Scheme, TagFormat
 
 __all__ = [
-    "FORMAT_OFFSETS",
     "MATCHINGS",
     "METRIC_FAMILIES",
     "OFFSET_UNITS",
@@ -62,11 +61,6 @@ METRIC_FAMILIES = ("exact", "muc")
 TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token", "utf16", "byte")
-#: The offset units each span format may be told it has (``--offsets``), converted to characters on read.
-FORMAT_OFFSETS: dict[str, tuple[str, ...]] = dict.fromkeys(("json", "jsonl"), OFFSET_UNITS)
-FORMAT_OFFSETS.update(dict.fromkeys(("doccano", "spacy-jsonl"), ("char", "utf16", "byte")))
-FORMAT_OFFSETS["labelstudio"] = ("char", "utf16")  # char: code points; utf16: JavaScript's; byte: UTF-8
-TEXT_FORMATS = ("json", "jsonl", "brat", "labelstudio", "spacy-jsonl")  # entities with a text: --lenient
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
 UNITS = ("auto", "document", "sentence")  # what the bootstrap resamples; auto: documents if 20 or more
 DEFAULT_RESAMPLES = 1000
@@ -296,27 +290,29 @@ def encoding(name: str, option: str = "encoding") -> str:
     return name
 
 
-def offsets(units: str | None, input_format: str, option: str = "offsets") -> str | None:
-    """What span offsets count (`FORMAT_OFFSETS` of ``input_format``); refused for other input."""
+def offsets(
+    units: str | None, input_format: str, allowed: Mapping[str, Sequence[str]], option: str = "offsets"
+) -> str | None:
+    """What span offsets count, among ``allowed[input_format]`` (`nerve.io.formats.offset_units`)."""
     if units is None:
         return None
     one_of(units, OFFSET_UNITS, option)
-    allowed = FORMAT_OFFSETS.get(input_format)
-    if allowed is None:
-        formats = ", ".join(list(FORMAT_OFFSETS)[:-1]) + f" and {list(FORMAT_OFFSETS)[-1]}"
+    units_of = allowed.get(input_format)
+    if units_of is None:
+        formats = ", ".join(list(allowed)[:-1]) + f" and {list(allowed)[-1]}"
         hint = f"(set {setting('input_format', 'jsonl')} if it is one)"
         detail = f"applies to {formats} span files, but the input reads as {input_format} {hint}"
         raise OptionError(flag(option), detail)
-    if units not in allowed:
-        detail = f"{input_format} offsets count {', '.join(allowed[:-1])} or {allowed[-1]}, not {units}"
+    if units not in units_of:
+        detail = f"{input_format} offsets count {', '.join(units_of[:-1])} or {units_of[-1]}, not {units}"
         raise OptionError(flag(option), detail)
     return units
 
 
-def lenient(value: bool, input_format: str, option: str = "lenient") -> None:
-    """Refuse ``lenient`` (entity texts unlike their offsets' counted) but for `TEXT_FORMATS`."""
-    if value and input_format not in TEXT_FORMATS:
-        raise OptionError(flag(option), f"applies to {', '.join(TEXT_FORMATS)} spans, not to {input_format}")
+def lenient(value: bool, input_format: str, allowed: Sequence[str], option: str = "lenient") -> None:
+    """Refuse ``lenient`` (texts unlike their offsets') but for ``allowed`` (`io.formats.text_formats`)."""
+    if value and input_format not in allowed:
+        raise OptionError(flag(option), f"applies to {', '.join(allowed)} spans, not to {input_format}")
 
 
 # --------------------------------------------------------------------------- statistics

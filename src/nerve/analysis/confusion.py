@@ -38,42 +38,82 @@ _PLACEMENT = {
 
 @dataclass(frozen=True, eq=False)
 class Confusion:
-    """Counts of (gold type or SPURIOUS, predicted type or MISSED).
+    """Counts of (gold type or SPURIOUS, predicted type or MISSED), kept sparse.
 
     Attributes:
         view: ``"exact"`` or ``"overlap"``.
         types: the entity types by name, in the order of rows and columns.
-        matrix: ``(len(types) + 1) x (len(types) + 1)`` counts; the last row is SPURIOUS and the
-            last column MISSED (their shared corner is always 0).
+        sparse: a ``(len(types) + 1) x (len(types) + 1)`` `scipy.sparse.csr_array` of counts;
+            the last row is SPURIOUS and the last column MISSED (their shared corner is always
+            0). Only the cells that occur are stored, so thousands of types cost no more than
+            their entities.
     """
 
     view: str
     types: tuple[str, ...]
-    matrix: Int
+    sparse: Any
 
     @property
     def placement(self) -> str:
         """How this view places boundary errors."""
         return _PLACEMENT[self.view]
 
+    @property
+    def matrix(self) -> Int:
+        """The counts as a dense array: ``(len(types) + 1)`` squared cells, for a few types only."""
+        return np.asarray(self.sparse.toarray(), dtype=np.int64)
+
+    def row(self, i: int) -> Int:
+        """Row ``i`` (a gold type, or the last: SPURIOUS) as a dense array of counts."""
+        return np.asarray(self.sparse[[i], :].toarray()[0], dtype=np.int64)
+
+    def cells(self) -> list[tuple[int, int, int]]:
+        """The nonzero cells as (row, column, count), in row-major order."""
+        coo = self.sparse.tocoo()
+        order = np.lexsort((coo.col, coo.row))
+        return list(
+            zip(coo.row[order].tolist(), coo.col[order].tolist(), coo.data[order].tolist(), strict=True)
+        )
+
     def cell(self, gold: str, pred: str) -> int:
         """The count of one cell, by names (``SPURIOUS`` as gold, ``MISSED`` as predicted)."""
         rows = (*self.types, SPURIOUS)
         cols = (*self.types, MISSED)
-        return int(self.matrix[rows.index(gold), cols.index(pred)])
+        return int(self.sparse[rows.index(gold), cols.index(pred)])
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{gold type or "SPURIOUS": {predicted type or "MISSED": n}}``, zero cells left out."""
         rows = (*self.types, SPURIOUS)
         cols = (*self.types, MISSED)
         out: dict[str, dict[str, int]] = {}
-        for i, j in zip(*np.nonzero(self.matrix), strict=True):
-            out.setdefault(rows[i], {})[cols[j]] = int(self.matrix[i, j])
+        for i, j, n in self.cells():
+            out.setdefault(rows[i], {})[cols[j]] = n
         return out
 
     def describe(self) -> dict[str, Any]:
         """The view, its placement of boundary errors and the cells."""
         return {"view": self.view, "placement": self.placement, "cells": self.to_dict()}
+
+    def __add__(self, other: Confusion) -> Confusion:
+        """The sum of two confusion matrices of one view, over the union of their types."""
+        types = sorted(set(self.types) | set(other.types))
+        index = {t: i for i, t in enumerate(types)}
+        size = len(types) + 1
+        parts = []
+        for c in (self, other):
+            at = np.asarray([index[t] for t in c.types] + [size - 1], dtype=np.int64)
+            coo = c.sparse.tocoo()
+            parts.append((at[coo.row], at[coo.col], coo.data))
+        rows, cols, data = (np.concatenate(x) for x in zip(*parts, strict=True))
+        return Confusion(self.view, tuple(types), _csr(data, rows, cols, size))
+
+
+def _csr(data: Int, rows: Int, cols: Int, size: int) -> Any:
+    """A ``size`` x ``size`` sparse array of int64 counts; repeated coordinates add up."""
+    from scipy.sparse import coo_array
+
+    counts = coo_array((data.astype(np.int64), (rows, cols)), shape=(size, size))
+    return counts.tocsr()
 
 
 def confusion(gold: SpanArray, pred: SpanArray, cats: Categories, view: str = "exact") -> Confusion:
@@ -85,14 +125,15 @@ def confusion(gold: SpanArray, pred: SpanArray, cats: Categories, view: str = "e
     paired = cats.gold_partner >= 0
     if view == "exact":
         paired &= ~np.isin(cats.gold, (BOUNDARY_ERROR, BOUNDARY_TYPE))
-    rows = gold.label[paired]
-    cols = pred.label[cats.gold_partner[paired]]
     missed = gold.label[~paired]
     pred_paired = np.zeros(len(pred), dtype=np.bool_)
     pred_paired[cats.gold_partner[paired]] = True
     spurious = pred.label[~pred_paired]
-    size = n + 1
-    keys = np.concatenate([rows * size + cols, missed * size + n, n * size + spurious])
-    matrix = np.bincount(keys, minlength=size * size).reshape(size, size).astype(np.int64)
-    order = [*sorted(range(n), key=lambda i: names[i]), n]  # types by name, SPURIOUS / MISSED last
-    return Confusion(view, tuple(names[i] for i in order[:n]), matrix[np.ix_(order, order)])
+    order = sorted(range(n), key=lambda i: names[i])  # types by name, SPURIOUS / MISSED last
+    at = np.empty(n + 1, dtype=np.int64)
+    at[[*order, n]] = np.arange(n + 1)
+    rows = np.concatenate([gold.label[paired], missed, np.full(len(spurious), n)]).astype(np.int64)
+    cols = np.concatenate([pred.label[cats.gold_partner[paired]], np.full(len(missed), n), spurious])
+    ones = np.ones(len(rows), dtype=np.int64)
+    counts = _csr(ones, at[rows], at[cols.astype(np.int64)], n + 1)
+    return Confusion(view, tuple(names[i] for i in order), counts)

@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
@@ -85,7 +83,7 @@ class Analysis:
         errors = self.errors + other.errors if self.errors and other.errors else None
         views = None
         if self.confusion is not None and other.confusion is not None:
-            views = {v: _add(self.confusion[v], other.confusion[v]) for v in self.confusion}
+            views = {v: self.confusion[v] + other.confusion[v] for v in self.confusion}
         return Analysis(errors, views)
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,17 +105,6 @@ class Analysis:
         if self.bootstrap is not None:
             out["bootstrap"] = self.bootstrap.to_dict()
         return out
-
-
-def _add(a: Confusion, b: Confusion) -> Confusion:
-    """The sum of two confusion matrices of one view, over the union of their types."""
-    types = sorted(set(a.types) | set(b.types))
-    size = len(types) + 1
-    total = np.zeros((size, size), dtype=np.int64)
-    for c in (a, b):
-        at = np.asarray([types.index(t) for t in c.types] + [size - 1], dtype=np.int64)
-        total[np.ix_(at, at)] += c.matrix
-    return Confusion(a.view, tuple(types), total)
 
 
 def analyse(

@@ -28,10 +28,11 @@ from typing import Any
 
 from .. import options
 from ..errors import InputError, OptionError
+from ..io import formats
 from ..io.hf import is_dataset
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.sources import not_found
-from ..io.spans import SPAN_FORMATS, sniff_format
+from ..io.spans import sniff_format
 from ..model import nesting
 from .convert_hf import read_dataset
 from .convert_input import TAG_FORMATS, Corpus, read_corpus
@@ -40,9 +41,10 @@ from .convert_write import write_corpus
 __all__ = ["INPUT_FORMATS", "SIDES", "TARGETS", "ConvertReport", "convert"]
 
 #: The formats `convert` writes: a CoNLL file, a directory of BIO files, nerve's JSONL, a brat
-#: directory, spaCy/Prodigy JSONL.
-TARGETS = ("conll", "bio", "jsonl", "brat", "spacy-jsonl")
-INPUT_FORMATS = (*TAG_FORMATS, *SPAN_FORMATS, "hf")
+#: directory, spaCy/Prodigy JSONL (those whose record has a writer, `nerve.io.formats.targets`).
+TARGETS = formats.targets()
+#: The formats `convert` reads: tags, spans, a dataset.
+INPUT_FORMATS = formats.names("tags", "spans", "dataset")
 DEFAULT_SCHEME = "IOB2"  # the scheme written to tag targets when none is given
 SIDES = ("gold", "pred")
 
@@ -102,7 +104,7 @@ class ConvertReport:
 def _input_format(path: str, fmt: str | None) -> str:
     """The format named, or sniffed: a directory of other files than brat's is a BIO directory."""
     if fmt is not None:
-        return options.one_of(fmt, INPUT_FORMATS, "input_format")
+        return options.one_of(fmt, formats.names("tags", "spans", "dataset"), "input_format")
     found = "hf" if is_dataset(path) else sniff_format(path)
     return "bio" if found == "conll" and os.path.isdir(path) else found
 
@@ -122,14 +124,14 @@ def _read(
 ) -> Corpus:
     """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units (`convert`)."""
     from_scheme, tag_format, outside, offsets = how
-    if fmt in TAG_FORMATS and offsets is not None:
+    if fmt in formats.names("tags") and offsets is not None:
         raise OptionError(
             options.flag("offsets"), f"applies to span input, but the input reads as {fmt} tags"
         )
     unset = {"from_scheme": "auto", "tag_format": None, "outside": "O"}
     given = {"from_scheme": from_scheme, "tag_format": tag_format, "outside": outside}
     for name, value in given.items():
-        kinds = (*TAG_FORMATS, "hf") if name == "from_scheme" else TAG_FORMATS  # a dataset names its tags
+        kinds = formats.taking(name)  # tag formats; from_scheme: a dataset too, which names its tags
         if value != unset[name] and fmt not in kinds:
             detail = f"applies to tagged input ({', '.join(kinds)}), but the input reads as {fmt} spans"
             if fmt == "hf":
@@ -138,7 +140,7 @@ def _read(
     if fmt != "hf":  # a file or a directory: its bytes read, for ``progress``
         with reporting(progress, file_bytes([src]) if progress else 0):
             return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
-    options.offsets(offsets, "hf")
+    formats.check_offsets(offsets, "hf")
     return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
 
 
@@ -153,7 +155,7 @@ def _check_options(to: str, side: str, flatten: str | None, scheme: str | None) 
 
     A span target holds no tags (``scheme``) and keeps nesting as it is (``flatten``).
     """
-    options.one_of(to, TARGETS, "to")
+    options.one_of(to, formats.targets(), "to")
     options.one_of(side, SIDES, "side")
     if flatten is not None:
         options.one_of(flatten, nesting.POLICIES, "flatten")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import options
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..io.hf import read_hf, read_tokens
 from ..model.schemes import Scheme
 from .convert_input import Corpus, decoded, default_names
@@ -37,9 +37,8 @@ def read_dataset(path: str, side: str, fixed: Scheme | None) -> Corpus:
     (block,) = corpus.blocks
     words, lengths = read_tokens(path)
     if len(words) != len(block):
-        raise InputError(
-            path, None, f"has {len(words)} tokens but {len(block)} tags (expected one tag a token)"
-        )
+        counts = f"{plural(len(words), 'token')} but {plural(len(block), 'tag')}"
+        raise InputError(path, None, f"has {counts} (expected one tag a token)")
     n_docs = 1 if len(block) else 0
     token_doc = np.zeros(len(block), dtype=np.int64)
     lost: dict[str, int] = {}

@@ -26,12 +26,13 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, SchemeError, SchemeOptionError
+from ..io import formats
 from ..io.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
 from ..io.brat_files import DISCONTINUOUS, brat_documents
 from ..io.bytes import intern
 from ..io.conll_lines import first_token_columns
 from ..io.doccano import doccano_ids
-from ..io.spans import SPAN_READERS, document_texts
+from ..io.spans import document_texts
 from ..io.write_conll import TokenColumns
 from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, check_letters
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 #: The tag inputs: a CoNLL file, and a directory of ``*.bio`` files (one document each).
-TAG_FORMATS = ("conll", "bio")
+TAG_FORMATS = formats.names("tags")
 #: How a text is cut into tokens for a tag format.
 TOKEN_PATTERN = re.compile(r"\w+|[^\w\s]")
 WIDENED = "entities widened to token boundaries (a boundary fell inside a token)"
@@ -217,8 +218,10 @@ def decoded(
 
 def _read_spans(path: str, fmt: str, side: str, units: str | None) -> Corpus:
     """A span file's side, with its documents' texts or tokens where it has them."""
-    options.offsets(units, fmt)
-    gold, pred = SPAN_READERS[fmt](path, units, None)
+    formats.check_offsets(units, fmt)
+    read = formats.format_named(fmt).read
+    assert read is not None  # a span format
+    gold, pred = read(path, units, None)
     lost: dict[str, int] = {}
     if side == "pred":
         if pred is None:

@@ -18,6 +18,7 @@ import numpy as np
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
+from ..io import formats
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
 from ..io.lenient import lenient_texts
@@ -154,15 +155,17 @@ def _only_tags(kind: str, plan: Plan) -> None:
     For tagged input, refuse ``flatten``: entities decoded from one tag column never overlap; and
     ``lenient`` for input whose entities carry no text.
     """
-    options.lenient(plan.reading.lenient, kind)
-    if kind == "conll":
+    formats.check_lenient(plan.reading.lenient, kind)
+    record = formats.format_named(kind)  # the options it takes are not refused
+    if record.kind == "tags":
         if plan.reading.flatten is not None:
             detail = "applies to span input, whose entities can nest; entities decoded from tags never do"
             raise OptionError(options.flag("flatten"), detail)
         return
-    if plan.tagging.given:
+    refused = [option for option in plan.tagging.given if not record.takes(option)]
+    if refused:
         detail = f"applies to tagged (CoNLL) input, but the input reads as {kind} spans"
-        raise OptionError(options.flag(plan.tagging.given[0]), detail)
+        raise OptionError(options.flag(refused[0]), detail)
 
 
 def check_types(labels: LabelMap, names: Sequence[str]) -> None:

@@ -135,7 +135,8 @@ def _names(gold: Source, preds: list[Source | None], names: Sequence[str] | None
     """Each system's label: ``names``, or its file's name (its path where names repeat)."""
     if names is not None:
         if len(names) != len(preds):
-            detail = f"expected one name for each of the {len(preds)} systems, but got {len(names)}"
+            systems = f"each of the {len(preds)} systems" if len(preds) != 1 else "the one system"
+            detail = f"expected one name for {systems}, but got {len(names)}"
             raise OptionError(options.flag("names"), detail)
         return [str(n) for n in names]
     files = [gold if p is None else p for p in preds]

@@ -18,9 +18,10 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, OptionError, SchemeError
+from ..io import formats
 from ..io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
 from ..io.hf import is_dataset
-from ..io.spans import SPAN_FORMATS, sniff_format
+from ..io.spans import sniff_format
 from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
@@ -170,14 +171,14 @@ def path_of(source: Source | None) -> str | None:
 def input_kind(gold: Source, input_format: str | None, offsets: str | None) -> str:
     """``conll``, ``hf`` (`nerve.io.hf`) or a span format: ``input_format``, or sniffed from the gold file."""
     if input_format is not None:
-        kind = options.one_of(input_format, ("conll", "hf", *SPAN_FORMATS), "input_format")
+        kind = options.one_of(input_format, formats.input_choices(), "input_format")
     elif is_path(gold) and is_dataset(os.fspath(gold)):  # type: ignore[arg-type]
         kind = "hf"
     else:
         kind = sniff_format(os.fspath(gold)) if is_path(gold) else "conll"  # type: ignore[arg-type]
     if kind != "conll" and not is_path(gold):
         raise OptionError(options.flag("input_format"), f"{kind} input is read from a file, by its name")
-    options.offsets(offsets, kind)
+    formats.check_offsets(offsets, kind)
     return kind
 
 

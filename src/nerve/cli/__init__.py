@@ -10,7 +10,9 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -35,8 +37,11 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command, or of ``command`` alone (its help and errors are the same)."""
+def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser of every command, or of ``command`` alone (its help and errors are the same).
+
+    With it, each command's own parser by name.
+    """
     parser = argparse.ArgumentParser(
         prog="nerve",
         description="Evaluation for named-entity recognition and other chunking tasks.",
@@ -51,7 +56,32 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
             module.add_parsers(sub)
         else:
             module.add_parser(sub)
-    return parser
+    return parser, sub.choices
+
+
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
+
+
+def _parse(args: list[str]) -> argparse.Namespace:
+    """Parse ``args``; an argument the command does not know is reported by the command's parser.
+
+    argparse leaves arguments no subcommand knows to the top-level parser, whose error shows
+    ``nerve``'s usage; here the subcommand's usage is shown instead, with the closest flag of the
+    subcommand for each unknown one (``did you mean --output?``). Exits with status 2.
+    """
+    parser, commands = _parser(args[0] if args else None)
+    ns, extras = parser.parse_known_args(args)
+    if extras:
+        command = commands[ns.command]
+        flags = sorted(set(_FLAG.findall(command.format_usage())))
+        hints = []
+        for extra in extras:
+            if extra.startswith("-") and len(extra) > 2:
+                name = "--" + extra.split("=", 1)[0].lstrip("-")
+                hints += difflib.get_close_matches(name, flags, n=1, cutoff=0.6)
+        hint = f"; did you mean {' and '.join(dict.fromkeys(hints))}?" if hints else ""
+        command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    return ns
 
 
 def _fail(message: str) -> int:
@@ -77,7 +107,7 @@ def _run(args: list[str]) -> Output:
         from . import conlleval
 
         return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
-    ns = _parser(args[0] if args else None).parse_args(args)
+    ns = _parse(args)
     try:
         with command_line_names():
             output: Output = ns.run(ns)

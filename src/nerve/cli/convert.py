@@ -12,8 +12,9 @@ import json
 import sys
 
 from .. import options
-from ..api.convert import INPUT_FORMATS, SIDES, TARGETS, ConvertReport, convert
+from ..api.convert import SIDES, ConvertReport, convert
 from ..errors import plural
+from ..io.formats import names, targets
 from ..model.nesting import POLICIES
 from ..model.schemes import SUPPORTED_SCHEMES
 from .output import Output
@@ -35,7 +36,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     c.add_argument("source", metavar="IN", help="a CoNLL file, a directory of .bio files, or a span file")
     c.add_argument("out", metavar="OUT", help="the file (conll, jsonl, spacy-jsonl) or directory (bio, brat)")
-    c.add_argument("--to", required=True, metavar="FORMAT", help=f"the format to write: {', '.join(TARGETS)}")
+    c.add_argument(
+        "--to", required=True, metavar="FORMAT", help=f"the format to write: {', '.join(targets())}"
+    )
     schemes = ", ".join(s for s in SUPPORTED_SCHEMES if s != "auto")
     c.add_argument(
         "--scheme",
@@ -55,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         dest="input_format",
         default=None,
         metavar="F",
-        help=f"IN's format: {', '.join(INPUT_FORMATS)}",
+        help=f"IN's format: {', '.join(names('tags', 'spans', 'dataset'))}",
     )
     c.add_argument(
         "--from-scheme", default="auto", metavar="S", help="the scheme of IN's tags (default: auto)"
@@ -77,7 +80,7 @@ def render(report: ConvertReport) -> str:
     read = report.input_format + (f" ({report.input_scheme})" if report.input_scheme else "")
     lines = [
         f"{report.source} ({read}) -> {report.target} ({written}): {plural(report.documents, 'document')}, "
-        f"{report.entities_read} entities read, {report.entities_written} written"
+        f"{plural(report.entities_read, 'entity', 'entities')} read, {report.entities_written} written"
     ]
     for title, counts in (("repaired", report.repairs), ("lost", report.lost), ("note", report.notes)):
         lines.extend(f"  {title}: {n} {what}" for what, n in counts.items())

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, BinaryIO
 
-from ..io.spans import SPAN_FORMATS
+from ..io.formats import input_choices, option_help, text_formats
 from ..model.schemes import SUPPORTED_SCHEMES
 from ..options import (
     DEFAULT_CONFIDENCE,
@@ -20,7 +20,6 @@ from ..options import (
     DEFAULT_SEED,
     MAX_RESAMPLES,
     OFFSET_UNITS,
-    TEXT_FORMATS,
     UNITS,
 )
 
@@ -89,7 +88,7 @@ def add_format(p: argparse.ArgumentParser) -> None:
         "--format",
         dest="input_format",
         default=None,
-        choices=["conll", "hf", *SPAN_FORMATS],
+        choices=list(input_choices()),
         help="input format (default: sniffed from the file)",
     )
 
@@ -106,8 +105,7 @@ def add_span_reading(p: argparse.ArgumentParser | argparse._ArgumentGroup, lenie
         p.add_argument(
             "--lenient",
             action="store_true",
-            help=f"{', '.join(TEXT_FORMATS)}: score an entity whose text differs from what its offsets "
-            "cover as the offsets say, and count it in the notes (default: an error)",
+            help=option_help("lenient", text_formats()),
         )
 
 
@@ -118,20 +116,15 @@ def add_sources(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
         "--misc-key",
         dest="column",
         default=None,
-        help="hipe: the tag column(s), comma-separated (default NE-COARSE-LIT); "
-        "conllu: the MISC key (default NER)",
+        help=option_help("column"),
     )
-    p.add_argument(
-        "--spans-key", default=None, metavar="KEY", help="spacy: read this span group, not doc.ents"
-    )
-    p.add_argument(
-        "--tag-column", default=None, metavar="COL", help="hf: the column of tags (default: ner_tags)"
-    )
+    p.add_argument("--spans-key", default=None, metavar="KEY", help=option_help("spans_key"))
+    p.add_argument("--tag-column", default=None, metavar="COL", help=option_help("tag_column"))
     p.add_argument(
         "--label-names",
         default=None,
         metavar="NAMES",
-        help="hf: the tag of each ClassLabel id, comma-separated in id order (default: from the features)",
+        help=option_help("label_names"),
     )
 
 

@@ -13,6 +13,7 @@ from .. import options
 from ..api import validate, validate_spans
 from ..api.sources import input_kind
 from ..errors import OptionError, plural
+from ..io.formats import format_named, names
 from ..io.hf import read_hf
 from ..io.reader_options import ReaderOptions
 from .options import add_files, add_format, add_reading, add_sources, add_span_reading, reading, source
@@ -46,22 +47,30 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 #: The options of tagged input and the values that mean "not given".
 _TAG_OPTIONS = {"scheme": "auto", "tag_format": None, "outside": "O", "comments": False, "delimiter": None}
 _TAG_OPTIONS.update(encoding="utf-8", ignore_tokens=False, merged=False)
-#: The options of span files and datasets, and the kinds of input each applies to.
-_SPAN_OPTIONS = {"offsets": ("span",), "column": ("span",), "spans_key": ("span",)}
-_SPAN_OPTIONS.update(tag_column=("hf",), label_names=("hf",))
+#: The options of span files and datasets ("not given": ``None``).
+_SPAN_OPTIONS = ("offsets", "column", "spans_key", "tag_column", "label_names")
+_OPTION_NAMES = {"ignore_tokens": "check_tokens"}  # a flag's option, as the format records name it
 
 
 def _refuse_unused(ns: argparse.Namespace, kind: str) -> None:
-    """Refuse an option that does not apply to ``kind`` of input: nothing given is ignored."""
-    group = "conll" if kind == "conll" else "hf" if kind == "hf" else "span"
+    """Refuse an option that no format of ``kind``'s kind (tags, spans, dataset) takes.
+
+    Nothing given is ignored. Which formats take which option: `nerve.io.formats`.
+    """
+    kin = [format_named(name) for name in names(format_named(kind).kind)]
+
+    def taken(option: str) -> bool:
+        return any(f.takes(_OPTION_NAMES.get(option, option)) for f in kin)
+
     for option, unset in _TAG_OPTIONS.items():
         value = getattr(ns, option)
-        if group != "conll" and value != unset and not (option == "scheme" and str(value).lower() == "auto"):
-            raise OptionError(
-                options.flag(option), f"applies to tagged (CoNLL) input, but the input reads as {kind}"
-            )
-    for option, kinds in _SPAN_OPTIONS.items():
-        if getattr(ns, option) is not None and group not in kinds:
+        if taken(option) or value == unset or (option == "scheme" and str(value).lower() == "auto"):
+            continue
+        raise OptionError(
+            options.flag(option), f"applies to tagged (CoNLL) input, but the input reads as {kind}"
+        )
+    for option in _SPAN_OPTIONS:
+        if getattr(ns, option) is not None and not taken(option):
             raise OptionError(options.flag(option), f"does not apply to {kind} input")
 
 

@@ -8,4 +8,8 @@ nereval, nervaluate, eval4ner; `io.spans`; big JSONL files in pieces of whole li
 offsets and texts, `io.offsets`), BIO directories (`io.bio_dirs`). Out: blocks of tag ids
 (`model.blocks.TagBlock`), `SpanArray` pairs, and tagged lines for `nerve.tagging.texts` to decode.
 Every problem is an `InputError` that names the file and line.
+
+Each input format is one `io.format.Format` record, in its module of `io.formats`: its name, how
+it is sniffed, its readers, its writer and its options; `io.formats.FORMATS` lists them, and the
+readers, the checks and the command's choices are made from that list.
 """

@@ -24,9 +24,9 @@ from ..model.spans import Fragments, SpanArray
 from .brat import Document, check_document, empty_document, read_ann
 from .brat_attributes import columns
 from .brat_batch import plain_documents
+from .format import looks_like_columns
 from .jsonl import Problems, collect, span_array
 from .offsets import decode_utf8, first_difference
-from .sniff import looks_like_columns
 from .sources import not_found, read_bytes, read_head
 
 __all__ = ["DISCONTINUOUS", "brat_documents", "brat_texts", "read_brat", "read_brat_pair"]

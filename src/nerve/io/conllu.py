@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .column_pairs import TokenColumn, check_paired
@@ -65,7 +65,8 @@ def _words(path: str) -> Words:
     widths = lines.widths(at)
     if (widths != 10).any():
         k = int(np.argmax(widths != 10))
-        detail = f"word line has {int(widths[k])} columns, expected the 10 of CoNLL-U (separated by tabs)"
+        has = plural(int(widths[k]), "column")
+        detail = f"word line has {has}, expected the 10 of CoNLL-U (separated by tabs)"
         raise InputError(path, int(at[k]) + 1, detail)
     markers = np.cumsum(newdoc)
     leading = bool(at.shape[0]) and int(markers[at[0]]) == 0  # words before the first newdoc

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import options
-from ..errors import InputError, OptionError
+from ..errors import InputError, OptionError, plural
 from ..model.blocks import TagBlock
 from ..model.quoting import quote
 from ..model.vocab import TagVocab
@@ -143,7 +143,8 @@ def _side(
         _, token_lengths = _column(table, path, "tokens", option)
         if not np.array_equal(token_lengths, lengths):
             row = int(np.argmax(token_lengths != lengths))
-            detail = f"has {token_lengths[row]} tokens but {lengths[row]} tags in {quote(column)}"
+            counts = f"{plural(int(token_lengths[row]), 'token')} but {plural(int(lengths[row]), 'tag')}"
+            detail = f"has {counts} in {quote(column)}"
             raise InputError(path, None, f"row {row}: {detail}; expected one tag a token")
     where = (path, column, lengths if spread is None else spread[1])
     return _tag_ids(values, where, names_of, vocab), lengths, names_of, spread

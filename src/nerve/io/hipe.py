@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .column_pairs import TokenColumn, check_paired
@@ -132,7 +132,7 @@ def read_table(path: str) -> Table:
     if (widths != len(header)).any():
         k = int(np.argmax(widths != len(header)))
         detail = (
-            f"row has {int(widths[k])} columns, expected {len(header)} as in the header "
+            f"row has {plural(int(widths[k]), 'column')}, expected {len(header)} as in the header "
             f"(line {h + 1}; columns are separated by tabs)"
         )
         raise InputError(path, int(rows_at[k]) + 1, detail)

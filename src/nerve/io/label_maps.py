@@ -19,6 +19,7 @@ from ..options import flag
 __all__ = ["label_map"]
 
 Names = str | Sequence[str] | None
+Item = tuple[int | None, str, str]  # (line of a map file or None, FROM, TO)
 
 
 def label_map(
@@ -31,27 +32,56 @@ def label_map(
         raise OptionError(
             flag("types"), f"give the types to keep or the ones to ignore ({flag('ignore_types')}), not both"
         )
-    pairs = _renames(rename) if isinstance(rename, str) else list((rename or {}).items())
-    for a, b in pairs:
+    items: list[Item] = (
+        _renames(rename) if isinstance(rename, str) else [(None, a, b) for a, b in (rename or {}).items()]
+    )
+    for _, a, b in items:
         if not isinstance(a, str) or not isinstance(b, str) or not a.strip() or not b.strip():
             raise OptionError(flag("label_map"), f"expected FROM=TO with two type names, but got {a}={b}")
     keep = None if types is None else _types(types, "types")
-    renames = tuple((a.strip(), b.strip()) for a, b in pairs)
+    renames = _once(items, rename if isinstance(rename, str) else None)
     labels = LabelMap(renames, keep, _types(ignore, "ignore_types") if ignore is not None else ())
     return labels if labels else None
 
 
-def _renames(value: str) -> list[tuple[str, str]]:
+def _once(items: list[Item], source: str | None) -> tuple[tuple[str, str], ...]:
+    """The renames, each type renamed once: a type given two targets is refused, naming both.
+
+    The same ``FROM=TO`` given twice is one rename. ``source`` is the map file, if the pairs are
+    a file's lines (then the error names the file and both lines).
+    """
+    seen: dict[str, Item] = {}
+    for line, a, b in items:
+        a, b = a.strip(), b.strip()
+        if a not in seen:
+            seen[a] = (line, a, b)
+            continue
+        first, _, to = seen[a]
+        if to == b:
+            continue
+        detail = f"type {a} is renamed twice, {a}={to} and {a}={b}; give each type one FROM=TO"
+        if source is not None and line is not None:
+            detail = f"type {a} is renamed twice, {a}={to} on line {first} and {a}={b} on line {line}"
+            raise InputError(source, line, f"{detail}; keep one of the two lines", option="--map")
+        if source is not None and os.path.isfile(source):
+            raise InputError(source, None, detail, option="--map")
+        raise OptionError(flag("label_map"), detail)
+    return tuple((a, b) for _, a, b in seen.values())
+
+
+def _renames(value: str) -> list[Item]:
     """``FROM=TO`` pairs of a comma-separated string, or of a file: ``FROM=TO`` lines or a JSON object."""
-    if "=" in value or not os.path.isfile(value):
+    if "=" not in value and not os.path.isfile(value):
+        raise OptionError(flag("label_map"), _no_file(value))
+    if "=" in value:
         items: list[tuple[int | None, str]] = [(None, v) for v in value.split(",") if v.strip()]
-        if not items:
-            raise OptionError(
-                flag("label_map"), f"expected FROM=TO pairs (or a file of them), but got {value!r}"
-            )
     else:
-        with open(value, encoding="utf-8") as f:
-            text = f.read()
+        try:
+            with open(value, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as err:
+            detail = getattr(err, "strerror", None) or str(err)
+            raise InputError(value, None, f"cannot read the map file: {detail}", option="--map") from None
         if text.lstrip().startswith("{"):
             return _json_map(value, text)
         lines = enumerate(text.splitlines(), 1)
@@ -65,22 +95,31 @@ def _renames(value: str) -> list[tuple[str, str]]:
             raise OptionError(
                 flag("label_map"), f"expected FROM=TO pairs (or a file of them), but got {item.strip()!r}"
             )
-    return [(a, b) for a, b in (v.split("=") for _, v in items)]
+    return [(n, a, b) for n, (a, b) in ((n, v.split("=")) for n, v in items)]
 
 
-def _json_map(path: str, text: str) -> list[tuple[str, str]]:
-    """The pairs of a JSON object of type names."""
+def _no_file(value: str) -> str:
+    """Why ``value``, with no ``=``, is no map: the file it names does not exist (or is no file)."""
+    if os.path.isdir(value):
+        return (
+            f"{value!r} is a directory; expected a map file (FROM=TO lines or a JSON object) or FROM=TO pairs"
+        )
+    return f"the map file {value!r} does not exist (or give FROM=TO pairs, comma-separated)"
+
+
+def _json_map(path: str, text: str) -> list[Item]:
+    """The pairs of a JSON object of type names (a key given twice is kept twice, to be refused)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=list)
     except json.JSONDecodeError as err:
         raise InputError(
             path, err.lineno, f"expected a JSON object of type names: {err.msg}", option="--map"
         ) from None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+    if not isinstance(data, list) or not all(isinstance(v, str) for _, v in data):
         raise InputError(
             path, None, 'expected a JSON object of type names, such as {"OTH": "MISC"}', option="--map"
         )
-    return list(data.items())
+    return [(None, k, v) for k, v in data]
 
 
 def _types(value: str | Sequence[str], option: str) -> tuple[str, ...]:

@@ -13,86 +13,23 @@ predictions are in two formats, converting them into one.
 from __future__ import annotations
 
 import os
-import re
 
 from ..errors import InputError
+from .format import HEAD, looks_like_columns
+from .formats import sniff
 from .sources import read_head
 
 __all__ = ["looks_like_columns", "sniff_format", "unlike"]
-
-_LABEL_STUDIO = re.compile(rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{')
-_SPACY_JSONL = re.compile(rb'"(_input_hash|token_start)"\s*:|"ents"\s*:\s*\[')
-_DOCCANO = re.compile(rb'"labels?"\s*:\s*\[\s*[\[\]]|"start_offset"\s*:')
-_TAG = re.compile(rb"O|[BIESLUM][-_]\S+|\S+[-_][BIESLUM]")
-_HEAD = 1 << 16
-
-
-def looks_like_columns(head: bytes) -> bool:
-    """Whether a file's first bytes are lines of token and tag columns (most ending in a tag)."""
-    lines = head.splitlines()[:200]
-    if len(head) == _HEAD:
-        lines = lines[:-1]  # cut short
-    rows = [line.split() for line in lines if line.strip() and not line.startswith(b"-DOCSTART-")]
-    if not rows or any(len(row) < 2 for row in rows):
-        return False
-    return 2 * sum(1 for row in rows if _TAG.fullmatch(row[-1])) >= len(rows)
-
-
-def _directory(path: str) -> str:
-    """brat, unless the files are no ``.ann``/``.txt`` files, or ``.txt`` files of columns: CoNLL."""
-    names = sorted(os.path.join(root, n) for root, _, found in os.walk(path) for n in found)
-    if not names or any(n.endswith(".ann") for n in names):
-        return "brat"
-    texts = [n for n in names if n.endswith(".txt")]
-    if not texts:
-        return "conll"
-    try:
-        return "conll" if all(looks_like_columns(read_head(n, _HEAD)) for n in texts[:3]) else "brat"
-    except InputError:
-        return "brat"  # the reader names the file
 
 
 def sniff_format(path: str) -> str:
     """Guess a file's format from its name and first bytes; ``conll`` unless it is JSON or brat.
 
     A ``.ann`` file is brat standoff, and so is a directory, unless it holds CoNLL files (see the
-    module; ``--pattern`` or ``--format conll`` say so in any case).
+    module; ``--pattern`` or ``--format conll`` say so in any case). Each format's record says how
+    it is told (`nerve.io.formats.sniff`).
     """
-    if os.path.isdir(path):
-        return _directory(path)
-    if path.endswith(".ann"):
-        return "brat"
-    if path.endswith(".conllu"):
-        return "conllu"
-    if path.endswith(".spacy"):
-        return "spacy"
-    if not os.path.isfile(path):
-        return "jsonl" if path.endswith(".jsonl") else "conll"  # the reader says what is wrong
-    head = read_head(path, _HEAD).lstrip(b"\xef\xbb\xbf \t\r\n")
-    if not head and path.endswith(".json"):
-        return "json"  # empty: no documents
-    if head.startswith(b"TOKEN\t"):
-        return "hipe"
-    if head.startswith((b"{", b"[")) and re.search(rb'"sentences"\s*:\s*\[\s*\[', head):
-        return "nested"
-    if head.startswith((b"{", b"[")) and re.search(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', head):
-        return "eval4ner"
-    if head.startswith((b"{", b"[")) and _LABEL_STUDIO.search(head):
-        return "labelstudio"
-    if head.startswith(b"{") and _SPACY_JSONL.search(head):
-        return "spacy-jsonl"
-    if head.startswith(b"{") and _DOCCANO.search(head):
-        return "doccano"
-    if path.endswith(".jsonl"):
-        return "jsonl"
-    if head.startswith(b"{"):
-        return "nervaluate" if head.startswith((b'{"true"', b'{"pred"')) else "jsonl"
-    if not head.startswith(b"["):
-        return "conll"
-    if b'"predicted"' in head:
-        return "nereval"
-    stripped = head[1:].lstrip()
-    return "nervaluate" if stripped.startswith(b"[") else "json"
+    return sniff(path)
 
 
 def _looks(path: str) -> str | None:
@@ -101,7 +38,7 @@ def _looks(path: str) -> str | None:
         if not os.path.isfile(path):
             return None
         found = sniff_format(path)
-        if found == "conll" and not looks_like_columns(read_head(path, _HEAD)):
+        if found == "conll" and not looks_like_columns(read_head(path, HEAD)):
             return None
     except InputError:
         return None

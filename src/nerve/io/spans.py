@@ -32,40 +32,17 @@ counted in each side's `SpanArray.notes`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
 from functools import partial
 
 from .. import options
 from ..errors import InputError, OptionError, plural
 from ..model.spans import SpanArray
-from .brat_files import brat_texts, read_brat, read_brat_pair
-from .conllu import conllu_texts, read_conllu, read_conllu_pair
-from .doccano import doccano_texts, read_doccano, read_doccano_pair
-from .eval4ner import read_eval4ner
-from .hipe import hipe_texts, read_hipe, read_hipe_pair
-from .jsonl import (
-    Documents,
-    Problems,
-    collect,
-    json_objects,
-    no_gc,
-    read_documents,
-    read_span_file,
-)
-from .labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
+from . import formats
+from .format import ColumnPairReader, ColumnReader, DocumentText, PairReader, Reader
+from .jsonl import Documents, Problems, collect, no_gc
 from .lenient import PRED_KEYS, lenient_texts, noted
-from .nereval import read_nereval
-from .nervaluate import read_nervaluate
-from .nested import nested_texts, read_nested
 from .sniff import sniff_format, unlike
-from .spacy import (
-    read_spacy,
-    read_spacy_jsonl,
-    read_spacy_jsonl_pair,
-    read_spacy_pair,
-    spacy_jsonl_texts,
-    spacy_texts,
-)
+from .spacy import read_spacy_pair
 
 __all__ = [
     "PAIR_READERS",
@@ -81,45 +58,21 @@ __all__ = [
     "validate_spans",
 ]
 
-Reader = Callable[[str, str | None, Problems], tuple[SpanArray, SpanArray | None]]
-
+# The tables below are made once from the records of `nerve.io.formats`, for callers that want a
+# table; the readers look each format up in `nerve.io.formats.FORMATS` itself.
+_SPANS = [f for f in formats.FORMATS if f.kind == "spans"]
 #: Each span format's reader: path, offset units and where to collect problems (``None`` to
 #: raise the first) in; the gold side (and predictions) out.
-SPAN_READERS: dict[str, Reader] = {
-    "jsonl": lambda path, units, problems: read_documents(path, "jsonl", units, problems),
-    "json": lambda path, units, problems: read_documents(path, "json", units, problems),
-    "nereval": lambda path, _, problems: read_nereval(path, problems),
-    "nervaluate": lambda path, _, problems: read_nervaluate(path, problems),
-    "eval4ner": lambda path, _, problems: read_eval4ner(path, problems),
-    "brat": read_brat,
-    "doccano": read_doccano,
-    "labelstudio": read_labelstudio,
-    "hipe": read_hipe,
-    "conllu": read_conllu,
-    "nested": read_nested,
-    "spacy": read_spacy,
-    "spacy-jsonl": read_spacy_jsonl,
-}
+SPAN_READERS: dict[str, Reader] = {f.name: f.read for f in _SPANS if f.read is not None}
 SPAN_FORMATS = tuple(SPAN_READERS)
-ColumnReader = Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]
 #: The formats whose tags sit in a column: path, offset units, problems and the column in.
-COLUMN_READERS: dict[str, ColumnReader] = {"hipe": read_hipe, "conllu": read_conllu}
-ColumnPairReader = Callable[
-    [str, str | None, str | None, Problems, str | None], tuple[SpanArray, SpanArray | None]
-]
+COLUMN_READERS: dict[str, ColumnReader] = {f.name: f.read_column for f in _SPANS if f.read_column}
 #: The column formats read as pairs: a prediction file must hold the gold file's tokens.
-COLUMN_PAIRS: dict[str, ColumnPairReader] = {"hipe": read_hipe_pair, "conllu": read_conllu_pair}
-PairReader = Callable[[str, str | None, str | None, Problems], tuple[SpanArray, SpanArray | None]]
+COLUMN_PAIRS: dict[str, ColumnPairReader] = {f.name: f.read_column_pair for f in _SPANS if f.read_column_pair}
 #: The formats whose gold and prediction files are read together: gold path, prediction path (or
 #: ``None``), offset units and problems in. brat pairs documents by name; doccano and Label Studio
 #: check that paired documents have the same text.
-PAIR_READERS: dict[str, PairReader] = {
-    "brat": read_brat_pair,
-    "doccano": read_doccano_pair,
-    "labelstudio": read_labelstudio_pair,
-    "spacy": read_spacy_pair,
-    "spacy-jsonl": read_spacy_jsonl_pair,
-}
+PAIR_READERS: dict[str, PairReader] = {f.name: f.read_pair for f in _SPANS if f.read_pair is not None}
 
 
 def read_spans(
@@ -151,7 +104,7 @@ def read_span_columns(
         fmt: one of `SPAN_FORMATS`; sniffed from the gold file when ``None``.
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
             has a ``"text"``, token when it has ``"tokens"``); ``"char"`` or ``"utf16"`` for
-            doccano and Label Studio (`nerve.options.FORMAT_OFFSETS`).
+            doccano and Label Studio (`nerve.io.formats.offset_units`).
         column: the HIPE tag column(s) or the CoNLL-U MISC key (`COLUMN_READERS`).
         spans_key: spacy: the span group to read instead of ``doc.ents``.
         lenient: count an entity text unlike its offsets' in the notes, not refuse it (`nerve.io.lenient`).
@@ -220,20 +173,22 @@ def _read_sides(
     lenient: bool = False,
 ) -> tuple[SpanArray, SpanArray | None]:
     """`_read`, the format known."""
-    options.one_of(fmt, SPAN_FORMATS, "input_format")
-    options.offsets(units, fmt)
-    options.lenient(lenient, fmt)
+    options.one_of(fmt, formats.names("spans"), "input_format")
+    formats.check_offsets(units, fmt)
+    formats.check_lenient(lenient, fmt)
     check_column(column, fmt)
-    by_column = COLUMN_READERS.get(fmt)
-    reader: Reader = SPAN_READERS[fmt]
+    record = formats.format_named(fmt)
+    by_column = record.read_column
+    assert record.read is not None
+    reader: Reader = record.read
     if by_column is not None:
         reader = lambda path, u, found: by_column(path, u, found, column)  # noqa: E731
-    paired = PAIR_READERS.get(fmt)
-    by_pair = COLUMN_PAIRS.get(fmt)
+    paired = record.read_pair
+    by_pair = record.read_column_pair
     if by_pair is not None:
         paired = lambda g, p, u, found: by_pair(g, p, u, found, column)  # noqa: E731
     if spans_key is not None:
-        if fmt != "spacy":
+        if not record.takes("spans_key"):
             detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
             raise OptionError(options.flag("spans_key"), detail)
         paired = partial(read_spacy_pair, spans_key=spans_key)
@@ -258,26 +213,7 @@ def _read_sides(
 
 def check_column(value: str | None, fmt: str) -> None:
     """Refuse ``column`` (the HIPE tag columns or the CoNLL-U MISC key) for other input."""
-    if value is None:
-        return
-    if fmt not in COLUMN_READERS:
-        detail = f"applies to hipe and conllu input, but the input reads as {fmt}"
-        raise OptionError(options.flag("column"), detail)
-    if not value.strip(", "):
-        raise OptionError(options.flag("column"), "expected a column name, got an empty one")
-
-
-DocumentText = str | tuple[str, ...] | None
-_TEXTS: dict[str, Callable[[str], Sequence[DocumentText]]] = {
-    "brat": brat_texts,
-    "doccano": doccano_texts,
-    "labelstudio": labelstudio_texts,
-    "hipe": hipe_texts,
-    "conllu": conllu_texts,
-    "nested": nested_texts,
-    "spacy": spacy_texts,
-    "spacy-jsonl": spacy_jsonl_texts,
-}
+    formats.check_column(value, fmt)
 
 
 def document_texts(path: str, fmt: str | None = None, units: str | None = None) -> list[DocumentText]:
@@ -288,20 +224,5 @@ def document_texts(path: str, fmt: str | None = None, units: str | None = None) 
     been read and checked.
     """
     fmt = fmt or sniff_format(path)
-    if fmt in _TEXTS:
-        return list(_TEXTS[fmt](path))
-    if fmt not in ("json", "jsonl"):
-        return []
-    out: list[DocumentText] = []
-    for _, o in json_objects(path, read_span_file(path), fmt):
-        unit = (
-            units if units in ("char", "token") else "token" if "tokens" in o and "text" not in o else "char"
-        )
-        bound = o.get("text") if unit == "char" else o.get("tokens")
-        if isinstance(bound, str):
-            out.append(bound)
-        elif isinstance(bound, list) and all(isinstance(t, str) for t in bound):
-            out.append(tuple(bound))
-        else:
-            out.append(None)
-    return out
+    texts = next((f.texts for f in formats.FORMATS if f.name == fmt), None)
+    return [] if texts is None else list(texts(path, units))

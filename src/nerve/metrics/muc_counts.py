@@ -33,7 +33,8 @@ class MucCounts:
 
     ``cor``, ``inc`` and ``par`` are counted on the gold side (they make up POS with ``mis``);
     ``pred_cor``, ``pred_inc`` and ``pred_par`` on the predicted side (ACT with ``spu``). The two
-    sides are equal for the totals; for a type they differ when a pair joins two types.
+    sides are equal for the totals; for a type they differ when a pair joins two types, by
+    ``cross``, so that ``act == cor + inc + par + spu + cross``.
     """
 
     mode: str
@@ -63,6 +64,18 @@ class MucCounts:
     def act(self) -> int:
         """Predicted entities: COR + INC + PAR + SPU."""
         return self.pred_cor + self.pred_inc + self.pred_par + self.spu
+
+    @property
+    def cross(self) -> int:
+        """What ACT has beyond COR + INC + PAR + SPU: pairs that join this type to another.
+
+        This type's predictions paired with another type's gold entity (in ACT, on the predicted
+        side) less this type's gold entities paired with another type's prediction (in COR, INC
+        or PAR, on the gold side): ``act == cor + inc + par + spu + cross``. Zero for the totals,
+        and for a type no pair joins to another; negative when more of its gold entities went to
+        predictions of other types than the other way round.
+        """
+        return self.pred_cor + self.pred_inc + self.pred_par - (self.cor + self.inc + self.par)
 
     @property
     def precision(self) -> float:
@@ -95,8 +108,8 @@ class MucCounts:
         return safe_div(self.inc, self.cor + self.inc)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``cor, inc, par, mis, spu, pos, act, precision, recall, f1``."""
-        keys = ("cor", "inc", "par", "mis", "spu", "pos", "act", "precision", "recall", "f1")
+        """The JSON form: ``cor, inc, par, mis, spu, cross, pos, act, precision, recall, f1``."""
+        keys = ("cor", "inc", "par", "mis", "spu", "cross", "pos", "act", "precision", "recall", "f1")
         return {k: getattr(self, k) for k in keys}
 
 

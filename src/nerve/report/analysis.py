@@ -72,11 +72,20 @@ def _errors(errors: ErrorAnalysis) -> list[AnalysisTable]:
     ]
 
 
+#: Up to this many types a confusion matrix is a square table; beyond, its nonzero cells are listed.
+SQUARE_UP_TO = 40
+
+
 def _confusion(c: Confusion) -> AnalysisTable:
+    """The matrix as a square table, or, with more than `SQUARE_UP_TO` types, its nonzero cells."""
+    rows_names = [*map(_name, c.types), SPURIOUS]
+    if len(c.types) > SQUARE_UP_TO:
+        cols_names = [*map(_name, c.types), MISSED]
+        cells: list[list[object]] = [[rows_names[i], cols_names[j], n] for i, j, n in c.cells()]
+        note = f"{c.placement}; {len(c.types):,} types: the nonzero cells, one a row"
+        return AnalysisTable(f"confusion ({c.view})", ["gold", "predicted", "count"], cells, 2, note)
     head = ["gold \\ predicted", *map(_name, c.types), MISSED]
-    rows: list[list[object]] = []
-    for i, name in enumerate([*map(_name, c.types), SPURIOUS]):
-        rows.append([name, *(int(x) for x in c.matrix[i].tolist())])
+    rows: list[list[object]] = [[name, *c.row(i).tolist()] for i, name in enumerate(rows_names)]
     return AnalysisTable(f"confusion ({c.view})", head, rows, note=c.placement)
 
 

@@ -14,17 +14,24 @@ in turns from the types (the first of each type, then the second of each...), so
 is shown too. For tagged input each instance carries a window of its sentence, ``window`` tokens
 either side of its entities (at most ``MAX_WINDOW`` tokens in all), with every gold and predicted
 entity that overlaps it; the words are ids into a vocabulary of the words shown. Span files have
-no tokens: an instance carries its document and the offsets and types of its entities.
+no tokens: an instance carries its document and the offsets and types of its entities, and, where
+the documents' texts are known, each entity's text in a window of its document (``CHARS``
+characters, or ``WINDOW`` tokens for token offsets, either side), as ``nerve score --instances``
+shows it; brat documents are named by their ``.ann`` file.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..analysis.aligned import Aligned
 from ..analysis.errors import BOUNDARY, CATEGORIES, CORRECT, MISSED, SPURIOUS, Categories
+from ..errors import InputError
+from ..io.brat_files import brat_documents
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
@@ -32,10 +39,11 @@ if TYPE_CHECKING:
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["MAX_WINDOW", "WINDOW", "instance_data"]
+__all__ = ["CHARS", "MAX_WINDOW", "WINDOW", "instance_data"]
 
 WINDOW = 12
 MAX_WINDOW = 400
+CHARS = 60  # of a span file's document text either side of an instance
 
 
 def instance_data(aligned: Aligned, cats: Categories, cap: int, window: int = WINDOW) -> dict[str, Any]:
@@ -81,7 +89,77 @@ def instance_data(aligned: Aligned, cats: Categories, cap: int, window: int = WI
     tokens = aligned.tokens
     if tokens is not None and tokens.words is not None and len(tokens):
         out.update(_windows(aligned, cats, out, (g_row, p_row), window))
+    if tokens is None:
+        out["doc_names"] = document_names(aligned)
+        if aligned.texts is not None:
+            out.update(_span_texts(aligned.texts, out, window))
     return out
+
+
+def document_names(aligned: Aligned) -> list[str] | None:
+    """The name of each document of span input where its files name them: brat's ``.ann`` files."""
+    source = aligned.sources[0]
+    if not (os.path.isdir(source) or source.endswith(".ann")):
+        return None
+    try:
+        documents = brat_documents(source)
+    except InputError:
+        return None
+    names = [f"{name}.ann" for name, _, _ in documents]
+    return names if len(names) == aligned.n_docs else None
+
+
+Text = str | tuple[str, ...]
+
+
+def _span_texts(texts: tuple[Text | None, ...], out: dict[str, Any], window: int) -> dict[str, Any]:
+    """Each instance's entities in their document's text: ``[before, entity, after]`` for each side.
+
+    The window runs ``CHARS`` characters (``window`` tokens, for a document of tokens) either side
+    of the instance's entities, the same on both sides; ``cut_left`` and ``cut_right`` say whether
+    the document goes on. A side without its entity, or a document without a text, has ``None``.
+    """
+    gs, ge, ps, pe, doc = (out[k].tolist() for k in ("gs", "ge", "ps", "pe", "doc"))
+    pieces: dict[str, list[Any]] = {"g_text": [], "p_text": [], "cut_left": [], "cut_right": []}
+    for i, d in enumerate(doc):
+        text = texts[d] if d < len(texts) else None
+        own = [(s, e) for s, e in ((gs[i], ge[i]), (ps[i], pe[i])) if s >= 0]
+        if text is None or not own:
+            for key, empty in (("g_text", None), ("p_text", None), ("cut_left", False), ("cut_right", False)):
+                pieces[key].append(empty)
+            continue
+        first, last = min(s for s, _ in own), max(e for _, e in own)
+        width = CHARS if isinstance(text, str) else window
+        lo, hi = max(0, first - width), min(len(text), last + width)
+        if isinstance(text, str):  # cut at a space, not in a word, where the window has one
+            lo, hi = _word_bounds(text, lo, first, last, hi)
+        for key, s, e in (("g_text", gs[i], ge[i]), ("p_text", ps[i], pe[i])):
+            pieces[key].append(_pieces(text, lo, s, e, hi) if s >= 0 else None)
+        pieces["cut_left"].append(lo > 0)
+        pieces["cut_right"].append(hi < len(text))
+    return pieces
+
+
+def _word_bounds(text: str, lo: int, first: int, last: int, hi: int) -> tuple[int, int]:
+    """The window ``[lo, hi)`` cut at spaces where it starts or ends inside a word.
+
+    ``lo`` moves past the first space of ``text[lo:first]``, ``hi`` back to the last of
+    ``text[last:hi]``; where there is none, the window keeps its bound.
+    """
+    if lo > 0 and not text[lo - 1].isspace():
+        space = next((k for k in range(lo, first) if text[k].isspace()), None)
+        lo = lo if space is None else space + 1
+    if hi < len(text) and not text[hi].isspace():
+        space = next((k for k in range(hi - 1, last - 1, -1) if text[k].isspace()), None)
+        hi = hi if space is None else space
+    return lo, hi
+
+
+def _pieces(text: Text, lo: int, start: int, end: int, hi: int) -> list[str]:
+    """``text[lo:start]``, ``text[start:end]`` and ``text[end:hi]``; tokens joined by spaces."""
+    bounds = (lo, max(lo, min(start, hi)), max(lo, min(end, hi)), hi)
+    parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    return [p if isinstance(p, str) else " ".join(p) for p in parts]
 
 
 def capped(cat: Int, typ: Int, doc: Int, start: Int, cap: int) -> Int:

@@ -53,6 +53,7 @@ ERROR_CATEGORIES = ("type", "boundary", "boundary_type", "missed", "spurious")
 _METRIC_COLOURS = {"precision": "#56B4E9", "recall": "#E69F00", "f1": "#009E73"}
 LABEL_CHARS = 32  # of a name on an axis; the tables give names whole
 _ANNOTATE_UP_TO = 30  # types; beyond that the heatmap's cells are too small for their counts
+HEATMAP_TYPES = 60  # drawn at most by a heatmap or the error bars; the tables have every type
 _PROLOG = re.compile(r"\A.*?(?=<svg)", re.S)
 _IDS = re.compile(r' id="[A-Za-z_.]+_\d+"')
 _CUT = re.compile(r"<style[^>]*>.*?</style>|<metadata>.*?</metadata>|<defs>\s*</defs>", re.S)
@@ -100,14 +101,38 @@ def _rc() -> Any:
     return matplotlib.rc_context(_RC)
 
 
+def _heatmap_types(matrix: Confusion) -> list[int]:
+    """The rows (and columns) a heatmap shows, SPURIOUS / MISSED last.
+
+    Every type up to `HEATMAP_TYPES`, else those with the most entities (gold and predicted), in
+    name order.
+    """
+    n = len(matrix.types)
+    if n <= HEATMAP_TYPES:
+        return list(range(n + 1))
+    entities = (
+        np.asarray(matrix.sparse.sum(axis=1)).ravel()[:n] + np.asarray(matrix.sparse.sum(axis=0)).ravel()[:n]
+    )
+    top = np.argsort(-entities, kind="stable")[:HEATMAP_TYPES]
+    return [*sorted(top.tolist()), n]
+
+
 def heatmap(matrix: Confusion, title: str) -> str:
-    """The confusion matrix: colour is each cell's share of its row (square root), text its count."""
+    """The confusion matrix: colour is each cell's share of its row (square root), text its count.
+
+    With more than `HEATMAP_TYPES` types, only those with the most entities are drawn (the title
+    says so); the colours are still shares of the whole gold rows.
+    """
     from matplotlib.colors import PowerNorm
 
-    rows = [*matrix.types, SPURIOUS]
-    cols = [*matrix.types, MISSED]
-    counts = matrix.matrix.astype(np.float64)
-    sums = counts.sum(axis=1, keepdims=True)
+    shown = _heatmap_types(matrix)
+    if len(shown) - 1 < len(matrix.types):
+        title += f" ({len(shown) - 1} of {len(matrix.types):,} types: those with the most entities)"
+    rows = [*(matrix.types[i] for i in shown[:-1]), SPURIOUS]
+    cols = [*(matrix.types[i] for i in shown[:-1]), MISSED]
+    values = np.asarray(matrix.sparse[shown][:, shown].toarray(), dtype=np.int64)
+    counts = values.astype(np.float64)
+    sums = np.asarray(matrix.sparse.sum(axis=1), dtype=np.float64)[shown].reshape(-1, 1)  # whole rows
     share = np.divide(counts, sums, out=np.zeros_like(counts), where=sums > 0)
     n = len(rows)
     side = min(2.2 + 0.42 * n, 14.0)
@@ -121,7 +146,7 @@ def heatmap(matrix: Confusion, title: str) -> str:
         ax.set_ylabel("gold")
         ax.set_title(title)
         if n <= _ANNOTATE_UP_TO:
-            for (i, j), value in np.ndenumerate(matrix.matrix):
+            for (i, j), value in np.ndenumerate(values):
                 if value:
                     colour = "white" if share[i, j] > 0.4 else "black"
                     ax.text(j, i, str(value), ha="center", va="center", color=colour, fontsize=7)
@@ -130,13 +155,20 @@ def heatmap(matrix: Confusion, title: str) -> str:
 
 
 def error_bars(by_type: Mapping[str, ErrorCounts], title: str) -> str:
-    """One stacked bar of error counts per type (pair errors and missed by the gold type)."""
+    """One stacked bar of error counts per type (pair errors and missed by the gold type).
+
+    With more than `HEATMAP_TYPES` types, those with the most errors (the title says so).
+    """
     from matplotlib.ticker import MaxNLocator
 
     types = list(by_type)
     values = np.asarray(
         [[getattr(by_type[t], c) for c in ERROR_CATEGORIES] for t in types], dtype=np.float64
     ).reshape(len(types), len(ERROR_CATEGORIES))
+    if len(types) > HEATMAP_TYPES:
+        top = sorted(np.argsort(-values.sum(axis=1), kind="stable")[:HEATMAP_TYPES].tolist())
+        title += f" ({HEATMAP_TYPES} of {len(types):,} types: those with the most errors)"
+        types, values = [types[i] for i in top], values[top].reshape(len(top), len(ERROR_CATEGORIES))
     with _rc():
         fig = _figure(7.0, 1.6 + 0.32 * max(len(types), 1))
         ax = fig.add_subplot()

@@ -15,13 +15,14 @@ in one token does not reorder the others. jinja2 and matplotlib are imported on 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..analysis.errors import CATEGORIES
-from ..errors import NerveError
+from ..errors import NerveError, plural
 from . import charts
 from .html_data import SystemReport, page_data
 
@@ -38,6 +39,24 @@ def _percent(value: Any, digits: int = 2) -> str:
     if not isinstance(value, (int, float)):
         return "-"
     return f"{100 * value:.{digits}f}"
+
+
+def _count(n: Any, noun: str, nouns: str | None = None) -> str:
+    """``n`` with thousands separators and ``noun``, in the plural unless ``n`` is 1 (`plural`)."""
+    if not isinstance(n, int):
+        return f"- {nouns or noun + 's'}"
+    return f"{n:,} {plural(n, noun, nouns).split(' ', 1)[1]}"
+
+
+def _breakable(name: str) -> Any:
+    """A type name, escaped, that may wrap after ``_``, ``.``, ``/`` and ``:`` as after a hyphen.
+
+    A long ``snake_case`` name then wraps between its words, not anywhere in them.
+    """
+    from markupsafe import Markup, escape
+
+    text = str(escape(name)) if name else '""'
+    return Markup(re.sub(r"([_./:])(?=.)", r"\1<wbr>", text))
 
 
 def _interval(value: Any) -> str:
@@ -63,6 +82,8 @@ def _environment() -> jinja2.Environment:
     env.filters["pct"] = _percent
     env.filters["ci"] = _interval
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else "-"
+    env.filters["count"] = _count
+    env.filters["breakable"] = _breakable
     return env
 
 

@@ -99,8 +99,10 @@ def _system(k: int, system: SystemReport, cap: int) -> dict[str, Any]:
     return out
 
 
-def _corpus_counts(result: Result) -> dict[str, int]:
+def _corpus_counts(result: Result) -> dict[str, Any]:
+    """What the corpus holds; ``spans`` is true for span input, which has no tokens or sentences."""
     return {
+        "spans": result.settings.source != "tags",
         "tokens": result.tokens.count,
         "sentences": result.sentences,
         "documents": result.documents,

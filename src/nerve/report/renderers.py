@@ -2,7 +2,7 @@
 
 Every rendering carries the signature and the same information: the exact scores (and, when
 either side has discontinuous entities, the exact scores over those only), the MUC modes
-(scores and COR/INC/PAR/MIS/SPU/POS/ACT counts) and their document average when computed, token
+(scores and COR/INC/PAR/MIS/SPU/cross/POS/ACT counts) and their document average when computed, token
 accuracy, sentences, documents and repairs, and the notes of what the readers (or flattening)
 left out. Tables show scores as percentages with two decimals; JSON and CSV give full-precision
 fractions in 0..1.
@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 __all__ = ["RENDERERS", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
 
 _ROWS = ("micro", "macro", "weighted")
-_COUNTS = ("cor", "inc", "par", "mis", "spu", "pos", "act")
+_COUNTS = ("cor", "inc", "par", "mis", "spu", "cross", "pos", "act")
+#: Under the MUC counts: what ``cross`` is, so that each row visibly adds up.
+CROSS_NOTE = (
+    "cross: the type's predictions paired with another type's gold entities, less the type's gold"
+    " entities paired with another type's predictions (act = cor + inc + par + spu + cross)"
+)
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -156,11 +161,11 @@ def _discontinuous_table(result: Result) -> list[Table]:
     ]
 
 
-def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...]]]:
-    """The MUC tables, with how many label columns each has and the rows that start a group.
+def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...], str]]:
+    """The MUC tables, with how many label columns each has, the rows that start a group, a note.
 
     The four modes' P, R and F1 side by side (with POS and ACT); the counts of each mode and
-    type; and, when computed, the document average of each mode.
+    type, with `CROSS_NOTE`; and, when computed, the document average of each mode.
     """
     if result.muc is None:
         return []
@@ -177,14 +182,15 @@ def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...]]]:
         groups.append(len(counts[1]))
         for name, c in [("overall", modes[m].overall), *modes[m].per_type.items()]:
             label = _type_name(name) if name != "overall" else "overall"
-            counts[1].append([m, label, *(str(getattr(c, k)) for k in _COUNTS)])
-    tables = [(scores, 1, (1,)), (counts, 2, tuple(groups[1:]))]
+            cells = [f"{c.cross:+d}" if k == "cross" and c.cross else str(getattr(c, k)) for k in _COUNTS]
+            counts[1].append([m, label, *cells])
+    tables = [(scores, 1, (1,), ""), (counts, 2, tuple(groups[1:]), CROSS_NOTE)]
     average: Table = (["document avg", "precision", "recall", "f1", "documents"], [])
     for m in MODES:
         if (macro := modes[m].document_macro) is not None:
             cells = [_pc(macro.precision), _pc(macro.recall), _pc(macro.f1)]
             average[1].append([m, *cells, str(macro.documents)])
-    return [*tables, (average, 1, ())] if average[1] else tables
+    return [*tables, (average, 1, (), "")] if average[1] else tables
 
 
 def render_table(result: Result) -> str:
@@ -195,8 +201,8 @@ def render_table(result: Result) -> str:
     out = [result.signature, "", *lines[: n_types + 1], "", *lines[n_types + 1 :], ""]
     for head, body in _discontinuous_table(result):
         out += [*aligned(head, body), ""]
-    for (head, body), labels, _ in _muc_tables(result):
-        out += [*aligned(head, body, labels), ""]
+    for (head, body), labels, _, note in _muc_tables(result):
+        out += [*aligned(head, body, labels), *([note] if note else []), ""]
     for t in _analysis_tables(result):
         out += [
             f"{t.title}: {t.note}" if t.note else f"{t.title}:",
@@ -220,8 +226,8 @@ def render_markdown(result: Result) -> str:
     out = [f"`{result.signature}`", "", *markdown_table(head, body)]
     for head, body in _discontinuous_table(result):
         out += ["", *markdown_table(head, body)]
-    for (head, body), labels, _ in _muc_tables(result):
-        out += ["", *markdown_table(head, body, labels)]
+    for (head, body), labels, _, note in _muc_tables(result):
+        out += ["", *markdown_table(head, body, labels), *(["", note] if note else [])]
     for t in _analysis_tables(result):
         out += [
             "",
@@ -262,7 +268,7 @@ def render_csv(result: Result) -> str:
         writer.writerows([["type", *d], ["all types", *(_csv_value(v) for v in d.values())]])
     if result.muc is not None:
         buf.write("\n# muc\n")
-        fields = [*_COUNTS[:5], "pos", "act", "precision", "recall", "f1"]
+        fields = [*_COUNTS, "precision", "recall", "f1"]
         writer.writerow(["mode", "type", *fields])
         macros = []
         for mode in MODES:
@@ -297,8 +303,8 @@ def render_latex(result: Result) -> str:
     out = [f"% {result.signature}", *latex_tabular(head, body, rules=(len(result.per_type),))]
     for head, body in _discontinuous_table(result):
         out += ["", *latex_tabular([h.capitalize() for h in head], body)]
-    for (head, body), labels, rules in _muc_tables(result):
-        out += ["", *latex_tabular(head, body, labels, rules)]
+    for (head, body), labels, rules, note in _muc_tables(result):
+        out += ["", *latex_tabular(head, body, labels, rules), *([f"% {note}"] if note else [])]
     for t in _analysis_tables(result):
         out += [
             "",

@@ -90,6 +90,29 @@
     return table;
   }
 
+  // One side of a span file's instance in its document's text: the text before, the entity
+  // (marked, with its type) and the text after; the other side's text, unmarked, where this side
+  // has no entity. pieces[side][i] is [before, entity, after] (nerve/report/browser.py).
+  function textLine(data, side, i) {
+    const line = el("div", "sentence text " + side);
+    line.append(el("span", "side", side === "g" ? "gold" : "pred"));
+    if (data.cut_left[i]) line.append(el("span", "cut", "\u2026"));
+    const own = data[side + "_text"][i], other = data[(side === "g" ? "p" : "g") + "_text"][i];
+    if (own) {
+      line.append(el("span", "tok", own[0]));
+      const ent = el("span", "ent own cat-" + data.categories[data.cat[i]]);
+      ent.append(el("span", "tok", own[1]));
+      ent.append(el("span", "lab", typeName(data, data[side + "t"][i])));
+      ent.title = data.categories[data.cat[i]].replace("_", " ");
+      line.append(ent);
+      line.append(el("span", "tok", own[2]));
+    } else if (other) {
+      line.append(el("span", "tok", other.join("")));
+    }
+    if (data.cut_right[i]) line.append(el("span", "cut", "\u2026"));
+    return line;
+  }
+
   function instance(data, i) {
     const category = data.categories[data.cat[i]];
     const item = el("li", "instance cat-" + category);
@@ -105,12 +128,17 @@
     if (data.overlapping[i]) meta.append(el("span", null, "overlapping"));
     let where = "document " + (data.doc[i] + 1);
     if (data.kind === "tokens") where = data.source + ":" + data.line[i] + ", " + where + ", sentence " + (data.sentence[i] + 1);
+    else if (data.doc_names) where = data.doc_names[data.doc[i]];
     meta.append(el("span", "where", where));
     item.append(meta);
     if (data.kind === "tokens") {
       item.append(sentenceLine(data, "g", i));
       item.append(sentenceLine(data, "p", i));
     } else {
+      if (data.g_text && (data.g_text[i] || data.p_text[i])) {
+        item.append(textLine(data, "g", i));
+        item.append(textLine(data, "p", i));
+      }
       item.append(spanTable(data, i));
     }
     return item;
@@ -156,7 +184,7 @@
       status.dataset.visible = String(shown.length);
       const range = shown.length ? (page * pageSize + 1) + "\u2013" + (page * pageSize + shown.length) : "0";
       status.textContent = "Showing " + found.rows.length.toLocaleString("en") + " of " +
-        found.total.toLocaleString("en") + " errors" +
+        found.total.toLocaleString("en") + (found.total === 1 ? " error" : " errors") +
         (pages > 1 ? " (" + range + " on page " + (page + 1) + " of " + pages + ")" : "") + ".";
       prev.disabled = page === 0;
       next.disabled = page >= pages - 1;

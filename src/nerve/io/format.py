@@ -1,0 +1,143 @@
+"""What nerve knows of one input format: the `Format` record, and the look at a file that sniffs it.
+
+In: nothing; each format's module (`nerve.io.formats`) builds one `Format`. Out: the record type,
+`Probe` (a path, whether it is a directory or a file, and its first bytes, read once and only when
+a rule asks), `Rule` (one step of the sniffing chain) and `looks_like_columns`, the test of token and
+tag columns that sniffing and the brat reader share.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from ..model.spans import SpanArray
+from .jsonl import Problems
+from .sources import read_head
+
+__all__ = [
+    "HEAD",
+    "ColumnPairReader",
+    "ColumnReader",
+    "DocumentText",
+    "Format",
+    "PairReader",
+    "Probe",
+    "Reader",
+    "Rule",
+    "Texts",
+    "looks_like_columns",
+]
+
+HEAD = 1 << 16  # the bytes read to sniff a file
+_TAG = re.compile(rb"O|[BIESLUM][-_]\S+|\S+[-_][BIESLUM]")
+
+Sides = tuple[SpanArray, SpanArray | None]
+#: A span format's reader: path, offset units and where to collect problems (``None`` to raise the
+#: first) in; the gold side (and the predictions, where the file holds both) out.
+Reader = Callable[[str, str | None, Problems], Sides]
+#: Gold and prediction files read together: gold path, prediction path (or ``None``), units, problems.
+PairReader = Callable[[str, str | None, str | None, Problems], Sides]
+#: A reader of tags in a column: `Reader`'s arguments and the column (``None``: the default one).
+ColumnReader = Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]
+ColumnPairReader = Callable[[str, str | None, str | None, Problems, str | None], Sides]
+DocumentText = str | tuple[str, ...] | None
+#: Each document's text (character offsets) or tokens (token offsets): path and offset units in.
+Texts = Callable[[str, str | None], Sequence[DocumentText]]
+
+
+def looks_like_columns(head: bytes) -> bool:
+    """Whether a file's first bytes are lines of token and tag columns (most ending in a tag)."""
+    lines = head.splitlines()[:200]
+    if len(head) == HEAD:
+        lines = lines[:-1]  # cut short
+    rows = [line.split() for line in lines if line.strip() and not line.startswith(b"-DOCSTART-")]
+    if not rows or any(len(row) < 2 for row in rows):
+        return False
+    return 2 * sum(1 for row in rows if _TAG.fullmatch(row[-1])) >= len(rows)
+
+
+class Probe:
+    """A path as the sniffing rules see it: its name, its kind, and its first bytes.
+
+    ``head`` is read when a rule first asks for it (only of a file), without a byte order mark and
+    leading white space; ``raw`` is the same bytes as read.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.is_dir = os.path.isdir(path)
+        self.is_file = not self.is_dir and os.path.isfile(path)
+
+    @cached_property
+    def raw(self) -> bytes:
+        """The file's first `HEAD` bytes (empty for anything but a file)."""
+        return read_head(self.path, HEAD) if self.is_file else b""
+
+    @cached_property
+    def head(self) -> bytes:
+        """`raw` without a byte order mark and leading white space."""
+        return self.raw.lstrip(b"\xef\xbb\xbf \t\r\n")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One step of the sniffing chain.
+
+    The rules of every format run by ``order``, and the first whose ``test`` holds names its format
+    (`nerve.io.formats.sniff`).
+    """
+
+    order: int
+    test: Callable[[Probe], bool]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One input format: its name, how it is sniffed, its readers, its writer and its options.
+
+    Attributes:
+        name: the name ``--format`` takes; ``aliases``: other names it takes.
+        kind: ``"tags"`` (tag columns, decoded), ``"spans"`` (entities with offsets) or
+            ``"dataset"`` (a Hugging Face dataset of tags).
+        summary: one line on what the format is.
+        sniff: its steps of the sniffing chain (`Rule`).
+        read: a span format's reader of one file (`Reader`); ``read_pair``: of a gold and a
+            prediction file together, where their documents are paired (`PairReader`);
+            ``read_column``/``read_column_pair``: the same, for the formats whose tags sit in a
+            column that ``column`` names.
+        texts: each document's text or tokens (`Texts`), where the format carries them.
+        read_tags: a tag format's or a dataset's reader (`nerve.io.conll.ConllReader`,
+            `nerve.io.bio_dirs.load_files`, `nerve.io.hf.read_hf`).
+        accelerated: a faster reader of the same input, used instead of ``read_tags`` when it is
+            set: the place for a compiled CoNLL reader. ``None`` for every format today.
+        write: the writer ``nerve convert --to NAME`` ends in, where the format is a target.
+        offsets: the offset units ``offsets`` may name (converted to characters on read).
+        options: the options the format takes beyond the common ones, each with its help text.
+        scored: whether ``nerve score`` and ``validate`` read it (``bio``: only ``convert`` does).
+    """
+
+    name: str
+    kind: Literal["tags", "spans", "dataset"]
+    summary: str
+    aliases: tuple[str, ...] = ()
+    sniff: tuple[Rule, ...] = ()
+    read: Reader | None = None
+    read_pair: PairReader | None = None
+    read_column: ColumnReader | None = None
+    read_column_pair: ColumnPairReader | None = None
+    texts: Texts | None = None
+    read_tags: Callable[..., Any] | None = None
+    accelerated: Callable[..., Any] | None = None
+    write: Callable[..., Any] | None = None
+    offsets: tuple[str, ...] = ()
+    options: Mapping[str, str] = field(default_factory=dict)
+    scored: bool = True
+
+    def takes(self, option: str) -> bool:
+        """Whether the format takes ``option`` (``offsets`` when it has offset units to name)."""
+        return option in self.options or (option == "offsets" and bool(self.offsets))

@@ -1,0 +1,24 @@
+"""The ``bio`` format: a directory of ``*.bio`` files, ``token TAG`` lines (`nerve.io.bio_dirs`).
+
+In: nothing. Out: `FORMAT`, its record. ``nerve convert`` reads and writes it (a directory of
+CoNLL files it is given reads as one); ``nerve text`` reads BIO directories by their own options.
+"""
+
+from __future__ import annotations
+
+from ..bio_dirs import load_files
+from ..format import Format
+from ..write_conll import write_bio_dir
+from .conll import TAG_OPTIONS
+
+__all__ = ["FORMAT"]
+
+FORMAT = Format(
+    "bio",
+    "tags",
+    "a directory of *.bio files of token and tag columns, one a document",
+    read_tags=load_files,
+    write=write_bio_dir,
+    options={name: TAG_OPTIONS[name] for name in ("from_scheme", "tag_format", "outside")},
+    scored=False,
+)

@@ -1,0 +1,33 @@
+"""The ``labelstudio`` format: Label Studio's JSON exports (`nerve.io.labelstudio`).
+
+In: nothing. Out: `FORMAT`, its record.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..format import Format, Probe, Rule
+from ..labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
+from .lenient import LENIENT
+
+__all__ = ["FORMAT"]
+
+_KEYS = re.compile(rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{')
+
+
+def _sniff(probe: Probe) -> bool:
+    return probe.head.startswith((b"{", b"[")) and _KEYS.search(probe.head) is not None
+
+
+FORMAT = Format(
+    "labelstudio",
+    "spans",
+    "Label Studio's JSON exports: annotations and predictions",
+    sniff=(Rule(100, _sniff),),
+    read=read_labelstudio,
+    read_pair=read_labelstudio_pair,
+    texts=lambda path, _: labelstudio_texts(path),
+    offsets=("char", "utf16"),  # char: code points; utf16: JavaScript's; byte: UTF-8
+    options={"lenient": LENIENT},
+)
