@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("nerve.model",),
     ("nerve.options",),
     ("nerve.io",),
+    ("nerve.plan",),
     ("nerve.tagging",),
     ("nerve.matching",),
     ("nerve.metrics",),

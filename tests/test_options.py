@@ -364,7 +364,7 @@ def test_command_lets_bugs_through(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug")
 
-    monkeypatch.setattr("nerve.cli.score.score", broken)
+    monkeypatch.setattr("nerve.cli.score.scored", broken)
     with pytest.raises(ValueError, match="a bug"):
         main(["score", str(EXAMPLE)])
 

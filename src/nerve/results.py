@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from .analysis.summary import Analysis
     from .metrics.discontinuous import DiscontinuousScores
     from .metrics.exact import ExactTotals
-    from .metrics.muc import MucOptions, MucResult
+    from .metrics.muc import MucResult
     from .model.vocab import TagVocab
+    from .plan import MucOptions, Plan
 
 __all__ = [
     "MISFIT_SHARE",
@@ -139,29 +140,31 @@ class Settings:
         options.beta(self.beta)
 
     @classmethod
-    def of_tags(
-        cls,
-        scheme: str,
-        inferred: bool,
-        vocab: TagVocab,
-        repair: str,
-        beta: float,
-        overlap: MucOptions | None = None,
-        labels: tuple[str, ...] = (),
+    def of_plan(
+        cls, plan: Plan, scheme: str | None, pred_scheme: str | None, vocab: TagVocab | None, source: str
     ) -> Settings:
-        """The settings of tags read with ``vocab`` (its tag format, outside tag) and ``scheme``.
+        """The settings of ``plan``, with what the run found: the schemes (``None``: spans) and tag format.
 
-        ``overlap``: the options of the MUC metrics, when they were computed too.
+        ``vocab``: the tags read (its tag format, outside tag); ``source``: ``tags``, or the span format.
         """
+        t, labels = plan.tagging, plan.labels.fields() if plan.labels else ()
+        if scheme is None:
+            fmt, outside, policy = None, "-", "none"
+        else:
+            assert vocab is not None
+            fmt, outside, policy = vocab.format.describe() if vocab.format else None, vocab.outside, t.policy
         return cls(
-            scheme=scheme,
-            scheme_inferred=inferred,
-            tag_format=vocab.format.describe() if vocab.format is not None else None,
-            outside=vocab.outside,
-            repair=repair,
-            beta=beta,
-            match=match_of(overlap),
+            scheme=scheme or "-",
+            scheme_inferred=scheme is not None and t.inferred,
+            tag_format=fmt,
+            outside=outside,
+            repair=policy,
+            beta=plan.metrics.beta,
+            match=match_of(plan.metrics.overlap),
+            source=source,
+            pred_scheme=None if pred_scheme is None else pred_scheme + " (auto)" * t.pred_inferred,
             labels=labels,
+            flatten=plan.reading.flatten if scheme is None else None,
         )
 
     def signature(self, repairs: int | None = None) -> str:
@@ -235,42 +238,32 @@ class Result:
     discontinuous: DiscontinuousScores | None = None
 
     @classmethod
-    def build(
+    def of(
         cls,
-        settings: Settings,
-        counts: Mapping[str, Counts],
+        plan: Plan,
+        totals: ExactTotals,
+        vocab: TagVocab | None = None,
         *,
-        tokens: TokenStats | None = None,
-        repairs: RepairStats | None = None,
-        sentences: int = 0,
-        documents: int = 0,
-        muc: MucResult | None = None,
+        source: str = "tags",
+        notes: Mapping[str, Mapping[str, int]] | None = None,
+        discontinuous: DiscontinuousScores | None = None,
     ) -> Result:
-        """The result of exact-match ``counts`` per type (scored with ``settings.beta``) and the rest.
+        """The result of a run's ``totals`` under ``plan``: the one place a `Result` is assembled.
 
-        Without ``tokens`` or ``repairs`` (spans have neither), both are empty.
+        Tags read with ``vocab``, or spans of the format ``source`` (``totals.scheme`` is ``None``).
         """
+        scheme = totals.scheme.name if totals.scheme is not None else None
+        pred = totals.pred_scheme.name if totals.pred_scheme is not None else None
         return cls(
-            settings=settings,
-            tokens=tokens if tokens is not None else TokenStats(),
-            exact=ExactScores(counts, settings.beta),
-            repairs=repairs if repairs is not None else RepairStats(settings.repair),
-            sentences=sentences,
-            documents=documents,
-            muc=muc,
-        )
-
-    @classmethod
-    def of_totals(cls, settings: Settings, totals: ExactTotals) -> Result:
-        """The result of an accumulator's totals (`nerve.metrics.exact.ExactAccumulator.finish`)."""
-        return cls.build(
-            settings,
-            totals.counts,
+            settings=Settings.of_plan(plan, scheme, pred, vocab, source),
             tokens=totals.tokens,
+            exact=ExactScores(totals.counts, plan.metrics.beta),
             repairs=totals.repairs,
             sentences=totals.sentences,
             documents=totals.documents,
             muc=totals.muc,
+            notes=notes or {},
+            discontinuous=discontinuous,
         )
 
     @property

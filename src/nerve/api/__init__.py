@@ -39,10 +39,11 @@ from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span
 from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
+from ..plan import Plan
 from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
 from .compare import compare
-from .pipeline import score_aligned, score_input, score_spans
+from .pipeline import aligned_input, score_aligned, score_input, score_spans
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .sources import Input, Source, Tags, is_path, scheme_of_inputs
 from .sources import PathLike as PathLike
@@ -125,46 +126,42 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    return _reported(dict(locals()))
+    return scored(gold, pred, Plan.of(**{k: v for k, v in locals().items() if k not in ("gold", "pred")}))
 
 
-def _reported(args: dict[str, Any]) -> Result:
-    """`_analysed`, with ``args["progress"]`` told of the bytes read of the input files."""
-    progress = args.pop("progress")
-    with reporting(progress, file_bytes((args["gold"], args["pred"], args["train"])) if progress else 0):
-        return _analysed(args)
+def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """`score` under ``plan``, telling its ``progress`` of the bytes read of the input files."""
+    progress, train = plan.output.progress, plan.analysing.train
+    with reporting(progress, file_bytes((gold, pred, train)) if progress else 0):
+        return _analysed(gold, pred, plan)
 
 
-def _analysed(args: dict[str, Any]) -> Result:
-    """`score` with ``args`` (its keyword arguments), and the analysis asked for (none: only the score).
+def _analysed(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """The score of ``plan``, and the analysis it asks for (none: only the score).
 
     The analysis modules are imported here, when asked for: plain scoring does not load them.
     """
-    errors, confusion, instances = args.pop("errors"), args.pop("confusion"), args.pop("instances")
-    slices, train, meta = args.pop("slices"), args.pop("train"), args.pop("meta")
-    plan = options.bootstrap(*(args.pop(k) for k in ("bootstrap", "seed", "confidence", "unit")))
-    names = options.slices(slices, train, meta)
-    if not errors and not confusion and instances is None and not names and plan is None:
-        return score_input(**args)[0]
+    wanted = plan.analysing
+    if not wanted.asked and plan.statistics is None:
+        return score_input(gold, pred, plan)[0]
     from ..analysis.summary import analyse
     from .analysed import slice_table
     from .compare import with_bootstrap
 
-    words = instances is not None or bool({"frequency", "seen"} & set(names))  # texts only when used
-    result, aligned = score_aligned(**args, words=words)
-    table = slice_table(result, aligned, names, train, meta, args)
-    min_iou, min_gold_share = args["min_iou"], args["min_gold_share"]
+    result, aligned = aligned_input(gold, pred, plan, wanted.words)  # texts only when used
+    table = slice_table(result, aligned, wanted.slices, wanted.train, wanted.meta, plan)
+    overlap = plan.metrics.overlap
     found = analyse(
         aligned,
-        errors=errors,
-        confusion_matrix=confusion,
-        min_iou=min_iou,
-        min_gold_share=min_gold_share,
-        query=instances,
+        errors=wanted.errors,
+        confusion_matrix=wanted.confusion,
+        min_iou=overlap.min_iou if overlap else None,
+        min_gold_share=overlap.min_gold_share if overlap else None,
+        query=wanted.instances,
         slices=table,
     )
-    if plan is not None:
-        return with_bootstrap(result, aligned, plan, found)
+    if plan.statistics is not None:
+        return with_bootstrap(result, aligned, plan.statistics, found)
     return replace(result, analysis=found)
 
 

@@ -16,8 +16,9 @@ from .. import options
 from ..errors import InputError, plural
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..model.signature import bootstrap_field
+from ..plan import ANALYSIS, Plan, Statistics, refuse
 from ..results import Result
-from .pipeline import score_aligned
+from .pipeline import aligned_input
 from .sources import Source, is_path
 
 if TYPE_CHECKING:
@@ -30,10 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["compare", "with_bootstrap"]
 
 
-def with_bootstrap(
-    result: Result, aligned: Aligned, plan: tuple[int, int, float, str], found: Analysis
-) -> Result:
-    """``result`` with the bootstrap of ``plan`` (resamples, seed, confidence, unit) in its analysis.
+def with_bootstrap(result: Result, aligned: Aligned, stats: Statistics, found: Analysis) -> Result:
+    """``result`` with the bootstrap ``stats`` asks for (resamples, seed, confidence, unit) in its analysis.
 
     The signature gains the bootstrap's field; the slices, if any, their bands' intervals. The
     unit ``auto`` becomes documents or sentences (`nerve.analysis.units.choose_unit`).
@@ -41,8 +40,8 @@ def with_bootstrap(
     from ..analysis.bootstrap import bootstrap_intervals, unit_counts
     from ..analysis.units import choose_unit
 
-    n, seed, level, asked = plan
-    unit = choose_unit(asked, aligned.n_docs, aligned.tokens is not None)
+    n, seed, level = stats.resamples, stats.seed, stats.confidence
+    unit = choose_unit(stats.unit, aligned.n_docs, aligned.tokens is not None)
     boot = bootstrap_intervals(unit_counts(aligned, unit), n, seed, level)
     settings = replace(result.settings, statistics=(boot.signature_field,))
     if found.slices is not None:  # the slices' bands, from the same resamples
@@ -72,20 +71,21 @@ def _check_units(aligned: Aligned, first: Aligned, unit: str, name: str, gold: s
 
 
 def _scored(
-    gold: Source, systems: Sequence[Source], names: list[str], units: tuple[str, str], kw: dict[str, Any]
+    gold: Source, systems: Sequence[Source], names: list[str], gold_name: str, plan: Plan
 ) -> tuple[tuple[Result, Aligned], str, list[Any]]:
     """The first system's result and corpus, the unit, and each system's counts by unit.
 
-    ``units``: the unit asked for (``auto`` is chosen on the first system's corpus) and gold's name.
+    The unit is ``plan``'s (``auto`` is chosen on the first system's corpus); ``gold_name``: gold's name.
     """
     from ..analysis.bootstrap import unit_counts
     from ..analysis.units import choose_unit
 
-    unit_name, gold_name = units
+    assert plan.statistics is not None
+    unit_name = plan.statistics.unit
     matrices = []
     first: tuple[Result, Aligned] | None = None
     for name, system in zip(names, systems, strict=True):
-        result, aligned = score_aligned(gold, system, **kw, words=False)
+        result, aligned = aligned_input(gold, system, plan, words=False)
         if first is not None:
             _check_units(aligned, first[1], unit_name, name, gold_name)
         else:
@@ -126,14 +126,17 @@ def compare(
     from ..analysis.compare import Comparisons, compare_flags, paired
 
     options.systems(systems)
-    plan = options.bootstrap(options.resamples(bootstrap), seed, confidence, unit)
-    assert plan is not None
-    n, seed_value, level, asked = plan
+    refuse(score_options, "compare", (*ANALYSIS, "progress"))
+    options.resamples(bootstrap)
+    statistics = dict(bootstrap=bootstrap, seed=seed, confidence=confidence, unit=unit)
+    plan = Plan.of(**score_options, **statistics, progress=progress)
+    assert plan.statistics is not None
+    n, seed_value, level = plan.statistics.resamples, plan.statistics.seed, plan.statistics.confidence
     gold_name = _name(gold, -1) if is_path(gold) else "the gold"
     names = [_name(s, i) for i, s in enumerate(systems)]
     total = sum(file_bytes((gold, system)) for system in systems) if progress else 0
     with reporting(progress, total):
-        first, unit_name, matrices = _scored(gold, systems, names, (asked, gold_name), score_options)
+        first, unit_name, matrices = _scored(gold, systems, names, gold_name, plan)
     comparisons, _, _ = paired(matrices, names, n, seed_value, level)
     units = first[1].n_units(unit_name)
     flags = compare_flags(comparisons, units, unit_name, first[1].tokens is not None)

@@ -7,7 +7,6 @@ entry points that call this.
 
 from __future__ import annotations
 
-import codecs
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -22,29 +21,28 @@ from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io import formats
 from ..io.conll import TaggedCorpus
 from ..io.hf import read_hf
-from ..io.label_maps import label_map as read_label_map
 from ..io.lenient import lenient_texts
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
 from ..io.span_lists import check_columns, span_lists
 from ..io.spans import check_column, document_texts, read_span_columns
 from ..metrics.discontinuous import discontinuous_scores
-from ..metrics.exact import ExactAccumulator
-from ..metrics.muc import MucOptions, muc_columns
+from ..metrics.exact import ExactAccumulator, ExactTotals
+from ..metrics.muc import muc_columns
 from ..model.labels import LabelMap
 from ..model.nesting import POLICIES
-from ..model.schemes import Scheme, TagFormat
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
-from ..results import Counts, ExactScores, RepairStats, Result, Settings, TokenStats
+from ..plan import Metrics, MucOptions, Plan, Reading
+from ..results import Counts, RepairStats, Result, TokenStats
 from .dirs import conll_pairs
 from .shards import score_shards, shards
 from .sources import Input, Source, input_kind, is_path, path_of, reading_notes, scheme_of_inputs
 from .span_chunks import chunks_apply, score_jsonl_chunks
-from .span_scores import exact_hits, flatten_sides, span_settings
+from .span_scores import exact_hits, flatten_sides
 
-__all__ = ["count_inputs", "muc_options", "result_of", "scheme_pair"]  # the parts `nerve.api.partial` uses
-__all__ += ["score_aligned", "score_input", "score_spans"]
+__all__ = ["count_inputs", "result_of"]  # the parts `nerve.api.partial` uses
+__all__ += ["aligned_input", "score_aligned", "score_input", "score_spans", "spans_result"]
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -67,8 +65,20 @@ def score_spans(
     Duplicated spans are matched at most once each. ``labels`` renames and filters the types of both;
     then ``flatten`` (a `nerve.model.nesting.POLICIES` name) flattens both, counting what it drops.
     """
+    plan = Plan(reading=Reading(flatten=flatten), labels=labels, metrics=Metrics(beta, overlap))
+    return spans_result(gold, pred, plan, source)
+
+
+def spans_result(
+    gold: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
+    pred: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
+    plan: Plan,
+    source: str,
+) -> Result:
+    """`score_spans` under ``plan`` (its labels, flattening, beta and MUC options)."""
     g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
     p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
+    labels, flatten, overlap = plan.labels, plan.reading.flatten, plan.metrics.overlap
     if labels:
         check_types(labels, (*g.labels, *p.labels))
         g, p = labels.spans(g), labels.spans(p)
@@ -91,65 +101,34 @@ def score_spans(
     muc = None
     if overlap is not None:
         muc = muc_columns(g, p, overlap)
-    return Result(
-        settings=span_settings(beta, overlap, source, labels, flatten),
-        tokens=TokenStats(),
-        exact=ExactScores(counts, beta),
-        repairs=RepairStats("none"),
-        sentences=0,
-        documents=g.n_docs,
-        muc=muc,
-        notes={side: dict(s.notes) for side, s in (("gold", g), ("pred", p)) if s.notes},
-        discontinuous=discontinuous_scores(g, p, beta),
-    )
-
-
-def muc_options(
-    metrics: str | Sequence[str],
-    policy: str,
-    min_iou: float | None,
-    min_gold_share: float | None,
-    document_average: bool,
-    matching: str,
-) -> MucOptions | None:
-    """The MUC options, or ``None`` when the metric families lack muc (and none of them is given)."""
-    families = options.metric_families(metrics)
-    given = {"matching": matching, "min_iou": min_iou, "min_gold_share": min_gold_share}
-    options.muc_only(families, {**given, "document_average": document_average})
-    if "muc" not in families:
-        return None
-    options.entity_repair(policy, "feed the muc metrics: its rules only count chunks")
-    iou = options.fraction(min_iou, "min_iou", zero=False)
-    share = options.fraction(min_gold_share, "min_gold_share", zero=False)
-    return MucOptions(iou, share, document_average, options.matching(matching))
+    totals = ExactTotals(counts, TokenStats(), RepairStats("none"), None, 0, g.n_docs, muc)
+    notes = {side: dict(s.notes) for side, s in (("gold", g), ("pred", p)) if s.notes}
+    apart = discontinuous_scores(g, p, plan.metrics.beta)
+    return Result.of(plan, totals, source=source, notes=notes, discontinuous=apart)
 
 
 def count_inputs(
     source: Input,
     more: list[Input],
     parts: list[tuple[FileRange, FileRange | None]] | None,
-    policy: str,
-    scheme: Scheme | None,
-    fmt: TagFormat | None,
-    outside: str,
-    overlap: MucOptions | None,
+    plan: Plan,
     keep: list[tuple[Collector, tuple[str, ...]]] | None = None,
     words: bool = False,
-    labels: LabelMap | None = None,
-    pred_scheme: Scheme | str | None = "same",
 ) -> ExactAccumulator:
-    """Count the input's blocks: in threads, a range of the file each (``parts``), or in one go.
+    """Count the input's blocks under ``plan``: in threads, a range of the file each (``parts``), or at once.
 
     With ``keep``, the entities and token columns are collected too (`nerve.analysis.aligned.Collector`),
     and with ``words`` the tokens themselves. ``more``: the pairs of files after ``source`` (directories).
     """
-    if scheme is None and policy in ("discard", "error") and pred_scheme == "same":
-        scheme = scheme_of_inputs([source, *more], fmt, outside)  # discard, error: the scheme first
+    t, overlap, labels = plan.tagging, plan.metrics.overlap, plan.labels
+    scheme, policy, pred_scheme = t.scheme, t.policy, t.pred_scheme
+    if t.needs_scheme:
+        scheme = scheme_of_inputs([source, *more], t.fmt, t.outside)  # these policies need it while decoding
     if parts:
-        args = (policy, scheme, fmt, outside, source.check_tokens, source.sources, overlap)
+        args = (policy, scheme, t.fmt, t.outside, source.check_tokens, source.sources, overlap)
         return score_shards(parts, *args, keep=keep, words=words, labels=labels, pred_scheme=pred_scheme)
     vocab = TagVocab(
-        fmt, scheme if pred_scheme == "same" else None, outside
+        t.fmt, scheme if pred_scheme == "same" else None, t.outside
     )  # two schemes: checked at the end
     acc = ExactAccumulator(vocab, policy, scheme, source.sources, overlap, labels, pred_scheme)
     collector = Collector()
@@ -167,26 +146,23 @@ def count_inputs(
     return acc
 
 
-def _only_tags(kind: str, given: dict[str, Any]) -> None:
-    """Refuse the options of tagged input that ``given`` (`score_input`'s arguments) sets, for span files.
+def _only_tags(kind: str, plan: Plan) -> None:
+    """Refuse the options of tagged input that ``plan`` sets, for span files.
 
     For tagged input, refuse ``flatten``: entities decoded from one tag column never overlap; and
     ``lenient`` for input whose entities carry no text.
     """
-    formats.check_lenient(given["lenient"], kind)
+    formats.check_lenient(plan.reading.lenient, kind)
     record = formats.format_named(kind)  # the options it takes are not refused
     if record.kind == "tags":
-        if given["flatten"] is not None:
+        if plan.reading.flatten is not None:
             detail = "applies to span input, whose entities can nest; entities decoded from tags never do"
             raise OptionError(options.flag("flatten"), detail)
         return
-    unset = {"scheme": "auto", "repair": "begin", "outside": "O", "comments": False, "check_tokens": True}
-    unset.update(tag_format=None, delimiter=None, workers=None, gold_scheme=None, pred_scheme=None)
-    utf8 = codecs.lookup(options.encoding(given["encoding"])).name == "utf-8"
-    for option in (o for o in ("encoding", *unset) if not record.takes(o)):
-        if (option == "encoding" and not utf8) or (option != "encoding" and given[option] != unset[option]):
-            detail = f"applies to tagged (CoNLL) input, but the input reads as {kind} spans"
-            raise OptionError(options.flag(option), detail)
+    refused = [option for option in plan.tagging.given if not record.takes(option)]
+    if refused:
+        detail = f"applies to tagged (CoNLL) input, but the input reads as {kind} spans"
+        raise OptionError(options.flag(refused[0]), detail)
 
 
 def check_types(labels: LabelMap, names: Sequence[str]) -> None:
@@ -212,69 +188,38 @@ def score_aligned(
     The `Aligned` is what `nerve.analysis` works on: every gold and predicted entity, with the
     sentence, document, line and word of each token for tagged input.
     """
-    result, aligned = score_input(gold, pred, **kwargs, keep=True, words=words)
+    return aligned_input(gold, pred, Plan.of(**kwargs), words)
+
+
+def aligned_input(gold: Source, pred: Source | None, plan: Plan, words: bool) -> tuple[Result, Aligned]:
+    """`score_input` with the `Aligned` corpus kept (with its tokens if ``words``)."""
+    result, aligned = score_input(gold, pred, plan, keep=True, words=words)
     assert aligned is not None
     return result, aligned
 
 
 def score_input(
-    gold: Source,
-    pred: Source | None,
-    *,
-    scheme: str = "auto",
-    repair: str = "begin",
-    tag_format: str | TagFormat | None = None,
-    outside: str = "O",
-    beta: float = 1.0,
-    comments: bool = False,
-    encoding: str = "utf-8",
-    check_tokens: bool = True,
-    workers: int | None = None,
-    metrics: str | Sequence[str] = ("exact",),
-    min_iou: float | None = None,
-    min_gold_share: float | None = None,
-    input_format: str | None = None,
-    offsets: str | None = None,
-    column: str | None = None,
-    document_average: bool = False,
-    matching: str = "optimal",
-    delimiter: str | None = None,
-    label_map: str | os.PathLike[str] | Mapping[str, str] | None = None,
-    types: str | Sequence[str] | None = None,
-    ignore_types: str | Sequence[str] | None = None,
-    pattern: str | None = None,
-    gold_scheme: str | None = None,
-    pred_scheme: str | None = None,
-    keep: bool = False,
-    words: bool = False,
-    reader: ReaderOptions | None = None,
-    flatten: str | None = None,
-    lenient: bool = False,
+    gold: Source, pred: Source | None, plan: Plan, *, keep: bool = False, words: bool = False
 ) -> tuple[Result, Aligned | None]:
-    """`score`; with ``keep``, the `Aligned` corpus too (else ``None``), with its tokens if ``words``."""
-    labels = read_label_map(label_map, types, ignore_types)
-    policy = options.repair(repair)
-    overlap = muc_options(metrics, policy, min_iou, min_gold_share, document_average, matching)
-    beta = options.beta(beta)
+    """The score of ``gold`` against ``pred`` under ``plan``; with ``keep``, the `Aligned` corpus too."""
     if keep:
-        options.entity_repair(policy, "feed the analysis or the bootstrap: its rules only count chunks")
-    gold, pred, kind, reader = _source_kind(gold, pred, input_format, offsets, column, pattern, reader)
-    _only_tags(kind, dict(locals()))
+        options.entity_repair(
+            plan.tagging.policy, "feed the analysis or the bootstrap: its rules only count chunks"
+        )
+    r = plan.reading
+    where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
+    gold, pred, kind, reader = _source_kind(gold, pred, *where)
+    _only_tags(kind, plan)
     if kind != "conll":
-        reading = (offsets, column, reader.spans_key, lenient)
-        return _span_files((gold, pred), kind, reading, beta, overlap, labels, keep, words, flatten)
-    fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
-    fixed, other = scheme_pair(fixed, gold_scheme, pred_scheme, policy)
-    pairs = _pairs(gold, pred, pattern)
-    inputs = [Input(g, p, comments, encoding, check_tokens, delimiter=delimiter) for g, p in pairs]
-    threads = policy != "conlleval" and delimiter is None and len(inputs) == 1  # conlleval: one thread
-    parts = shards(gold, pred, workers, comments, encoding) if threads else None
+        reading = (r.offsets, r.column, reader.spans_key, r.lenient)
+        return _span_files((gold, pred), kind, reading, plan, keep, words)
+    pairs = _pairs(gold, pred, r.pattern)
+    inputs = [Input(g, p, r.comments, r.encoding, r.check_tokens, delimiter=r.delimiter) for g, p in pairs]
+    threads = plan.tagging.policy != "conlleval" and r.delimiter is None and len(inputs) == 1
+    parts = shards(gold, pred, r.workers, r.comments, r.encoding) if threads else None  # conlleval: 1 thread
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
-    acc = count_inputs(
-        inputs[0], inputs[1:], parts, policy, fixed, fmt, outside, overlap, kept, words, labels, other
-    )
-    notes = reading_notes(inputs)  # a prediction file paired sentence by sentence
-    result = result_of(acc, fixed is None, other is None, policy, beta, overlap, labels, notes)
+    acc = count_inputs(inputs[0], inputs[1:], parts, plan, kept, words)
+    result = result_of(acc, plan, reading_notes(inputs))  # notes: a prediction file paired by sentence
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
 
@@ -300,74 +245,41 @@ def _source_kind(
 
 
 def result_of(
-    acc: ExactAccumulator,
-    inferred: bool,
-    pred_inferred: bool,
-    policy: str,
-    beta: float,
-    overlap: MucOptions | None,
-    labels: LabelMap | None,
-    notes: Mapping[str, Mapping[str, int]] | None = None,
+    acc: ExactAccumulator, plan: Plan, notes: Mapping[str, Mapping[str, int]] | None = None
 ) -> Result:
-    """The result of the counts, with their settings and ``notes``; the ``error`` policy's problems raised."""
-    if labels:
-        check_types(labels, acc.vocab.type_names)
+    """The result of the counts under ``plan``, with ``notes``; the ``error`` policy's problems raised."""
+    if plan.labels:
+        check_types(plan.labels, acc.vocab.type_names)
     totals = acc.finish()
-    if policy == "error" and acc.problems:
-        raise InvalidSequenceError(sorted(acc.problems, key=lambda p: (p.line, p.side)), totals.scheme.name)
-    fields = labels.fields() if labels else ()
-    settings = Settings.of_tags(totals.scheme.name, inferred, acc.vocab, policy, beta, overlap, fields)
-    if totals.pred_scheme is not None:
-        settings = replace(
-            settings, pred_scheme=totals.pred_scheme.name + (" (auto)" if pred_inferred else "")
-        )
-    result = Result.of_totals(settings, totals)
-    return replace(result, notes=notes) if notes else result
-
-
-def scheme_pair(
-    fixed: Scheme | None, gold: str | None, pred: str | None, policy: str
-) -> tuple[Scheme | None, Scheme | str | None]:
-    """The gold scheme, and the predictions' (``"same"`` when it is the gold one): ``scheme`` unless given."""
-    g = fixed if gold is None else options.scheme(gold, "gold_scheme")
-    p = fixed if pred is None else options.scheme(pred, "pred_scheme")
-    if g is p:
-        return g, "same"
-    if policy in ("discard", "error") and None in (g, p):
-        side = "gold_scheme" if g is None else "pred_scheme"
-        raise OptionError(
-            options.flag(side), f"{policy} decodes each side with its scheme: name it, not auto"
-        )
-    return g, p
+    if plan.tagging.policy == "error" and acc.problems:
+        problems = sorted(acc.problems, key=lambda p: (p.line, p.side))
+        raise InvalidSequenceError(problems, totals.scheme.name if totals.scheme else "-")
+    return Result.of(plan, totals, acc.vocab, notes=notes)
 
 
 def _span_files(
     sources: tuple[Source, Source | None],
     kind: str,
     reading: tuple[str | None, str | None, str | None, bool],
-    beta: float,
-    overlap: MucOptions | None,
-    labels: LabelMap | None,
+    plan: Plan,
     keep: bool,
     words: bool,
-    flatten: str | None = None,
 ) -> tuple[Result, Aligned | None]:
-    """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after ``labels``).
+    """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after the labels).
 
     ``reading``: the offset units, the column (HIPE, CoNLL-U), the span group (spaCy), ``lenient``.
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
-        score = partial(score_spans, beta=beta, overlap=overlap, source=kind, labels=labels, flatten=flatten)
-        result = score_jsonl_chunks(files[0], offsets, score)
+        result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
     g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
-    source = kind + " lenient" * lenient
-    result = score_spans(g, p, beta=beta, overlap=overlap, source=source, labels=labels, flatten=flatten)
+    result = spans_result(g, p, plan, kind + " lenient" * lenient)
     if not keep:
         return result, None
-    g, p = flatten_sides(*((labels.spans(g), labels.spans(p)) if labels else (g, p)), flatten)
+    labels = plan.labels
+    g, p = flatten_sides(*((labels.spans(g), labels.spans(p)) if labels else (g, p)), plan.reading.flatten)
     p = p.relabel(g.labels)
     g = replace(g, labels=p.labels)
     names = (files[0], files[1] or files[0])

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import options
 from ..errors import OptionError
 from ..io.progress import ProgressFn, file_bytes, reporting
+from ..plan import Plan, refuse
 from ..results import Result
-from .pipeline import score_aligned
+from .pipeline import aligned_input
 from .sources import Source, is_path
 
 if TYPE_CHECKING:
@@ -75,51 +75,45 @@ def write_report(
         if analysis_option in score_kwargs:
             detail = "the report always analyses errors and confusion; leave it out"
             raise OptionError(options.flag(analysis_option), detail)
-    names_given = options.slices(slices, train, meta)
+    refuse(score_kwargs, "write_report", ("instances",))
     resamples = options.DEFAULT_RESAMPLES if bootstrap is None else bootstrap  # the page shows intervals
-    plan = options.bootstrap(resamples, seed, confidence, unit)
+    statistics = dict(bootstrap=resamples, seed=seed, confidence=confidence, unit=unit)
+    plan = Plan.of(**score_kwargs, slices=slices, train=train, meta=meta, **statistics, progress=progress)
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
-    slicing = (names_given, train, meta, plan)
     total = sum(file_bytes((gold, pred, train)) for pred in sources) if progress else 0
     with reporting(progress, total):  # the gold file is read once per system
         pairs = zip(sources, labels, strict=True)
-        systems = [_analysed(gold, pred, label, slicing, score_kwargs) for pred, label in pairs]
+        systems = [_analysed(gold, pred, label, plan) for pred, label in pairs]
     page = render_html(systems, title=title, cap=cap)
     _write(output, page)
     return [s.result for s in systems]
 
 
-def _analysed(
-    gold: Source, pred: Source | None, label: str, slicing: tuple[Any, Any, Any, Any], kwargs: dict[str, Any]
-) -> SystemReport:
+def _analysed(gold: Source, pred: Source | None, label: str, plan: Plan) -> SystemReport:
     """One system scored, with errors, confusion, slices and the bootstrap.
 
     The analysis modules are imported here, so that ``nerve --help`` does not load them.
-
-    ``slicing`` holds the slice names, the train and meta files, and the bootstrap's plan.
     """
     from ..analysis.summary import analyse
     from ..report.html_data import SystemReport
     from .analysed import slice_table
     from .compare import with_bootstrap
 
-    result, aligned = score_aligned(gold, pred, **kwargs)
-    names, train, meta, plan = slicing
+    result, aligned = aligned_input(gold, pred, plan, words=True)
+    wanted, overlap = plan.analysing, plan.metrics.overlap
     default = ("length", "type") + (("sentence_length",) if aligned.tokens is not None else ())
-    table = slice_table(result, aligned, names or default, train, meta, kwargs)
+    table = slice_table(result, aligned, wanted.slices or default, wanted.train, wanted.meta, plan)
     found = analyse(
         aligned,
         errors=True,
         confusion_matrix=True,
-        min_iou=kwargs.get("min_iou"),
-        min_gold_share=kwargs.get("min_gold_share"),
+        min_iou=overlap.min_iou if overlap else None,
+        min_gold_share=overlap.min_gold_share if overlap else None,
         slices=table,
     )
-    scored = (
-        with_bootstrap(result, aligned, plan, found) if plan is not None else replace(result, analysis=found)
-    )
-    return SystemReport(label, scored, aligned)
+    assert plan.statistics is not None
+    return SystemReport(label, with_bootstrap(result, aligned, plan.statistics, found), aligned)
 
 
 def _predictions(preds: Source | Sequence[Source] | None) -> list[Source | None]:

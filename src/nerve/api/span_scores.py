@@ -13,19 +13,16 @@ from typing import TYPE_CHECKING
 from ..errors import InputError
 from ..matching.exact import exact_match_fragments, exact_match_types
 from ..model.nesting import flatten
-from ..results import Settings
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ..metrics.muc import MucOptions
-    from ..model.labels import LabelMap
     from ..model.spans import SpanArray
 
     Int = npt.NDArray[np.int64]
 
-__all__ = ["dropped_note", "exact_hits", "flatten_sides", "span_settings"]
+__all__ = ["dropped_note", "exact_hits", "flatten_sides"]
 
 
 def dropped_note(policy: str) -> str:
@@ -65,21 +62,3 @@ def exact_hits(g: SpanArray, p: SpanArray, width: int, n: int, source: str) -> I
         )
     except OverflowError:  # the key of (position, length, type)
         raise InputError(source, None, f"{too_far} with spans this long") from None
-
-
-def span_settings(
-    beta: float, overlap: MucOptions | None, source: str, labels: LabelMap | None, flatten: str | None
-) -> Settings:
-    """The settings of spans scored by `score_spans`."""
-    return Settings(
-        scheme="-",
-        scheme_inferred=False,
-        tag_format=None,
-        outside="-",
-        repair="none",
-        beta=beta,
-        match="exact" if overlap is None else f"exact, muc ({overlap.describe()})",
-        source=source,
-        labels=labels.fields() if labels else (),
-        flatten=flatten,
-    )

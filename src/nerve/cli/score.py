@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from .. import options
 from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
-from ..api import score
+from ..api import scored
 from ..errors import OptionError
 from ..io.hf import SUBWORD_POLICIES
 from ..io.reader_options import ReaderOptions
 from ..model.nesting import POLICIES
+from ..plan import Plan
 from ..report.renderers import RENDERERS, render
 from ..results import Result
 from .options import (
@@ -231,44 +233,29 @@ def _on_dask(ns: argparse.Namespace) -> Result:
     if given or "-" in (ns.file, ns.pred_file):
         option = f"--{given[0].replace('_', '-')}" if given else "--dask"
         raise OptionError(option, "--dask counts exact and muc scores of tagged files read by the workers")
-    kw = {**reading(ns), **labels(ns), "repair": ns.repair, "beta": ns.beta, "metrics": ns.metrics}
-    kw.update(min_iou=ns.min_iou, min_gold_share=ns.min_gold_share, matching=ns.matching)
-    kw.update(document_average=ns.document_average)
+    kw = _tagged(ns)
     pattern = kw.pop("pattern", None)
     plan(**kw)  # the options checked before a cluster starts
     with connect(ns.dask) as client, Progress("tasks", 1) as progress:  # a cluster run: over a second
         return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, progress=progress, **kw)
 
 
-def _score(ns: argparse.Namespace, progress: Progress) -> Result:
-    """`nerve.score` with the command line's options, telling ``progress`` of the bytes read."""
-    return score(
-        source(ns.file),  # type: ignore[arg-type]
-        source(ns.pred_file),
-        repair=ns.repair,
-        beta=ns.beta,
-        metrics=ns.metrics,
-        min_iou=ns.min_iou,
-        min_gold_share=ns.min_gold_share,
-        input_format=ns.input_format,
-        document_average=ns.document_average,
-        matching=ns.matching,
-        offsets=ns.offsets,
-        lenient=ns.lenient,
-        column=ns.column,
-        errors=ns.errors,
-        confusion=ns.confusion,
-        instances=_query(ns),
-        slices=ns.slices,
-        train=ns.train,
-        meta=ns.meta,
-        flatten=ns.flatten,
-        reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords),
-        progress=progress,
-        **statistics(ns),
-        **reading(ns),
-        **labels(ns),
-    )
+def _tagged(ns: argparse.Namespace) -> dict[str, Any]:
+    """`nerve.score`'s keyword arguments of tagged input (and the metrics), from the command line."""
+    kw = {**reading(ns), **labels(ns), "repair": ns.repair, "beta": ns.beta, "metrics": ns.metrics}
+    kw.update(min_iou=ns.min_iou, min_gold_share=ns.min_gold_share, matching=ns.matching)
+    kw.update(document_average=ns.document_average)
+    return kw
+
+
+def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
+    """The `Plan` of the command line's options, as `nerve.score` makes it of its keyword arguments."""
+    kw = _tagged(ns)
+    kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
+    kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
+    kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
+    kw.update(reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords))
+    return Plan.of(**kw)
 
 
 def run(ns: argparse.Namespace) -> Output:
@@ -276,7 +263,7 @@ def run(ns: argparse.Namespace) -> Output:
     if ns.dask is not None:
         return Output(render(_on_dask(ns), ns.output))
     with Progress("B", BYTES_PER_SECOND) as progress:
-        result = _score(ns, progress)
+        result = scored(source(ns.file), source(ns.pred_file), _plan(ns, progress))  # type: ignore[arg-type]
     for warning in result.warnings:  # in the rendering too; on stderr, where a pipe does not hide it
         sys.stderr.write(f"nerve: warning: {warning}\n")
     text = render(result, ns.output)

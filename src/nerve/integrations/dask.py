@@ -225,8 +225,8 @@ def score_files(
     p = plan(**kwargs)  # options checked here, before any task
     client = _client(client)
     pairs = _parts(client, files, pred, pattern)
-    tell = _teller(progress, len(pairs) * (2 if p.needs_scheme else 1))
-    if p.needs_scheme:
+    tell = _teller(progress, len(pairs) * (2 if p.tagging.needs_scheme else 1))
+    if p.tagging.needs_scheme:
         p = with_scheme(p, _map_files(client, transitions, p, pairs, tell))
     return finish(p, _map_files(client, count_files, p, pairs, tell))
 
@@ -244,8 +244,9 @@ def score_bag(bag: Any, *, client: Any = None, progress: ProgressFn | None = Non
     partitions)``.
     """
     p = plan(**kwargs)
-    if p.needs_scheme:
-        raise OptionError(flag("scheme"), f"the {p.policy} policy decodes with the scheme: name it for a bag")
+    if p.tagging.needs_scheme:
+        detail = f"the {p.tagging.policy} policy decodes with the scheme: name it for a bag"
+        raise OptionError(flag("scheme"), detail)
     client = _client(client)
     futures = client.compute(bag.map_partitions(_partitions, p).to_delayed())
     parts = _gather(client, futures, _teller(progress, len(futures)))

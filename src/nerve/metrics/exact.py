@@ -52,7 +52,7 @@ class ExactTotals:
     counts: dict[str, Counts]
     tokens: TokenStats
     repairs: RepairStats
-    scheme: Scheme
+    scheme: Scheme | None  # None: spans, which have no scheme
     sentences: int
     documents: int
     muc: MucResult | None = None

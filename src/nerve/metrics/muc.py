@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import options
 from ..errors import InputError, plural
 from ..io.span_lists import span_triple
 from ..matching.assignment import split_edges
@@ -28,6 +27,7 @@ from ..matching.greedy import MODES, greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans
 from ..model.quoting import is_list, quote
 from ..model.spans import Span, SpanArray
+from ..plan import MucOptions
 from .muc_counts import FIELDS, Columns, DocumentMacro, ModeScores, MucCounts, document_macro, mode_scores
 
 if TYPE_CHECKING:
@@ -55,48 +55,7 @@ __all__ = [
     "tally",
 ]
 
-GREEDY_GOLD_SHARE = 0.01  # nervaluate's default min_overlap_percentage, 1 %
-
 SpanLike = Span | tuple[int, int, str]
-
-
-@dataclass(frozen=True)
-class MucOptions:
-    """How the MUC modes are computed.
-
-    Overlap means sharing a position, and also reaching ``min_iou`` and covering
-    ``min_gold_share`` of the gold span when those are set; ``document_average`` adds the
-    average over documents to the micro totals.
-    """
-
-    min_iou: float | None = None
-    min_gold_share: float | None = None
-    document_average: bool = False
-    matching: str = "optimal"
-
-    def __post_init__(self) -> None:
-        options.fraction(self.min_iou, "min_iou", zero=False)
-        options.fraction(self.min_gold_share, "min_gold_share", zero=False)
-        options.matching(self.matching)
-
-    @property
-    def gold_share(self) -> float | None:
-        """The minimum share of the gold span; greedy matching defaults to nervaluate's 1 %."""
-        if self.min_gold_share is None and self.matching == "greedy":
-            return GREEDY_GOLD_SHARE
-        return self.min_gold_share
-
-    def describe(self) -> str:
-        """For the signature, e.g. ``overlap any`` or ``greedy, overlap gold-share>=0.01``."""
-        parts = []
-        if self.min_iou is not None:
-            parts.append(f"iou>={self.min_iou:g}")
-        if self.gold_share is not None:
-            parts.append(f"gold-share>={self.gold_share:g}")
-        text = "overlap " + (",".join(parts) or "any")
-        if self.matching == "greedy":
-            text = "greedy as nervaluate 1.2.1, " + text
-        return text + (", document average" if self.document_average else "")
 
 
 @dataclass(frozen=True)

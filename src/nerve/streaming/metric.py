@@ -31,7 +31,8 @@ from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
-from ..results import ExactScores, Result, Settings
+from ..plan import Metrics, Plan, Tagging
+from ..results import Result
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
     LabelList,
@@ -105,6 +106,8 @@ class StreamingMetric:
                 raise OptionError(options.flag("scheme"), detail)
             fixed = _scheme_of_labels(vocab)
         self.labels = label_map
+        tagging = Tagging(policy, fixed, "same", fmt, outside, self.inferred)
+        self.plan = Plan(tagging=tagging, metrics=Metrics(beta))  # what the signature says
         self.policy = policy
         self.scheme: Scheme | None = fixed
         self.ignore_index = ignore_index
@@ -283,23 +286,7 @@ class StreamingMetric:
         """The result so far, as `nerve.score` gives it (sentences are the rows seen)."""
         self._flush()
         totals = self._acc.finish()
-        vocab = self._vocab
-        settings = Settings(
-            scheme=totals.scheme.name,
-            scheme_inferred=self.inferred,
-            tag_format=vocab.format.describe() if vocab.format is not None else None,
-            outside=vocab.outside,
-            repair=self.policy,
-            beta=self.beta,
-        )
-        return Result(
-            settings=settings,
-            tokens=totals.tokens,
-            exact=ExactScores(totals.counts, self.beta),
-            repairs=totals.repairs,
-            sentences=totals.sentences,
-            documents=totals.documents,
-        )
+        return Result.of(self.plan, totals, self._vocab)
 
 
 def _scheme_of_labels(vocab: TagVocab) -> Scheme:

@@ -1,0 +1,322 @@
+"""The plan of a run: every option of `nerve.score` (and of the verbs built on it), checked once.
+
+In: the keyword arguments a caller gave (`Plan.of`), with ``nerve.score``'s names and defaults. Out:
+one frozen `Plan` in groups, each read only by the code that needs it: `Reading` (where entities
+come from and how files are read), `Tagging` (the scheme, tag format and repair policy), the labels
+(a `LabelMap`, or ``None``), `Metrics` (beta and the MUC options), `Analysing` (the opt-in analysis),
+`Statistics` (the bootstrap) and `Output` (progress). Every value is checked by `nerve.options`,
+with its wording, in the order `nerve.score` has always checked them; what can only be checked
+against the input (an option of tagged input given for span files) is checked when it is read,
+against `Tagging.given`.
+
+The option values that other layers take too live here: `MucOptions` (how MUC matches) and
+`InstanceQuery` (which error instances to list).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from . import options
+from .errors import OptionError
+from .io.label_maps import label_map as read_label_map
+from .io.reader_options import ReaderOptions
+from .model.labels import LabelMap
+from .model.schemes import Scheme, TagFormat
+
+__all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
+__all__ += ["MucOptions", "Output", "Plan", "Reading"]
+__all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse"]
+
+CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
+ERRORS = CATEGORIES[1:]
+SORTS = ("position", "frequency")
+INSTANCE_FORMATS = ("jsonl", "csv", "table")
+GREEDY_GOLD_SHARE = 0.01  # nervaluate's default min_overlap_percentage, 1 %
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class MucOptions:
+    """How the MUC modes are computed.
+
+    Overlap means sharing a position, and also reaching ``min_iou`` and covering
+    ``min_gold_share`` of the gold span when those are set; ``document_average`` adds the
+    average over documents to the micro totals.
+    """
+
+    min_iou: float | None = None
+    min_gold_share: float | None = None
+    document_average: bool = False
+    matching: str = "optimal"
+
+    def __post_init__(self) -> None:
+        options.fraction(self.min_iou, "min_iou", zero=False)
+        options.fraction(self.min_gold_share, "min_gold_share", zero=False)
+        options.matching(self.matching)
+
+    @property
+    def gold_share(self) -> float | None:
+        """The minimum share of the gold span; greedy matching defaults to nervaluate's 1 %."""
+        if self.min_gold_share is None and self.matching == "greedy":
+            return GREEDY_GOLD_SHARE
+        return self.min_gold_share
+
+    def describe(self) -> str:
+        """For the signature, e.g. ``overlap any`` or ``greedy, overlap gold-share>=0.01``."""
+        parts = []
+        if self.min_iou is not None:
+            parts.append(f"iou>={self.min_iou:g}")
+        if self.gold_share is not None:
+            parts.append(f"gold-share>={self.gold_share:g}")
+        text = "overlap " + (",".join(parts) or "any")
+        if self.matching == "greedy":
+            text = "greedy as nervaluate 1.2.1, " + text
+        return text + (", document average" if self.document_average else "")
+
+
+def check_query(
+    categories: Sequence[str] | None, sort: str, per_category: int | None, context: int
+) -> tuple[str, ...]:
+    """The categories asked for (every error category by default); each option checked."""
+    wanted = tuple(categories) if categories else ERRORS
+    for c in wanted:
+        options.one_of(c, CATEGORIES, "categories")
+    options.one_of(sort, SORTS, "sort")
+    if per_category is not None and per_category < 1:
+        raise OptionError(
+            options.flag("per_category"), f"Expected at least 1 row per category, but got {per_category}"
+        )
+    if context < 0:
+        raise OptionError(options.flag("context"), f"Expected 0 or more tokens of context, but got {context}")
+    return wanted
+
+
+@dataclass(frozen=True)
+class InstanceQuery:
+    """Which instances to list: see `nerve.analysis.instances.instances` (checked when made)."""
+
+    categories: tuple[str, ...] | None = None
+    types: tuple[str, ...] | None = None
+    per_category: int | None = None
+    sort: str = "position"
+    context: int = 5
+
+    def __post_init__(self) -> None:
+        check_query(self.categories, self.sort, self.per_category, self.context)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Where the entities come from, and how files are read (checked against the input when read)."""
+
+    input_format: str | None = None
+    offsets: str | None = None
+    column: str | None = None
+    pattern: str | None = None
+    reader: ReaderOptions = field(default_factory=ReaderOptions)
+    lenient: bool = False
+    flatten: str | None = None  # span input's flattening policy (checked where spans are scored)
+    comments: bool = False
+    encoding: str = "utf-8"
+    check_tokens: bool = True
+    delimiter: str | None = None
+    workers: int | None = None
+
+
+#: The options of tagged input with their defaults, in the order a span input refuses them.
+TAG_DEFAULTS: dict[str, object] = {"scheme": "auto", "repair": "begin", "outside": "O", "comments": False}
+TAG_DEFAULTS.update(check_tokens=True, tag_format=None, delimiter=None, workers=None)
+TAG_DEFAULTS.update(gold_scheme=None, pred_scheme=None)
+
+
+@dataclass(frozen=True)
+class Tagging:
+    """How tags become entities: the repair policy, the schemes (``None``: inferred), the tag format.
+
+    ``pred_scheme`` is ``"same"`` when the predictions are decoded with the gold scheme. ``given``
+    names the options of tagged input set away from their defaults (``encoding`` first when it is
+    not UTF-8): a span input refuses them.
+    """
+
+    policy: str = "begin"
+    scheme: Scheme | None = None
+    pred_scheme: Scheme | str | None = "same"
+    fmt: TagFormat | None = None
+    outside: str = "O"
+    inferred: bool = True  # the gold scheme was "auto" (still so once it is inferred from parts)
+    pred_inferred: bool = False
+    given: tuple[str, ...] = ()
+
+    @property
+    def needs_scheme(self) -> bool:
+        """Whether the scheme must be known while decoding (``discard``, ``error``) but is to be inferred."""
+        return self.scheme is None and self.policy in ("discard", "error") and self.pred_scheme == "same"
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The F-score's beta, and the MUC options when the muc family is asked for."""
+
+    beta: float = 1.0
+    overlap: MucOptions | None = None
+
+
+@dataclass(frozen=True)
+class Analysing:
+    """The opt-in analysis: error categories, the confusion matrix, instances, slices and their files."""
+
+    errors: bool = False
+    confusion: bool = False
+    instances: InstanceQuery | None = None
+    slices: tuple[str, ...] = ()
+    train: PathLike | None = None
+    meta: PathLike | None = None
+
+    @property
+    def asked(self) -> bool:
+        """Whether any analysis is asked for (else the score alone is computed)."""
+        return self.errors or self.confusion or self.instances is not None or bool(self.slices)
+
+    @property
+    def words(self) -> bool:
+        """Whether the analysis reads the tokens themselves (instances, and the text slices)."""
+        return self.instances is not None or bool({"frequency", "seen"} & set(self.slices))
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """The bootstrap: resamples, seed, confidence level, and the unit resampled (``auto`` chosen later)."""
+
+    resamples: int
+    seed: int
+    confidence: float
+    unit: str
+
+
+@dataclass(frozen=True)
+class Output:
+    """What the caller is told while the run goes: ``progress(bytes read, total)``."""
+
+    progress: Callable[[int, int], None] | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every option of a run, checked, in groups (see the module)."""
+
+    reading: Reading = field(default_factory=Reading)
+    tagging: Tagging = field(default_factory=Tagging)
+    labels: LabelMap | None = None
+    metrics: Metrics = field(default_factory=Metrics)
+    analysing: Analysing = field(default_factory=Analysing)
+    statistics: Statistics | None = None
+    output: Output = field(default_factory=Output)
+
+    @classmethod
+    def of(cls, **keywords: Any) -> Plan:
+        """The plan of `nerve.score`'s keyword arguments (its names and defaults), each checked once.
+
+        Raises:
+            OptionError: an option value nerve cannot use, or an option that does not apply.
+            TypeError: a keyword `nerve.score` does not take.
+        """
+        k = {**DEFAULTS, **_known(keywords)}
+        statistics = bootstrap(k["bootstrap"], k["seed"], k["confidence"], k["unit"])
+        names = options.slices(k["slices"], k["train"], k["meta"])
+        labels = read_label_map(k["label_map"], k["types"], k["ignore_types"])
+        policy = options.repair(k["repair"])
+        overlap = muc_options(k, policy)
+        metrics = Metrics(options.beta(k["beta"]), overlap)
+        return cls(
+            reading=Reading(**{f.name: k[f.name] for f in fields(Reading)}),
+            tagging=_tagging(k, policy),
+            labels=labels,
+            metrics=metrics,
+            analysing=Analysing(k["errors"], k["confusion"], k["instances"], names, k["train"], k["meta"]),
+            statistics=statistics,
+            output=Output(k["progress"]),
+        )
+
+
+#: `nerve.score`'s keyword arguments and their defaults: what `Plan.of` takes.
+DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Reading) if f.name != "reader"}
+DEFAULTS.update(reader=None, scheme="auto", repair="begin", tag_format=None, outside="O")
+DEFAULTS.update(gold_scheme=None, pred_scheme=None, beta=1.0, metrics=("exact",), min_iou=None)
+DEFAULTS.update(min_gold_share=None, document_average=False, matching="optimal")
+DEFAULTS.update(label_map=None, types=None, ignore_types=None, errors=False, confusion=False)
+DEFAULTS.update(instances=None, slices=None, train=None, meta=None, progress=None)
+DEFAULTS.update(bootstrap=None, seed=None, confidence=None, unit=None)
+
+
+#: The keywords of the analysis: `nerve.compare` and the Dask functions take none of them.
+ANALYSIS = ("errors", "confusion", "instances", "slices", "train", "meta")
+
+
+def refuse(keywords: Mapping[str, Any], verb: str, names: Sequence[str]) -> None:
+    """Refuse each of ``names`` in ``keywords`` as Python refuses an unknown keyword: ``verb`` takes none."""
+    for name in keywords:
+        if name in names:
+            raise TypeError(f"{verb}() got an unexpected keyword argument {name!r}")
+
+
+def _known(keywords: dict[str, Any]) -> dict[str, Any]:
+    """``keywords``, each one `Plan.of` takes (a ``TypeError`` as Python's for another)."""
+    for name in keywords:
+        if name not in DEFAULTS:
+            raise TypeError(f"score() got an unexpected keyword argument {name!r}")
+    out = dict(keywords)
+    if out.get("reader") is None:
+        out["reader"] = ReaderOptions()
+    return out
+
+
+def bootstrap(
+    n: int | str | None, seed: int | str | None, level: float | str | None, unit: str | None
+) -> Statistics | None:
+    """The bootstrap's `Statistics` (`nerve.options.bootstrap` checks them), ``None`` when not asked for."""
+    checked = options.bootstrap(n, seed, level, unit)
+    return None if checked is None else Statistics(*checked)
+
+
+def muc_options(k: dict[str, Any], policy: str) -> MucOptions | None:
+    """The MUC options, or ``None`` when the metric families lack muc (and none of them is given)."""
+    families = options.metric_families(k["metrics"])
+    given = {"matching": k["matching"], "min_iou": k["min_iou"], "min_gold_share": k["min_gold_share"]}
+    options.muc_only(families, {**given, "document_average": k["document_average"]})
+    if "muc" not in families:
+        return None
+    options.entity_repair(policy, "feed the muc metrics: its rules only count chunks")
+    iou = options.fraction(k["min_iou"], "min_iou", zero=False)
+    share = options.fraction(k["min_gold_share"], "min_gold_share", zero=False)
+    return MucOptions(iou, share, k["document_average"], options.matching(k["matching"]))
+
+
+def _tagging(k: dict[str, Any], policy: str) -> Tagging:
+    """The `Tagging` group: the tag format and outside tag, then the schemes, then the encoding."""
+    fmt, fixed = options.tag_format(k["tag_format"], k["outside"]), options.scheme(k["scheme"])
+    gold, pred = scheme_pair(fixed, k["gold_scheme"], k["pred_scheme"], policy)
+    utf8 = codecs.lookup(options.encoding(k["encoding"])).name == "utf-8"
+    given = tuple(name for name, default in TAG_DEFAULTS.items() if k[name] != default)
+    given = ("encoding",) * (not utf8) + given
+    return Tagging(policy, gold, pred, fmt, k["outside"], gold is None, pred is None, given)
+
+
+def scheme_pair(
+    fixed: Scheme | None, gold: str | None, pred: str | None, policy: str
+) -> tuple[Scheme | None, Scheme | str | None]:
+    """The gold scheme, and the predictions' (``"same"`` when it is the gold one): ``scheme`` unless given."""
+    g = fixed if gold is None else options.scheme(gold, "gold_scheme")
+    p = fixed if pred is None else options.scheme(pred, "pred_scheme")
+    if g is p:
+        return g, "same"
+    if policy in ("discard", "error") and None in (g, p):
+        side = "gold_scheme" if g is None else "pred_scheme"
+        raise OptionError(
+            options.flag(side), f"{policy} decodes each side with its scheme: name it, not auto"
+        )
+    return g, p
