@@ -74,7 +74,8 @@ def test_line_chunks_cover_the_file_in_whole_lines(data: bytes, size: int, bom: 
         f.write(b"\xef\xbb\xbf" * bom + data)
     pieces = list(line_chunks(f.name, size))
     Path(f.name).unlink()
-    assert b"".join(p for p, _ in pieces) == data
+    # a BOM opening the file is read through, also when the drawn bytes are the ones that begin with it
+    assert b"".join(p for p, _ in pieces) == (b"\xef\xbb\xbf" * bom + data).removeprefix(b"\xef\xbb\xbf")
     line = 1
     for i, (piece, first) in enumerate(pieces):
         assert first == line

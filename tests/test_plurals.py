@@ -89,8 +89,8 @@ def test_report_names_for_one_system(tmp_path: Path) -> None:
 
 def test_convert_report_counts_one_entity() -> None:
     from nerve.api.convert import ConvertReport
-    from nerve.cli.convert import render
+    from nerve.cli.convert import render_report
 
     report = ConvertReport("a.conll", "b.conll", "conll", "conll", 1, 1, 1)
-    line = render(report).splitlines()[0]
+    line = render_report(report).splitlines()[0]
     assert line == "a.conll (conll) -> b.conll (conll): 1 document, 1 entity read, 1 written"

@@ -4,7 +4,7 @@ In: the keyword arguments a caller gave (`Plan.of`), with ``nerve.score``'s name
 one frozen `Plan` in groups, each read only by the code that needs it: `Reading` (where entities
 come from and how files are read), `Tagging` (the scheme, tag format and repair policy), the labels
 (a `LabelMap`, or ``None``), `Metrics` (beta and the MUC options), `Analysing` (the opt-in analysis),
-`Statistics` (the bootstrap) and `Output` (progress). Every value is checked by `nerve.options`,
+`Statistics` (the bootstrap) and `Feedback` (progress). Every value is checked by `nerve.options`,
 with its wording, in the order `nerve.score` has always checked them; what can only be checked
 against the input (an option of tagged input given for span files) is checked when it is read,
 against `Tagging.given`.
@@ -29,7 +29,7 @@ from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
-__all__ += ["MucOptions", "Output", "Plan", "Reading"]
+__all__ += ["Feedback", "MucOptions", "Plan", "Reading"]
 __all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse"]
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
@@ -199,7 +199,7 @@ class Statistics:
 
 
 @dataclass(frozen=True)
-class Output:
+class Feedback:
     """What the caller is told while the run goes: ``progress(bytes read, total)``."""
 
     progress: Callable[[int, int], None] | None = None
@@ -215,7 +215,7 @@ class Plan:
     metrics: Metrics = field(default_factory=Metrics)
     analysing: Analysing = field(default_factory=Analysing)
     statistics: Statistics | None = None
-    output: Output = field(default_factory=Output)
+    output: Feedback = field(default_factory=Feedback)
 
     @classmethod
     def of(cls, **keywords: Any) -> Plan:
@@ -226,7 +226,7 @@ class Plan:
             TypeError: a keyword `nerve.score` does not take.
         """
         k = {**DEFAULTS, **_known(keywords)}
-        statistics = bootstrap(k["bootstrap"], k["seed"], k["confidence"], k["unit"])
+        statistics = statistics_of(k["bootstrap"], k["seed"], k["confidence"], k["unit"])
         names = options.slices(k["slices"], k["train"], k["meta"])
         labels = read_label_map(k["label_map"], k["types"], k["ignore_types"])
         policy = options.repair(k["repair"])
@@ -239,7 +239,7 @@ class Plan:
             metrics=metrics,
             analysing=Analysing(k["errors"], k["confusion"], k["instances"], names, k["train"], k["meta"]),
             statistics=statistics,
-            output=Output(k["progress"]),
+            output=Feedback(k["progress"]),
         )
 
 
@@ -275,7 +275,7 @@ def _known(keywords: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def bootstrap(
+def statistics_of(
     n: int | str | None, seed: int | str | None, level: float | str | None, unit: str | None
 ) -> Statistics | None:
     """The bootstrap's `Statistics` (`nerve.options.bootstrap` checks them), ``None`` when not asked for."""

@@ -39,6 +39,7 @@ from ..errors import InputError, OptionError, plural
 from ..model.spans import SpanArray
 from . import formats
 from .format import ColumnPairReader, ColumnReader, DocumentText, PairReader, Reader
+from .formats import check_column
 from .jsonl import Documents, Problems, collect, no_gc
 from .lenient import PRED_KEYS, lenient_texts, noted
 from .sniff import sniff_format, unlike
@@ -209,11 +210,6 @@ def _read_sides(
         detail = f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
         collect(problems, InputError(pred or gold, None, detail))
     return g, p
-
-
-def check_column(value: str | None, fmt: str) -> None:
-    """Refuse ``column`` (the HIPE tag columns or the CoNLL-U MISC key) for other input."""
-    formats.check_column(value, fmt)
 
 
 def document_texts(path: str, fmt: str | None = None, units: str | None = None) -> list[DocumentText]:
