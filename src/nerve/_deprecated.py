@@ -23,7 +23,7 @@ MOVED = {
     "nerve.chunk_evaluator": "nerve.compat.paddlenlp",
     "nerve.conlleval": "nerve.compat.conlleval",
     "nerve.muc": "nerve.metrics.muc",
-    "nerve.readers": "nerve.io.conll",
+    "nerve.readers": "nerve.io.tags.conll",
     "nerve.renderers": "nerve.report.renderers",
     "nerve.repair": "nerve.tagging.decode",
     "nerve.schemes": "nerve.model.schemes",
