@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 MOVED = {
     "nerve.chunk_evaluator": "nerve.compat.paddlenlp",
     "nerve.conlleval": "nerve.compat.conlleval",
+    "nerve.io.conll": "nerve.io.tags.conll",
+    "nerve.io.hf": "nerve.io.tags.hf",
     "nerve.muc": "nerve.metrics.muc",
     "nerve.readers": "nerve.io.tags.conll",
     "nerve.renderers": "nerve.report.renderers",
