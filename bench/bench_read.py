@@ -7,7 +7,7 @@ CoNLL-U with ``NER=TAG`` in MISC, a spaCy DocBin and a Hugging Face dataset (``s
 directory and ``.parquet`` file, one row a sentence, ``ClassLabel`` tags). The texts formats are
 then read by the reader ``nerve score`` reads one side with (the format's entry of
 `nerve.io.spans.PAIR_READERS` or `SPAN_READERS`, collector off, as `read_span_columns` calls it;
-`nerve.io.hf.read_hf` for the datasets), and by the floor of each:
+`nerve.io.tags.hf.read_hf` for the datasets), and by the floor of each:
 
 - JSONL: ``orjson.loads`` of every line (the parse alone, no checks, no columns);
 - brat, HIPE, CoNLL-U: a bare read of the bytes (``Path.read_bytes`` of every file);
@@ -220,9 +220,9 @@ def spacy_floor(path: Path) -> Callable[[], object]:
 
 def rows_for(key: str, paths: dict[str, Path]) -> list[tuple[str, str, Callable[[], object]]]:
     """(row label, role, call) of one format: the floor(s) first, then nerve."""
-    from nerve.io.hf import read_hf
-    from nerve.io.jsonl import no_gc
+    from nerve.io.json.jsonl import no_gc
     from nerve.io.spans import PAIR_READERS, SPAN_READERS
+    from nerve.io.tags.hf import read_hf
 
     path = paths[key]
 

@@ -1,4 +1,4 @@
-"""The brat reader's fast path (`nerve.io.brat_batch`) reads a document as the slow path does, or not."""
+"""The brat reader's fast path (`io.tools.brat_batch`) reads a document as the slow path does, or not."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerve
-import nerve.io.brat_files as brat_files
-from nerve.io.brat_batch import plain_documents
-from nerve.io.brat_files import read_brat
+import nerve.io.tools.brat_files as brat_files
+from nerve.io.tools.brat_batch import plain_documents
+from nerve.io.tools.brat_files import read_brat
 
 TEXT = "Ann met Bob in Dover.\nCy left.\tZoë"
 SPANS = [(0, 3), (8, 11), (15, 20), (22, 24), (0, 7), (4, 7), (5, 5), (30, 40)]

@@ -19,8 +19,8 @@ import nerve
 from nerve.api.convert import ConvertReport, convert
 from nerve.errors import InputError, OptionError
 from nerve.io.spans import SPAN_READERS, document_texts
-from nerve.io.write_conll import encode_tags, io_merges
-from nerve.io.write_spans import write_brat
+from nerve.io.write.spans import write_brat
+from nerve.io.write.tags import encode_tags, io_merges
 from nerve.model.schemes import SCHEMES, TagFormat, encode_sequence
 from nerve.model.spans import Fragments, SpanArray
 
@@ -97,7 +97,7 @@ def test_encode_tags_equals_encode_sequence(docs: list[Doc], scheme_name: str) -
     if scheme_name == "IO" and merges:
         return  # IO cannot write these: `convert` counts them (test_io_merges_are_counted)
     kinds, types = encode_tags(start, end, label, int(base[-1]), sentence, scheme)
-    from nerve.io.write_conll import tag_strings
+    from nerve.io.write.tags import tag_strings
 
     got = tag_strings(kinds, types, labels, scheme, TagFormat())
     fmt = TagFormat()

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerve.io.jsonl import fast_columns
+from nerve.io.json.jsonl import fast_columns
 from nerve.model.spans import SpanArray
 
 REQUIRED = ("start", "end", "label")

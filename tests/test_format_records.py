@@ -16,7 +16,7 @@ from nerve.errors import OptionError
 from nerve.io import formats
 from nerve.io.format import Format, Probe, Rule
 from nerve.io.formats.lenient import LENIENT
-from nerve.io.span_lists import span_lists
+from nerve.io.json.span_lists import span_lists
 from nerve.io.spans import SPAN_FORMATS, document_texts, read_span_columns, sniff_format
 from nerve.model.spans import SpanArray
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
-from nerve.io.brat_files import DISCONTINUOUS, read_brat
 from nerve.io.spans import document_texts, read_span_columns, sniff_format, validate_spans
+from nerve.io.tools.brat_files import DISCONTINUOUS, read_brat
 
 DATA = Path(__file__).parent / "data" / "formats" / "brat"
 KINDS = {"R": "ignored relations", "E": "ignored events", "*": "ignored equivalences"}

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
-from nerve.io.conllu import read_conllu
 from nerve.io.spans import document_texts, sniff_format
+from nerve.io.tags.conllu import read_conllu
 
 SAMPLE = Path(__file__).parent / "data" / "formats" / "conllu" / "sample.conllu"
 SKIPPED = "multiword tokens and empty nodes (skipped)"

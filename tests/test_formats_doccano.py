@@ -9,8 +9,8 @@ import pytest
 
 import nerve
 from nerve.cli import main
-from nerve.io.doccano import read_doccano
 from nerve.io.spans import document_texts, read_span_columns, sniff_format, validate_spans
+from nerve.io.tools.doccano import read_doccano
 
 DATA = Path(__file__).parent / "data" / "formats" / "doccano"
 

@@ -15,8 +15,8 @@ import nerve
 from conftest import peer
 from nerve.cli import main
 from nerve.errors import InputError, OptionError
-from nerve.io.hf import read_hf, words_from_subwords
 from nerve.io.reader_options import ReaderOptions
+from nerve.io.tags.hf import read_hf, words_from_subwords
 
 datasets = peer("datasets")
 pa = peer("pyarrow")
@@ -258,7 +258,7 @@ def test_a_missing_library_is_named_with_its_install_command(
 ) -> None:
     import importlib.util
 
-    from nerve.io.hf import read_hf
+    from nerve.io.tags.hf import read_hf
 
     real = importlib.util.find_spec
     monkeypatch.setattr(

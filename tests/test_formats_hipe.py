@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
-from nerve.io.hipe import read_hipe
 from nerve.io.spans import document_texts, sniff_format
+from nerve.io.tags.hipe import read_hipe
 
 DATA = Path(__file__).parent / "data" / "formats" / "hipe"
 COLUMNS = (

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
-from nerve.io.labelstudio import read_labelstudio
 from nerve.io.offsets import first_difference, utf16_to_chars
 from nerve.io.spans import document_texts, read_span_columns, sniff_format, validate_spans
+from nerve.io.tools.labelstudio import read_labelstudio
 
 DATA = Path(__file__).parent / "data" / "formats" / "labelstudio"
 

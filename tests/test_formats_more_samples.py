@@ -16,9 +16,9 @@ import pytest
 
 from conftest import peer
 from nerve.cli import main
-from nerve.io.conllu import read_conllu
-from nerve.io.spacy import read_spacy_jsonl
 from nerve.io.spans import sniff_format
+from nerve.io.tags.conllu import read_conllu
+from nerve.io.tools.spacy import read_spacy_jsonl
 
 FORMATS = Path(__file__).parent / "data" / "formats"
 ARABIZI = FORMATS / "conllu" / "qaf_arabizi-ud-dev.conllu"
@@ -102,7 +102,7 @@ def test_prodigy_export_counts() -> None:
 
 def test_a_real_docbin_and_its_prodigy_twin(capsys: pytest.CaptureFixture[str]) -> None:
     peer("spacy")
-    from nerve.io.spacy import read_spacy
+    from nerve.io.tools.spacy import read_spacy
 
     assert sniff_format(str(DEMO_DOCBIN)) == "spacy"
     assert read_spacy(str(DEMO_DOCBIN))[0].documents() == [[(11, 21, "PERSON")]]

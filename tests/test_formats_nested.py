@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
-from nerve.io.nested import read_nested
+from nerve.io.json.nested import read_nested
 from nerve.io.spans import document_texts, read_span_columns, sniff_format
 
 DATA = Path(__file__).parent / "data" / "formats" / "nested"

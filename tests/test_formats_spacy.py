@@ -18,8 +18,8 @@ from conftest import ROOT, peer
 from nerve.api import score_spans
 from nerve.cli import main
 from nerve.io.reader_options import ReaderOptions
-from nerve.io.spacy import read_spacy, read_spacy_jsonl
 from nerve.io.spans import document_texts, read_span_columns, sniff_format, validate_spans
+from nerve.io.tools.spacy import read_spacy, read_spacy_jsonl
 
 spacy = peer("spacy")
 from spacy.scorer import get_ner_prf  # noqa: E402

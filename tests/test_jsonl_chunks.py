@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import nerve
 from nerve.api import span_chunks
 from nerve.errors import InputError
-from nerve.io.jsonl_chunks import line_chunks
+from nerve.io.json.jsonl_chunks import line_chunks
 
 
 def spans(rnd: random.Random, n_tokens: int) -> list[dict[str, object]]:

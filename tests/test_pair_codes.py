@@ -232,7 +232,7 @@ tagged_docs = st.lists(  # documents of sentences of tags; a sentence may be emp
 @settings(max_examples=200, deadline=None)
 def test_tag_columns_decode_as_decode_block(docs: list[list[list[str]]]) -> None:
     """HIPE's and CoNLL-U's decoder finds the entities `decode_block` finds with ``repair="begin"``."""
-    from nerve.io.tag_columns import decode_tag_ids
+    from nerve.io.tags.tag_columns import decode_tag_ids
 
     tags = [t for doc in docs for sentence in doc for t in sentence]
     doc = np.repeat(np.arange(len(docs)), [sum(map(len, d)) for d in docs]).astype(np.int64)
@@ -260,7 +260,7 @@ def test_tag_columns_decode_as_decode_block(docs: list[list[list[str]]]) -> None
 
 def test_tag_columns_use_the_one_decoding_rule(monkeypatch: Any) -> None:
     """The rule has one home, `nerve.model.chunks`: io's tag columns and tagging's policies call it."""
-    import nerve.io.tag_columns as tag_columns
+    import nerve.io.tags.tag_columns as tag_columns
     import nerve.model.chunks as chunks
     import nerve.tagging.decode as decode
 

@@ -9,7 +9,7 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerve.io import ranges
+from nerve.io.tags import ranges
 
 line = st.sampled_from(["a B-X", "b I-X", "c O", "", "-DOCSTART- O", "d O\r", "e O\r", "f B-Y"])
 

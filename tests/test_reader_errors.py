@@ -18,8 +18,8 @@ from nerve import InputError
 from nerve.cli import main
 from nerve.errors import OptionError
 from nerve.io.bytes import split_fields
-from nerve.io.conll import iter_conll, split_files
-from nerve.io.conll_align import SENTENCES_NOTE
+from nerve.io.tags.conll import iter_conll, split_files
+from nerve.io.tags.conll_align import SENTENCES_NOTE
 from nerve.model.quoting import QUOTE_LIMIT, quote
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import nerve
 from nerve import InputError, TaggedCorpus
 from nerve.io.bytes import BLOCK_BYTES, intern, split_fields
-from nerve.io.conll import ConllReader, iter_conll
+from nerve.io.tags.conll import ConllReader, iter_conll
 from nerve.model.blocks import TagBlock
 from nerve.model.vocab import TagVocab
 

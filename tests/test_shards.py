@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import nerve
-from nerve.io.ranges import split_files
+from nerve.io.tags.ranges import split_files
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "I-ORG"]
 

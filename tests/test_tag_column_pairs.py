@@ -326,8 +326,8 @@ def grep_v_docstart(text: str, tokens: bool) -> str:
 @pytest.mark.parametrize("tokens", [False, True])
 @pytest.mark.parametrize("block_bytes", [1, 9, 1 << 20])
 def test_a_prediction_file_of_grep_v_docstart(tmp_path: Path, tokens: bool, block_bytes: int) -> None:
-    from nerve.io.conll import iter_conll
-    from nerve.io.conll_align import SENTENCES_NOTE
+    from nerve.io.tags.conll import iter_conll
+    from nerve.io.tags.conll_align import SENTENCES_NOTE
 
     gold = tmp_path / "g.conll"
     gold.write_text(DOC_GOLD, encoding="utf-8")
@@ -402,7 +402,7 @@ def test_sentences_must_still_pair(tmp_path: Path, capsys: pytest.CaptureFixture
     ],
 )
 def test_sniff_delimiter(text: str, expected: int | None) -> None:
-    from nerve.io.delimiters import sniff_delimiter
+    from nerve.io.tags.delimiters import sniff_delimiter
 
     assert sniff_delimiter(text.encode("utf-8")) == expected
 

@@ -19,7 +19,7 @@ import nerve
 from nerve.api import score_text
 from nerve.cli import main
 from nerve.errors import OptionError
-from nerve.io import bio_dirs as text_readers
+from nerve.io.tags import bio_dirs as text_readers
 from nerve.options import command_line_names
 from nerve.tagging import texts
 from nerve.tagging.texts import read_bio_dirs

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
-    from .io.conll import TaggedCorpus, read_conll
+    from .io.tags.conll import TaggedCorpus, read_conll
     from .model.schemes import SUPPORTED_SCHEMES, TagFormat
     from .model.spans import Span, SpanArray
     from .report.renderers import render
@@ -40,8 +40,8 @@ _LAZY = {
     "validate_spans": ".api",
     "write_report": ".api.report",
     "ChunkEvaluator": ".compat.paddlenlp",
-    "TaggedCorpus": ".io.conll",
-    "read_conll": ".io.conll",
+    "TaggedCorpus": ".io.tags.conll",
+    "read_conll": ".io.tags.conll",
     "SUPPORTED_SCHEMES": ".model.schemes",
     "TagFormat": ".model.schemes",
     "Span": ".model.spans",

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 MOVED = {
     "nerve.chunk_evaluator": "nerve.compat.paddlenlp",
     "nerve.conlleval": "nerve.compat.conlleval",
+    "nerve.io.conll": "nerve.io.tags.conll",
+    "nerve.io.hf": "nerve.io.tags.hf",
     "nerve.muc": "nerve.metrics.muc",
-    "nerve.readers": "nerve.io.conll",
+    "nerve.readers": "nerve.io.tags.conll",
     "nerve.renderers": "nerve.report.renderers",
     "nerve.repair": "nerve.tagging.decode",
     "nerve.schemes": "nerve.model.schemes",

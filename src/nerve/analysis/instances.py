@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
-from ..io.brat_files import brat_documents
+from ..io.tools.brat_files import brat_documents
 from .aligned import Aligned
 from .errors import BOUNDARY, CATEGORIES, CORRECT, MISSED, SPURIOUS, Categories
 from .query import SORTS, InstanceQuery, check_query
@@ -190,7 +190,7 @@ class _Rows:
 def _brat_files(aligned: Aligned) -> tuple[list[str], list[str]] | None:
     """The ``.ann`` file of each document on each side, for brat input; ``None`` for other input.
 
-    Predicted documents are paired with the gold ones by name (`nerve.io.brat_files`).
+    Predicted documents are paired with the gold ones by name (`nerve.io.tools.brat_files`).
     """
     gold, pred = aligned.sources
     if aligned.tokens is not None or not (os.path.isdir(gold) or gold.endswith(".ann")):

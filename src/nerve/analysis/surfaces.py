@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import options
 from ..errors import InvalidSequenceError, Problem
-from ..io.conll import ConllReader
+from ..io.tags.conll import ConllReader
 from ..model.chunks import NO_CHUNKS
 from ..model.schemes import TagFormat
 from ..model.spans import SpanArray

@@ -27,13 +27,13 @@ from .. import options
 from ..analysis.query import InstanceQuery
 from ..errors import InputError, InvalidSequenceError, OptionError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
-from ..io.conll_lines import first_token_columns
-from ..io.delimiters import file_delimiter
-from ..io.jsonl import is_offset
-from ..io.lists import iter_lists
+from ..io.json.jsonl import is_offset
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.reader_options import ReaderOptions
 from ..io.spans import validate_spans
+from ..io.tags.conll_lines import first_token_columns
+from ..io.tags.delimiters import file_delimiter
+from ..io.tags.lists import iter_lists
 from ..model.quoting import is_list, quote
 from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span

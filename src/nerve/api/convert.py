@@ -29,10 +29,10 @@ from typing import Any
 from .. import options
 from ..errors import InputError, OptionError
 from ..io import formats
-from ..io.hf import is_dataset
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..io.sources import not_found
 from ..io.spans import sniff_format
+from ..io.tags.hf import is_dataset
 from ..model import nesting
 from .convert_hf import read_dataset
 from .convert_input import TAG_FORMATS, Corpus, read_corpus

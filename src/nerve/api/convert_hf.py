@@ -1,6 +1,6 @@
 """What `nerve.api.convert` reads from a Hugging Face dataset: its tags decoded, with its words.
 
-In: a dataset `nerve.io.hf.read_hf` reads (a ``save_to_disk`` directory, a Parquet or an Arrow
+In: a dataset `nerve.io.tags.hf.read_hf` reads (a ``save_to_disk`` directory, a Parquet or an Arrow
 file) with a ``tokens`` column and tags in ``ner_tags`` (ClassLabel ids or strings). Out: a
 `Corpus` of one document whose sentences are the dataset's rows (as a CoNLL file without
 ``-DOCSTART-`` lines is read), its entities decoded from the tags as nerve decodes any tags
@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, plural
-from ..io.hf import read_hf, read_tokens
+from ..io.tags.hf import read_hf, read_tokens
 from ..model.schemes import Scheme
 from .convert_input import Corpus, decoded, default_names
 

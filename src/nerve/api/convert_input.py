@@ -27,13 +27,13 @@ import numpy as np
 from .. import options
 from ..errors import InputError, SchemeError, SchemeOptionError
 from ..io import formats
-from ..io.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
-from ..io.brat_files import DISCONTINUOUS, brat_documents
 from ..io.bytes import intern
-from ..io.conll_lines import first_token_columns
-from ..io.doccano import doccano_ids
 from ..io.spans import document_texts
-from ..io.write_conll import TokenColumns
+from ..io.tags.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
+from ..io.tags.conll_lines import first_token_columns
+from ..io.tools.brat_files import DISCONTINUOUS, brat_documents
+from ..io.tools.doccano import doccano_ids
+from ..io.write.tags import TokenColumns
 from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, check_letters
 from ..model.spans import SpanArray

@@ -17,7 +17,8 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, OptionError, plural
-from ..io.write_conll import (
+from ..io.write.spans import write_brat, write_jsonl, write_spacy_jsonl
+from ..io.write.tags import (
     TokenColumns,
     clean_words,
     encode_tags,
@@ -26,7 +27,6 @@ from ..io.write_conll import (
     write_bio_dir,
     write_conll,
 )
-from ..io.write_spans import write_brat, write_jsonl, write_spacy_jsonl
 from ..model import nesting
 from ..model.quoting import quote
 from ..model.schemes import TagFormat

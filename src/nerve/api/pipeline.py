@@ -19,13 +19,13 @@ from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io import formats
-from ..io.conll import TaggedCorpus
-from ..io.hf import read_hf
+from ..io.json.span_lists import check_columns, span_lists
 from ..io.lenient import lenient_texts
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
-from ..io.span_lists import check_columns, span_lists
 from ..io.spans import check_column, document_texts, read_span_columns
+from ..io.tags.conll import TaggedCorpus
+from ..io.tags.hf import read_hf
 from ..metrics.discontinuous import discontinuous_scores
 from ..metrics.exact import ExactAccumulator, ExactTotals
 from ..metrics.muc import muc_columns

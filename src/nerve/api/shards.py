@@ -12,7 +12,7 @@ import os
 from contextvars import copy_context
 
 from ..analysis.aligned import Collector
-from ..io.conll import ConllReader, FileRange, first_token_columns, split_files
+from ..io.tags.conll import ConllReader, FileRange, first_token_columns, split_files
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions
 from ..model.labels import LabelMap

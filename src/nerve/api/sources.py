@@ -19,9 +19,9 @@ import numpy as np
 from .. import options
 from ..errors import InputError, OptionError, SchemeError
 from ..io import formats
-from ..io.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
-from ..io.hf import is_dataset
 from ..io.spans import sniff_format
+from ..io.tags.conll import ConllReader, TagBlock, TaggedCorpus, iter_lists
+from ..io.tags.hf import is_dataset
 from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
@@ -169,7 +169,7 @@ def path_of(source: Source | None) -> str | None:
 
 
 def input_kind(gold: Source, input_format: str | None, offsets: str | None) -> str:
-    """``conll``, ``hf`` (`nerve.io.hf`) or a span format: ``input_format``, or sniffed from the gold file."""
+    """``conll``, ``hf`` (`io.tags.hf`) or a span format: ``input_format``, or sniffed from the gold file."""
     if input_format is not None:
         kind = options.one_of(input_format, formats.input_choices(), "input_format")
     elif is_path(gold) and is_dataset(os.fspath(gold)):  # type: ignore[arg-type]

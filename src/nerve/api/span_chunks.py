@@ -2,7 +2,7 @@
 
 In: one JSONL file holding both sides and the settings of `score_spans`. Out: the `Result` of the
 whole file, the merge (`Result.merge`, in file order) of the results of pieces of whole lines
-(`nerve.io.jsonl_chunks`): exact and MUC counts add up per document, so the merged result is the
+(`nerve.io.json.jsonl_chunks`): exact and MUC counts add up per document, so the merged result is the
 one of reading the file at once, while only one piece's documents are held.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from ..io.jsonl_chunks import CHUNK_BYTES, read_chunks
+from ..io.json.jsonl_chunks import CHUNK_BYTES, read_chunks
 from ..model.spans import SpanArray
 from ..results import Result
 

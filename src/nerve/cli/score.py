@@ -13,8 +13,8 @@ from .. import options
 from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
 from ..api import scored
 from ..errors import OptionError
-from ..io.hf import SUBWORD_POLICIES
 from ..io.reader_options import ReaderOptions
+from ..io.tags.hf import SUBWORD_POLICIES
 from ..model.nesting import POLICIES
 from ..plan import Plan
 from ..report.renderers import RENDERERS, render

@@ -14,8 +14,8 @@ from ..api import validate, validate_spans
 from ..api.sources import input_kind
 from ..errors import OptionError, plural
 from ..io.formats import format_named, names
-from ..io.hf import read_hf
 from ..io.reader_options import ReaderOptions
+from ..io.tags.hf import read_hf
 from .options import (
     INPUT,
     add_files,

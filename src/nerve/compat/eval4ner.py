@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from ..errors import InputError, OptionError
-from ..io.eval4ner import Entity, locate, locate_spans
-from ..io.eval4ner import locate_many as locate_many
+from ..io.json.eval4ner import Entity, locate, locate_spans
+from ..io.json.eval4ner import locate_many as locate_many
 from ..metrics.muc import MODES, MucResult, muc_score
 
 __all__ = ["evaluate_all", "evaluate_one", "locate"]

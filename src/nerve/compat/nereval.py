@@ -34,7 +34,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ..errors import InputError
-from ..io.jsonl import is_offset
+from ..io.json.jsonl import is_offset
 from ..io.spans import read_span_columns
 from ..matching.assignment import best_edges
 from ..model.quoting import is_list, quote

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ..model.spans import SpanArray
-from .jsonl import Problems
+from .json.jsonl import Problems
 from .sources import read_head
 
 __all__ = [
@@ -111,8 +111,8 @@ class Format:
             ``read_column``/``read_column_pair``: the same, for the formats whose tags sit in a
             column that ``column`` names.
         texts: each document's text or tokens (`Texts`), where the format carries them.
-        read_tags: a tag format's or a dataset's reader (`nerve.io.conll.ConllReader`,
-            `nerve.io.bio_dirs.load_files`, `nerve.io.hf.read_hf`).
+        read_tags: a tag format's or a dataset's reader (`nerve.io.tags.conll.ConllReader`,
+            `nerve.io.tags.bio_dirs.load_files`, `nerve.io.tags.hf.read_hf`).
         accelerated: a faster reader of the same input, used instead of ``read_tags`` when it is
             set: the place for a compiled CoNLL reader. ``None`` for every format today.
         write: the writer ``nerve convert --to NAME`` ends in, where the format is a target.

@@ -1,7 +1,7 @@
 """Entity texts that differ from what their offsets cover: an error, or counted with ``lenient``.
 
 In: while a span file is read inside `lenient_texts`, each entity whose given text is not
-``text[start:end]`` (`nerve.io.jsonl.Checker`, `nerve.io.brat`). Out: without ``lenient``, the
+``text[start:end]`` (`nerve.io.json.jsonl.Checker`, `nerve.io.tools.brat`). Out: without ``lenient``, the
 reader raises an `InputError` ending in `mismatch_fix`; with it, the entity is scored as its
 offsets say and counted, by file and side, then in the side's `SpanArray.notes` (`noted`) under
 `TEXT_MISMATCH`, which `nerve.score` reports in ``result.notes`` and the signature marks

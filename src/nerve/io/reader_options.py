@@ -1,7 +1,7 @@
 """Where a spaCy DocBin or a Hugging Face dataset keeps its entities: `ReaderOptions`.
 
 In: what the caller says (``--spans-key``, ``--tag-column``, ``--label-names``, ``--subwords``).
-Out: one frozen value that `nerve.score` hands to `nerve.io.spacy` and `nerve.io.hf`.
+Out: one frozen value that `nerve.score` hands to `nerve.io.tools.spacy` and `nerve.io.tags.hf`.
 """
 
 from __future__ import annotations

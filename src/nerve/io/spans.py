@@ -7,22 +7,22 @@ span.
 
 Formats (``--format``), one module each:
 
-- ``jsonl`` and ``json`` (`nerve.io.jsonl`): documents of ``{"start", "end", "label", "text"?}``
+- ``jsonl`` and ``json`` (`nerve.io.json.jsonl`): documents of ``{"start", "end", "label", "text"?}``
   spans with half-open offsets, one side per file or ``"gold"`` and ``"pred"`` in one.
-- ``nereval`` (`nerve.io.nereval`): ``[{"text", "true": [...], "predicted": [...]}]``.
-- ``nervaluate`` (`nerve.io.nervaluate`): lists of ``{"label", "start", "end"}`` with an
+- ``nereval`` (`nerve.io.json.nereval`): ``[{"text", "true": [...], "predicted": [...]}]``.
+- ``nervaluate`` (`nerve.io.json.nervaluate`): lists of ``{"label", "start", "end"}`` with an
   inclusive ``end`` (converted), or ``{"true": [...], "pred": [...]}`` in one file.
-- ``eval4ner`` (`nerve.io.eval4ner`): ``(type, surface)`` entities located in their sentence.
-- ``brat`` (`nerve.io.brat_files`): a directory of ``.txt``/``.ann`` standoff pairs, or one ``.ann``;
+- ``eval4ner`` (`nerve.io.json.eval4ner`): ``(type, surface)`` entities located in their sentence.
+- ``brat`` (`nerve.io.tools.brat_files`): a directory of ``.txt``/``.ann`` standoff pairs, or one ``.ann``;
   gold and predicted documents paired by name, discontinuous entities with their fragments.
-- ``doccano`` (`nerve.io.doccano`): doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}``.
-- ``labelstudio`` (`nerve.io.labelstudio`): Label Studio's JSON exports, annotations and predictions,
+- ``doccano`` (`nerve.io.tools.doccano`): doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}``.
+- ``labelstudio`` (`nerve.io.tools.labelstudio`): Label Studio's JSON exports, annotations and predictions,
   UTF-16 offsets of older versions converted.
-- ``hipe`` (`nerve.io.hipe`): HIPE 2020/2022 TSV, the tag column(s) picked by ``column``.
-- ``conllu`` (`nerve.io.conllu`): CoNLL-U with tags in MISC under the key ``column`` (``NER``).
-- ``nested`` (`nerve.io.nested`): DyGIE++ nested-NER JSON (inclusive ends, converted) and
+- ``hipe`` (`nerve.io.tags.hipe`): HIPE 2020/2022 TSV, the tag column(s) picked by ``column``.
+- ``conllu`` (`nerve.io.tags.conllu`): CoNLL-U with tags in MISC under the key ``column`` (``NER``).
+- ``nested`` (`nerve.io.json.nested`): DyGIE++ nested-NER JSON (inclusive ends, converted) and
   ``{"tokens", "entities"}`` records.
-- ``spacy`` (`nerve.io.spacy`): ``.spacy`` DocBins (spaCy installed), ``doc.ents`` or the span group
+- ``spacy`` (`nerve.io.tools.spacy`): ``.spacy`` DocBins (spaCy installed), ``doc.ents`` or the span group
   ``spans_key``; ``spacy-jsonl``: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}``.
 
 What a reader read but did not score (brat relations, Label Studio's other annotations...) is
@@ -40,10 +40,10 @@ from ..model.spans import SpanArray
 from . import formats
 from .format import ColumnPairReader, ColumnReader, DocumentText, PairReader, Reader
 from .formats import check_column
-from .jsonl import Documents, Problems, collect, no_gc
+from .json.jsonl import Documents, Problems, collect, no_gc
 from .lenient import PRED_KEYS, lenient_texts, noted
 from .sniff import sniff_format, unlike
-from .spacy import read_spacy_pair
+from .tools.spacy import read_spacy_pair
 
 __all__ = [
     "PAIR_READERS",

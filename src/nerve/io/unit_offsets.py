@@ -1,7 +1,7 @@
 """JSON/JSONL documents whose offsets count UTF-8 bytes or UTF-16 code units, moved to characters.
 
 In: the parsed documents of a ``json``, ``jsonl`` or spaCy/Prodigy JSONL file
-(`nerve.io.jsonl.json_objects`), and the units their span offsets count (``--offsets byte`` or
+(`nerve.io.json.jsonl.json_objects`), and the units their span offsets count (``--offsets byte`` or
 ``--offsets utf16``). Out: the same documents with every span's ``start`` and ``end`` as
 characters of the document's ``"text"`` (Python's code points), so the reader checks them as it
 checks character offsets.
@@ -26,9 +26,9 @@ __all__ = ["UNIT_NAMES", "in_characters"]
 
 #: The name of each unit in messages.
 UNIT_NAMES = {"byte": "UTF-8 byte", "utf16": "UTF-16", "char": "character"}
-Objects = list[tuple[int | None, Any]]  # documents and their lines (`nerve.io.jsonl.json_objects`)
+Objects = list[tuple[int | None, Any]]  # documents and their lines (`nerve.io.json.jsonl.json_objects`)
 _SIDES = ("spans", "entities", "gold", "pred", "ents")  # "ents": spaCy's Doc.to_json
-_TOO_FAR = 2**40  # offsets beyond are left for the reader to refuse (`nerve.io.jsonl.MAX_OFFSET`)
+_TOO_FAR = 2**40  # offsets beyond are left for the reader to refuse (`nerve.io.json.jsonl.MAX_OFFSET`)
 
 
 def _length(text: str, units: str) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError, plural
-from ..io.span_lists import span_triple
+from ..io.json.span_lists import span_triple
 from ..matching.assignment import split_edges
 from ..matching.greedy import MODES, greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans

@@ -31,7 +31,7 @@ import numpy as np
 from ..analysis.aligned import Aligned
 from ..analysis.errors import BOUNDARY, CATEGORIES, CORRECT, MISSED, SPURIOUS, Categories
 from ..errors import InputError
-from ..io.brat_files import brat_documents
+from ..io.tools.brat_files import brat_documents
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:

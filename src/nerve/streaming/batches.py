@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError, OptionError, SchemeError
-from ..io.conll import TagBlock
+from ..io.tags.conll import TagBlock
 from ..model.vocab import TagVocab
 
 if TYPE_CHECKING:

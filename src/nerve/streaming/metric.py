@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem
-from ..io.lists import iter_lists
+from ..io.tags.lists import iter_lists
 from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
 from ..model.schemes import Scheme, TagFormat

@@ -1,6 +1,6 @@
 """Entities by their text, decoded from tagged lines: the input of the text-level metrics.
 
-In: `TagLines` of BIO directories or CoNLL files (`nerve.io.bio_dirs`). Out: `EntityTexts` per
+In: `TagLines` of BIO directories or CoNLL files (`nerve.io.tags.bio_dirs`). Out: `EntityTexts` per
 side, in a `TextCorpus`. The text of an entity is its tokens joined by single spaces. Tags are
 IOB2 by default; invalid transitions (``I-X`` after ``O``) are repaired by the policy given
 (``begin`` by default) and counted, or reported with ``error``.
@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import options
 from ..errors import InputError, InvalidSequenceError, NerveError, Problem, plural
-from ..io.bio_dirs import (
+from ..io.tags.bio_dirs import (
     Files,
     TagLines,
     bio_names,

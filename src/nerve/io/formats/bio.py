@@ -1,4 +1,4 @@
-"""The ``bio`` format: a directory of ``*.bio`` files, ``token TAG`` lines (`nerve.io.bio_dirs`).
+"""The ``bio`` format: a directory of ``*.bio`` files, ``token TAG`` lines (`nerve.io.tags.bio_dirs`).
 
 In: nothing. Out: `FORMAT`, its record. ``nerve convert`` reads and writes it (a directory of
 CoNLL files it is given reads as one); ``nerve text`` reads BIO directories by their own options.
@@ -6,9 +6,9 @@ CoNLL files it is given reads as one); ``nerve text`` reads BIO directories by t
 
 from __future__ import annotations
 
-from ..bio_dirs import load_files
 from ..format import Format
-from ..write_conll import write_bio_dir
+from ..tags.bio_dirs import load_files
+from ..write.tags import write_bio_dir
 from .conll import TAG_OPTIONS
 
 __all__ = ["FORMAT"]

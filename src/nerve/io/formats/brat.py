@@ -1,4 +1,4 @@
-"""The ``brat`` format: directories of ``.txt``/``.ann`` pairs, or one ``.ann`` (`nerve.io.brat_files`).
+"""The ``brat`` format: directories of ``.txt``/``.ann`` pairs, or one ``.ann`` (`nerve.io.tools.brat_files`).
 
 In: nothing. Out: `FORMAT`, its record: a ``.ann`` file, and a directory unless it holds CoNLL
 files (`nerve.io.formats.conll`); `nerve convert --to brat` writes it.
@@ -6,9 +6,9 @@ files (`nerve.io.formats.conll`); `nerve convert --to brat` writes it.
 
 from __future__ import annotations
 
-from ..brat_files import brat_texts, read_brat, read_brat_pair
 from ..format import Format, Rule
-from ..write_spans import write_brat
+from ..tools.brat_files import brat_texts, read_brat, read_brat_pair
+from ..write.spans import write_brat
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]

@@ -1,4 +1,4 @@
-"""The ``conll`` format: token and tag columns, merged or a file a side (`nerve.io.conll`).
+"""The ``conll`` format: token and tag columns, merged or a file a side (`nerve.io.tags.conll`).
 
 In: nothing. Out: `FORMAT`, its record: what a file is when it is no other format, and a directory
 whose ``.txt`` files (and no ``.ann``) hold token and tag columns, or that holds no ``.txt``/``.ann``
@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 
 from ...errors import InputError
-from ..conll import ConllReader
 from ..format import HEAD, Format, Probe, Rule, looks_like_columns
 from ..sources import read_head
-from ..write_conll import write_conll
+from ..tags.conll import ConllReader
+from ..write.tags import write_conll
 
 __all__ = ["FORMAT", "TAG_OPTIONS"]
 

@@ -1,12 +1,12 @@
-"""The ``conllu`` format: CoNLL-U, tags in MISC under the key ``column`` (`nerve.io.conllu`).
+"""The ``conllu`` format: CoNLL-U, tags in MISC under the key ``column`` (`nerve.io.tags.conllu`).
 
 In: nothing. Out: `FORMAT`, its record: sniffed by the ``.conllu`` suffix.
 """
 
 from __future__ import annotations
 
-from ..conllu import conllu_texts, read_conllu, read_conllu_pair
 from ..format import Format, Rule
+from ..tags.conllu import conllu_texts, read_conllu, read_conllu_pair
 
 __all__ = ["FORMAT"]
 

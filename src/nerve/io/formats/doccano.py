@@ -1,4 +1,4 @@
-"""The ``doccano`` format: doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}`` (`nerve.io.doccano`).
+"""The ``doccano`` format: doccano's JSONL exports, ``{"text", "label": [[s, e, t]]}`` (`io.tools.doccano`).
 
 In: nothing. Out: `FORMAT`, its record.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..doccano import doccano_texts, read_doccano, read_doccano_pair
 from ..format import Format, Probe, Rule
+from ..tools.doccano import doccano_texts, read_doccano, read_doccano_pair
 
 __all__ = ["FORMAT"]
 

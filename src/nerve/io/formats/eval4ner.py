@@ -1,4 +1,4 @@
-"""The ``eval4ner`` format: ``(type, surface)`` entities located in their sentence (`nerve.io.eval4ner`).
+"""The ``eval4ner`` format: ``(type, surface)`` entities located in their sentence (`nerve.io.json.eval4ner`).
 
 In: nothing. Out: `FORMAT`, its record.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..eval4ner import read_eval4ner
 from ..format import Format, Probe, Rule
+from ..json.eval4ner import read_eval4ner
 
 __all__ = ["FORMAT"]
 

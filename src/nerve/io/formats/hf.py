@@ -1,13 +1,13 @@
-"""The ``hf`` format: a Hugging Face dataset of tagged words (`nerve.io.hf`).
+"""The ``hf`` format: a Hugging Face dataset of tagged words (`nerve.io.tags.hf`).
 
-In: nothing. Out: `FORMAT`, its record. A dataset is told by `nerve.io.hf_files.is_dataset`
+In: nothing. Out: `FORMAT`, its record. A dataset is told by `nerve.io.tags.hf_files.is_dataset`
 before any file is sniffed.
 """
 
 from __future__ import annotations
 
 from ..format import Format
-from ..hf import read_hf
+from ..tags.hf import read_hf
 from .conll import TAG_OPTIONS
 
 __all__ = ["FORMAT"]

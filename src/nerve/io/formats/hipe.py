@@ -1,4 +1,4 @@
-"""The ``hipe`` format: HIPE 2020/2022 TSV, the tag column(s) picked by ``column`` (`nerve.io.hipe`).
+"""The ``hipe`` format: HIPE 2020/2022 TSV, the tag column(s) picked by ``column`` (`nerve.io.tags.hipe`).
 
 In: nothing. Out: `FORMAT`, its record: sniffed by its header, whose first column is ``TOKEN``.
 """
@@ -6,7 +6,7 @@ In: nothing. Out: `FORMAT`, its record: sniffed by its header, whose first colum
 from __future__ import annotations
 
 from ..format import Format, Rule
-from ..hipe import hipe_texts, read_hipe, read_hipe_pair
+from ..tags.hipe import hipe_texts, read_hipe, read_hipe_pair
 
 __all__ = ["FORMAT"]
 

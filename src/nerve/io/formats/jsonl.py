@@ -1,4 +1,4 @@
-"""The ``jsonl`` and ``json`` formats: nerve's own span documents (`nerve.io.jsonl`).
+"""The ``jsonl`` and ``json`` formats: nerve's own span documents (`nerve.io.json.jsonl`).
 
 In: nothing. Out: `JSONL` and `JSON`, their records: ``{"start", "end", "label", "text"?}`` spans
 with half-open offsets, one side per file or ``"gold"`` and ``"pred"`` in one; a document a line,
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ...options import OFFSET_UNITS
 from ..format import DocumentText, Format, Probe, Rule
-from ..jsonl import json_objects, read_documents, read_span_file
-from ..write_spans import write_jsonl
+from ..json.jsonl import json_objects, read_documents, read_span_file
+from ..write.spans import write_jsonl
 from .lenient import LENIENT
 
 __all__ = ["JSON", "JSONL", "json_texts"]

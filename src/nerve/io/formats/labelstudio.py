@@ -1,4 +1,4 @@
-"""The ``labelstudio`` format: Label Studio's JSON exports (`nerve.io.labelstudio`).
+"""The ``labelstudio`` format: Label Studio's JSON exports (`nerve.io.tools.labelstudio`).
 
 In: nothing. Out: `FORMAT`, its record.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..format import Format, Probe, Rule
-from ..labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
+from ..tools.labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]

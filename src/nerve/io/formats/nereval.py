@@ -1,4 +1,4 @@
-"""The ``nereval`` format: ``[{"text", "true": [...], "predicted": [...]}]`` (`nerve.io.nereval`).
+"""The ``nereval`` format: ``[{"text", "true": [...], "predicted": [...]}]`` (`nerve.io.json.nereval`).
 
 In: nothing. Out: `FORMAT`, its record: both sides in one JSON list, sniffed by ``"predicted"``.
 """
@@ -6,7 +6,7 @@ In: nothing. Out: `FORMAT`, its record: both sides in one JSON list, sniffed by 
 from __future__ import annotations
 
 from ..format import Format, Rule
-from ..nereval import read_nereval
+from ..json.nereval import read_nereval
 
 __all__ = ["FORMAT"]
 

@@ -1,4 +1,4 @@
-"""The ``nervaluate`` format: lists of ``{"label", "start", "end"}`` (`nerve.io.nervaluate`).
+"""The ``nervaluate`` format: lists of ``{"label", "start", "end"}`` (`nerve.io.json.nervaluate`).
 
 In: nothing. Out: `FORMAT`, its record: a list of lists (a side a file), or ``{"true", "pred"}``.
 """
@@ -6,7 +6,7 @@ In: nothing. Out: `FORMAT`, its record: a list of lists (a side a file), or ``{"
 from __future__ import annotations
 
 from ..format import Format, Rule
-from ..nervaluate import read_nervaluate
+from ..json.nervaluate import read_nervaluate
 
 __all__ = ["FORMAT"]
 

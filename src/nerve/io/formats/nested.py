@@ -1,4 +1,4 @@
-"""The ``nested`` format: DyGIE++ nested-NER JSON and ``{"tokens", "entities"}`` records (`nerve.io.nested`).
+"""The ``nested`` format: DyGIE++ nested-NER JSON and ``{"tokens", "entities"}`` records (`io.json.nested`).
 
 In: nothing. Out: `FORMAT`, its record.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..format import Format, Probe, Rule
-from ..nested import nested_texts, read_nested
+from ..json.nested import nested_texts, read_nested
 
 __all__ = ["FORMAT"]
 

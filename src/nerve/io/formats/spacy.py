@@ -1,4 +1,4 @@
-"""The ``spacy`` format: ``.spacy`` DocBins, ``doc.ents`` or the span group ``spans_key`` (`nerve.io.spacy`).
+"""The ``spacy`` format: ``.spacy`` DocBins, ``doc.ents`` or the span group ``spans_key`` (`io.tools.spacy`).
 
 In: nothing. Out: `FORMAT`, its record: sniffed by the ``.spacy`` suffix; spaCy is imported only
 when one is read.
@@ -7,7 +7,7 @@ when one is read.
 from __future__ import annotations
 
 from ..format import Format, Rule
-from ..spacy import read_spacy, read_spacy_pair, spacy_texts
+from ..tools.spacy import read_spacy, read_spacy_pair, spacy_texts
 
 __all__ = ["FORMAT"]
 

@@ -1,4 +1,4 @@
-"""The ``spacy-jsonl`` format: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}`` (`nerve.io.spacy`).
+"""The ``spacy-jsonl`` format: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}`` (`io.tools.spacy`).
 
 In: nothing. Out: `FORMAT`, its record; `nerve convert --to spacy-jsonl` writes it.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from ..format import Format, Probe, Rule
-from ..spacy import read_spacy_jsonl, read_spacy_jsonl_pair, spacy_jsonl_texts
-from ..write_spans import write_spacy_jsonl
+from ..tools.spacy import read_spacy_jsonl, read_spacy_jsonl_pair, spacy_jsonl_texts
+from ..write.spans import write_spacy_jsonl
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]

@@ -1,0 +1,91 @@
+"""A gold and a prediction file of tag columns (HIPE, CoNLL-U) must hold the same tokens.
+
+In: the tokens of each file, with the document, the sentence start and the line of each (a
+`TokenColumn`). Out: ``None`` when the files pair token by token, else an `InputError` at the
+first token where they part: another token, another document, another sentence, or a file that
+ends before the other. Entity offsets count tokens, so two files that do not hold the same tokens
+would be scored as if they did, with shifted entities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...errors import InputError, plural
+from ...model.quoting import quote
+from ..bytes import equal_ranges
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+    Bool = npt.NDArray[np.bool_]
+    Bytes = npt.NDArray[np.uint8]
+
+__all__ = ["PAIRED", "TokenColumn", "check_paired"]
+
+#: What a prediction file of tag columns must be, said at the end of each error.
+PAIRED = "the prediction file must hold the gold file's tokens, sentences and documents, in order"
+
+
+@dataclass(frozen=True)
+class TokenColumn:
+    """The tokens of one file: token ``i`` is ``buf[start[i]:end[i]]``, on 1-based line ``line[i]``."""
+
+    path: str
+    buf: Bytes
+    start: Int
+    end: Int
+    doc: Int
+    sentence_start: Bool
+    line: Int
+
+    def __len__(self) -> int:
+        return int(self.start.shape[0])
+
+    def token(self, i: int) -> str:
+        """Token ``i``, decoded."""
+        return self.buf[int(self.start[i]) : int(self.end[i])].tobytes().decode("utf-8", "replace")
+
+    def where(self, i: int) -> str:
+        """Where token ``i`` is, for a message: ``path:line``."""
+        return f"{self.path}:{int(self.line[i])}"
+
+
+def check_paired(gold: TokenColumn, pred: TokenColumn) -> InputError | None:
+    """The error at the first token where ``pred`` parts from ``gold``, or ``None`` if they pair."""
+    n = min(len(gold), len(pred))
+    same_doc = gold.doc[:n] == pred.doc[:n]
+    same_start = gold.sentence_start[:n] == pred.sentence_start[:n]
+    same_token = equal_ranges(gold.buf, gold.start[:n], gold.end[:n], pred.buf, pred.start[:n], pred.end[:n])
+    differ = np.flatnonzero(~(same_doc & same_start & same_token))
+    if differ.shape[0]:
+        i = int(differ[0])
+        token = quote(pred.token(i))
+        if not same_token[i]:
+            what = f"token {token} where the gold file has {quote(gold.token(i))} ({gold.where(i)})"
+        elif not same_doc[i]:
+            what = (
+                f"token {token} is in document {int(pred.doc[i])}, but at {gold.where(i)} "
+                f"it is in document {int(gold.doc[i])}"
+            )
+        else:
+            starts = bool(pred.sentence_start[i])
+            what = (
+                f"token {token} {'starts' if starts else 'does not start'} a sentence, "
+                f"but at {gold.where(i)} it {'does not' if starts else 'does'}"
+            )
+        return InputError(pred.path, int(pred.line[i]), f"{what}; {PAIRED}")
+    if len(pred) < len(gold):
+        what = (
+            f"ends after {plural(n, 'token')}, but the gold file goes on at {gold.where(n)} "
+            f"(document {int(gold.doc[n])}) with {quote(gold.token(n))}"
+        )
+        return InputError(pred.path, None, f"{what}; {PAIRED}")
+    if len(pred) > len(gold):
+        what = f"goes on with token {quote(pred.token(n))} after the gold file's {plural(n, 'token')}"
+        return InputError(pred.path, int(pred.line[n]), f"{what}; {PAIRED}")
+    return None

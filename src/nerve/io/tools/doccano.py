@@ -1,0 +1,151 @@
+"""doccano JSONL exports of sequence labelling: one document a line, spans as offset triples.
+
+In: a JSONL file whose lines are ``{"text": ..., "label": [[START, END, "TYPE"], ...]}`` (doccano's
+sequence labelling export; ``"labels"`` in older versions, and a fourth item, the span's text, is
+checked when given) or ``{"text": ..., "entities": [{"start_offset", "end_offset", "label"}, ...]}``
+(its relation extraction export; the ``"relations"`` are counted in the notes, not scored).
+Out: one `SpanArray` per file: a file holds one side, so predictions come in a second file, its
+documents paired with the gold's line by line, and each must have the gold document's text.
+
+Offsets are half-open, in characters as Python counts them: doccano's server is written in Python
+(doccano#108 made its exports count an emoji as one character). Exports of older versions count
+UTF-16 code units, as JavaScript does: ``units="utf16"`` (``--offsets utf16``) converts them, and
+``units="byte"`` UTF-8 bytes.
+
+Problems raise `InputError` naming the file, line, document and span: malformed JSON, no text, no
+span list, a span that is not three values, offsets outside the text or inside a character.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ...errors import InputError
+from ...model.quoting import quote
+from ...model.spans import SpanArray
+from ..json.jsonl import Checker, Problems, collect, is_offset, json_objects, read_span_file
+from ..offsets import UTF16_MISFIT, units_to_chars
+from ..unit_offsets import UNIT_NAMES
+
+__all__ = ["SPAN_KEYS", "doccano_ids", "doccano_texts", "read_doccano", "read_doccano_pair"]
+
+#: The keys a doccano document may hold its spans under, in the order they are looked for.
+SPAN_KEYS = ("label", "labels", "entities")
+_FORM = '[start, end, "TYPE"] or {"start_offset", "end_offset", "label"}'
+
+
+def _text(check: Checker, obj: Any) -> str:
+    if not isinstance(obj, dict):
+        raise check.fail(f"expected a JSON object, got {type(obj).__name__}")
+    text = obj.get("text")
+    if not isinstance(text, str):
+        raise check.fail(f'expected the document\'s text under "text", got {quote(text)}')
+    return text
+
+
+def _items(check: Checker, obj: dict[str, Any]) -> list[Any]:
+    key = next((k for k in SPAN_KEYS if k in obj), None)
+    if key is None:
+        raise check.fail(f'expected its spans under "label" ({_FORM}), got keys {quote(sorted(obj))}')
+    items = obj[key]
+    if not isinstance(items, list):
+        raise check.fail(f'expected a list of spans under "{key}", got {quote(items)}')
+    return items
+
+
+def _span(check: Checker, text: str, units: str, i: int, item: Any) -> tuple[int, int, str]:
+    """Span ``i``, from a triple (and its text) or an object, in characters and checked."""
+    given = None
+    if isinstance(item, list) and len(item) in (3, 4):
+        start, end, label = item[:3]
+        given = item[3] if len(item) == 4 else None
+    elif isinstance(item, dict) and {"start_offset", "end_offset", "label"} <= item.keys():
+        start, end, label = item["start_offset"], item["end_offset"], item["label"]
+    else:
+        raise check.fail(f"span {i}: expected {_FORM}, got {quote(item)}")
+    if units in UNIT_NAMES and units != "char" and is_offset(start) and is_offset(end) and 0 <= start < end:
+        a, b = units_to_chars(text, np.asarray([start, end], dtype=np.int64), units).tolist()
+        if a < 0 or b < 0:
+            detail = (
+                f"span {i}: {UNIT_NAMES[units]} offsets {start}, {end} {UTF16_MISFIT} (--offsets {units})"
+            )
+            raise check.fail(detail)
+        start, end = a, b
+    if given is not None and not isinstance(given, str):
+        raise check.fail(f"span {i}: expected its text as a string, got {quote(given)}")
+    return check.span(i, start, end, label, given)
+
+
+def _document(
+    path: str, line: int | None, doc: int, obj: Any, units: str, problems: Problems, notes: Counter[str]
+) -> tuple[str, list[tuple[int, int, str]]]:
+    """The text and spans of one document; a problem is raised, or collected and its span left out."""
+    check = Checker(path, line, doc, {}, "char", problems)
+    text = _text(check, obj)
+    check.text = text
+    spans = check.spans(_items(check, obj), lambda i, item: _span(check, text, units, i, item))
+    relations = obj.get("relations")
+    if isinstance(relations, list) and relations:
+        notes["ignored relations"] += len(relations)
+    return text, spans
+
+
+def _read(path: str, units: str | None, problems: Problems) -> tuple[list[str], list[int | None], SpanArray]:
+    """The texts, line numbers and spans of a doccano file; a broken document is read as empty."""
+    texts: list[str] = []
+    lines: list[int | None] = []
+    docs: list[list[tuple[int, int, str]]] = []
+    notes: Counter[str] = Counter()
+    for doc, (line, obj) in enumerate(json_objects(path, read_span_file(path), "jsonl")):
+        try:
+            text, spans = _document(path, line, doc, obj, units or "char", problems, notes)
+        except InputError as err:
+            collect(problems, err)
+            text, spans = "", []
+        texts.append(text)
+        lines.append(line)
+        docs.append(spans)
+    spans_of = SpanArray.from_documents(docs)
+    return texts, lines, replace(spans_of, source=path, notes=dict(sorted(notes.items())))
+
+
+def read_doccano(path: str, units: str | None = None, problems: Problems = None) -> tuple[SpanArray, None]:
+    """The spans of a doccano JSONL export: one side (``units``: ``char``, the default, or ``utf16``)."""
+    return _read(path, units, problems)[2], None
+
+
+def read_doccano_pair(
+    gold: str, pred: str | None, units: str | None = None, problems: Problems = None
+) -> tuple[SpanArray, SpanArray | None]:
+    """The gold spans of one export, and the predicted ones of another, documents paired in order.
+
+    Raises:
+        InputError: besides `read_doccano`'s, a predicted document whose text is not the gold's.
+    """
+    g_texts, _, g = _read(gold, units, problems)
+    if pred is None:
+        return g, None
+    p_texts, p_lines, p = _read(pred, units, problems)
+    for doc, (a, b, line) in enumerate(zip(g_texts, p_texts, p_lines, strict=False)):
+        if a != b:
+            detail = f"document {doc}: its text is not the gold's (documents are paired line by line)"
+            collect(problems, InputError(pred, line, f"{detail}: {quote(b)} vs {quote(a)}"))
+            break
+    return g, p
+
+
+def doccano_texts(path: str) -> list[str]:
+    """The text of each document of a doccano export, in order."""
+    objects = json_objects(path, read_span_file(path), "jsonl")
+    return [o["text"] if isinstance(o, dict) and isinstance(o.get("text"), str) else "" for _, o in objects]
+
+
+def doccano_ids(path: str) -> list[str | None]:
+    """The ``"id"`` of each document of a doccano export (a number or a string), ``None`` where none."""
+    objects = json_objects(path, read_span_file(path), "jsonl")
+    ids = [o.get("id") if isinstance(o, dict) else None for _, o in objects]
+    return [str(i) if isinstance(i, (int, str)) and not isinstance(i, bool) else None for i in ids]
