@@ -15,9 +15,9 @@ from typing import NamedTuple
 import pytest
 
 import nerve
+from cli_errors import cli_error
 from conftest import peer
 from nerve.cli import main
-from test_reader_errors import cli_error
 
 HIPE_HEAD = (
     "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\t"

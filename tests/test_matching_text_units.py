@@ -19,7 +19,7 @@ from nerve.matching import text
 from nerve.matching.text import as_symbols, costs, distances, pair_texts, same_key_pairs
 from nerve.matching.text_cells import cell_results
 from nerve.model.texts import EntityTexts
-from test_text_metrics import levenshtein
+from text_reference import levenshtein
 
 
 def ints(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:

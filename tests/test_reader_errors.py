@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from cli_errors import cli_error, refuse_to_open
 from nerve import InputError
 from nerve.cli import main
 from nerve.errors import OptionError
@@ -27,18 +28,6 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> str:
     path = tmp_path / name
     path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
     return str(path)
-
-
-def cli_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    """Run ``nerve ARGS``, which must fail with status 2 and one line on stderr; return that line."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert code == 2, (out, err)
-    assert out == ""
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -119,21 +108,6 @@ def test_a_directory_as_a_file(
     line = cli_error(capsys, command, gold, pred)
     assert str(folder) in line
     assert "directory" in line
-
-
-def refuse_to_open(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
-    """Make ``open(path)`` raise PermissionError, as for a file without read permission (the
-    tests may run as root, who can read anything)."""
-    import builtins
-
-    real_open = builtins.open
-
-    def fake_open(file: object, *args: object, **kwargs: object) -> object:
-        if isinstance(file, (str, Path)) and str(file) == path:
-            raise PermissionError(13, "Permission denied", path)
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(builtins, "open", fake_open)
 
 
 @pytest.mark.parametrize("which", ["merged", "gold", "pred"])

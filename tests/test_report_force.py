@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from cli_errors import cli_error
 from conftest import peer
 from nerve.cli import main
-from test_reader_errors import cli_error
 
 ROOT = Path(__file__).resolve().parent.parent
 NEWS = ROOT / "examples" / "news.conll"

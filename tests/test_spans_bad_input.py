@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from cli_errors import cli_error, refuse_to_open
 from conftest import peer
 from nerve.cli import main
-from test_reader_errors import cli_error, refuse_to_open
 
 
 def brat_dir(root: Path) -> Path:

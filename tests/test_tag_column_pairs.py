@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from cli_errors import cli_error
 from nerve.errors import InputError
 from nerve.io.spans import validate_spans
-from test_reader_errors import cli_error
 
 HIPE_HEADER = (
     "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\t"

@@ -21,7 +21,7 @@ from conftest import peer
 from nerve.matching import text_cells
 from nerve.metrics.text import EntityTexts, TextScores, score_texts
 from stats_corpora import wlp_documents
-from test_text_metrics import approx_dict, brute_errors
+from text_reference import approx_dict, brute_errors
 
 Doc = list[tuple[str, str]]
 

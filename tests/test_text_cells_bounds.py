@@ -25,7 +25,7 @@ from nerve.matching import text_cells
 from nerve.matching.text import pair_texts
 from nerve.matching.text_cells import cell_results
 from nerve.model.texts import EntityTexts
-from test_matching_text_units import levenshtein
+from text_reference import levenshtein
 
 Doc = list[tuple[str, str]]
 

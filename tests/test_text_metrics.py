@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import sys
-from itertools import permutations
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +11,7 @@ from hypothesis import strategies as st
 
 from nerve.matching.text import as_symbols
 from nerve.metrics.text import EntityTexts, score_texts
-
-Doc = list[tuple[str, str]]
+from text_reference import Doc, approx_dict, brute_errors, levenshtein
 
 S = ["John", "Jones", "and", "Peter", "Peters", "came", "to", "York"]
 
@@ -150,33 +148,6 @@ def test_bad_arguments() -> None:
 # --- brute force and properties ----------------------------------------------------------------
 
 
-def levenshtein(a: list[str] | str, b: list[str] | str) -> int:
-    """Levenshtein distance over characters or words, the textbook table."""
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
-    return row[-1]
-
-
-def brute_errors(gold: Doc, pred: Doc, words: bool) -> float:
-    """The least cost over every assignment of the square padded matrix."""
-    n = max(len(gold), len(pred))
-    if n == 0:
-        return 0.0
-
-    def cost(i: int, j: int) -> float:
-        if i >= len(gold) or j >= len(pred) or gold[i][0] != pred[j][0]:
-            return 1.0
-        g, p = gold[i][1], pred[j][1]
-        if words:
-            return min(levenshtein(g.split(), p.split()) / len(g.split()), 1.0)
-        return min(levenshtein(g, p) / len(g), 1.0)
-
-    return min(sum(cost(i, j) for i, j in enumerate(perm)) for perm in permutations(range(n)))
-
-
 entity = st.tuples(st.sampled_from("AB"), st.sampled_from(["ab", "abc", "b c", "ab c", "xyz", "a"]))
 
 
@@ -204,14 +175,6 @@ def test_order_invariance_and_merging(docs: list[tuple[Doc, Doc]], rnd: random.R
     cut = min(cut, len(docs))
     merged = score_texts(gold[:cut], pred[:cut]).merge(score_texts(gold[cut:], pred[cut:]))
     assert approx_dict(merged.to_dict()) == approx_dict(whole.to_dict())
-
-
-def approx_dict(d: object) -> object:
-    if isinstance(d, dict):
-        return {k: approx_dict(v) for k, v in d.items()}
-    if isinstance(d, float):
-        return round(d, 9)
-    return d
 
 
 # --- ie-eval 0.2.0 -----------------------------------------------------------------------------
