@@ -41,3 +41,7 @@ def approx_dict(d: object) -> object:
     if isinstance(d, float):
         return round(d, 9)
     return d
+
+
+GOLD: list[Doc] = [[("PER", "John Smith"), ("LOC", "York")]]
+PRED: list[Doc] = [[("PER", "John Smyth"), ("LOC", "New York")]]

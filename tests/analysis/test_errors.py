@@ -482,3 +482,17 @@ def test_same_extent_other_pieces_is_a_boundary_error() -> None:
     assert (CATEGORIES[int(c.gold[0])], BOUNDARY[int(c.boundary[0])]) == ("boundary", "pieces")
     same = categorise(one([(0, 2), (4, 6)]), one([(0, 2), (4, 6)]))
     assert CATEGORIES[int(same.gold[0])] == "correct"
+
+
+def test_error_analysis_gold_share_at_the_threshold_exactly() -> None:
+    # 29 of 100 gold tokens is a share of 0.29 exactly: the pair is kept (not 28.999... %).
+    gold = [["B-X"] + ["I-X"] * 99]
+    pred = [["B-X"] + ["I-X"] * 28 + ["O"] * 71]
+    result = nerve.score(gold, pred, errors=True, metrics="exact,muc", min_gold_share=0.29)
+    assert result.analysis is not None
+    assert result.analysis.errors is not None
+    total = result.analysis.errors.total
+    assert (total.boundary, total.missed, total.spurious) == (1, 0, 0)
+    muc = result.muc
+    assert muc is not None
+    assert muc.modes["partial"].overall.par == 1

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hand_made import ints
 from nerve.matching.assignment import best_edges, max_matching, split_edges
 
 Edges = list[tuple[int, int, float]]
@@ -125,3 +126,44 @@ def test_sparse_node_numbers_and_many_components() -> None:
         part = rest[component == k]
         again = best_edges(rows[part], cols[part], weight[part])
         assert again.tolist() == chosen[part].tolist()
+
+
+# Ties go to the first optimal map in the order of the rows
+
+
+def first_best_map(rows: list[int], cols: list[int]) -> list[bool]:
+    """The edges of the first maximum matching among the maps of rows to columns, in
+    `itertools.permutations` order (one component, no more rows than columns, weights 1)."""
+    edges = set(zip(rows, cols, strict=True))
+    n_rows, n_cols = max(rows) + 1, max(cols) + 1
+    best: tuple[int, ...] = ()
+    best_size = -1
+    for perm in permutations(range(n_cols), n_rows):
+        size = sum((r, c) in edges for r, c in enumerate(perm))
+        if size > best_size:
+            best, best_size = perm, size
+    return [best[r] == c for r, c in zip(rows, cols, strict=True)]
+
+
+def test_a_square_component_breaks_ties_by_its_rows() -> None:
+    # Rows and columns 0-2, every edge but the diagonal: two perfect matchings, 0-1 1-2 2-0 and
+    # 0-2 1-0 2-1. The first in the order of the rows' maps wins (mapping columns would pick the other).
+    rows, cols = [0, 0, 1, 1, 2, 2], [1, 2, 0, 2, 0, 1]
+    taken = best_edges(ints(rows), ints(cols), np.ones(6)).tolist()
+    assert taken == [True, False, False, True, True, False]
+    assert taken == first_best_map(rows, cols)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [
+        # 5 rows and 5 columns: still solved map by map, as the largest small components are.
+        ([0, 0, 0, 1, 2, 3, 3, 4, 4], [0, 2, 4, 3, 1, 3, 4, 1, 4]),
+        # 3 rows and 7 columns, the most columns a small component has.
+        ([0, 0, 0, 0, 0, 1, 1, 1, 2, 2], [1, 3, 4, 5, 6, 0, 2, 4, 0, 1]),
+        # 4 rows and 7 columns.
+        ([0, 0, 0, 1, 1, 1, 1, 1, 2, 3], [0, 1, 4, 0, 2, 3, 5, 6, 6, 6]),
+    ],
+)
+def test_components_at_the_small_limit_take_the_first_optimal_map(rows: list[int], cols: list[int]) -> None:
+    assert max_matching(ints(rows), ints(cols)).tolist() == first_best_map(rows, cols)

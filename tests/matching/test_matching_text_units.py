@@ -15,15 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hand_made import ints
 from nerve.matching import text
 from nerve.matching.text import as_symbols, costs, distances, pair_texts, same_key_pairs
 from nerve.matching.text_cells import cell_results
 from nerve.model.texts import EntityTexts
 from text_reference import levenshtein
-
-
-def ints(values: list[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
-    return np.asarray(values, dtype=np.int64)
 
 
 @settings(max_examples=200, deadline=None)
@@ -167,3 +164,15 @@ def test_cell_results_count_matches_as_integers() -> None:
     got = cell_results(pairs, errors=True, threshold=None)
     assert got.char_saving.tolist() == pytest.approx([2 / 3, 0, 0, 0])
     assert got.word_saving.tolist() == pytest.approx([0, 0, 0, 0])
+
+
+def test_word_symbols_start_at_u0100_and_skip_the_surrogates() -> None:
+    """`as_symbols` numbers distinct words in order of appearance, from U+0100, past U+D7FF to U+E000."""
+    a, b = as_symbols(["a b", "b c"], ["c"])
+    assert (a, b) == (["\u0100\u0101", "\u0101\u0102"], ["\u0102"])
+    n = 0xD800 - 0x100  # words 0 .. n-1 take U+0100 .. U+D7FF
+    words = [f"w{i}" for i in range(n + 2)]
+    a, b = as_symbols([" ".join(words)], [])
+    assert a[0][n - 1] == "\ud7ff"
+    assert a[0][n:] == "\ue000\ue001"
+    assert b == []

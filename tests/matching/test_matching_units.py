@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerve
+from hand_made import ints
+from nerve.api import score_spans
 from nerve.matching.exact import exact_match_types
 from nerve.matching.overlap import candidates, in_order, overlap_edges
 from nerve.model.spans import SpanArray
@@ -138,3 +142,43 @@ def test_word_symbols_past_the_surrogates_stay_distinct() -> None:
     assert Levenshtein.distance(a[0], b[0]) == 1
     a, b = as_symbols([" ".join(words)], [" ".join(swapped)])
     assert Levenshtein.distance(a[0], b[0]) == 2
+
+
+# The 64-bit bound of the span keys
+
+
+def test_exact_match_types_just_inside_the_key_bound() -> None:
+    # Start 2**61 - 2, length 1, one type: (start + 1) * (length + 1) = 2**62 - 2 keys fit.
+    start = 2**61 - 2
+    side = (ints([start]), ints([start + 1]), ints([0]))
+    assert exact_match_types(side, side, 1).tolist() == [1]
+
+
+@pytest.mark.parametrize(("start", "n_types"), [(2**61 - 1, 1), (2**60 - 1, 2)])
+def test_exact_match_types_refuses_keys_past_the_bound(start: int, n_types: int) -> None:
+    # (start + 1) * (length + 1) * n_types reaches 2**62.
+    side = (ints([start]), ints([start + 1]), ints([0]))
+    with pytest.raises(OverflowError, match=r"^span keys do not fit 64 bits$"):
+        exact_match_types(side, side, n_types)
+
+
+@pytest.mark.parametrize("typ", [0, 1, 2])
+def test_exact_match_types_keeps_the_type_of_empty_spans_far_out(typ: int) -> None:
+    # Empty spans at 2**60 with three types: the keys stay below 2**63, so each keeps its type.
+    start = 2**60 + 12345
+    side = (ints([start, 5]), ints([start, 5]), ints([typ, 1]))
+    expected = [0, 1, 0]
+    expected[typ] += 1
+    assert exact_match_types(side, side, 3).tolist() == expected
+
+
+def test_exact_match_of_spans_far_into_many_documents() -> None:
+    # 2**21 documents of up to 2**40 positions: the last span's key, (document * (2**40 + 1)
+    # + start) * 2 + length, still fits 64 bits, so it is matched rather than refused.
+    n_docs = 2**21
+    spans = SpanArray(
+        ints([0, n_docs - 1]), ints([2**40 - 1, 5]), ints([2**40, 6]), ints([0, 0]), ("X",), n_docs
+    )
+    result = score_spans(spans, spans)
+    assert result.exact.counts["X"] == nerve.Counts(2, 0, 0)
+    assert result.micro.f1 == 1.0

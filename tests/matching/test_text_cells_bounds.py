@@ -23,9 +23,10 @@ import rapidfuzz.process
 from nerve.errors import NerveError
 from nerve.matching import text_cells
 from nerve.matching.text import pair_texts
-from nerve.matching.text_cells import cell_results
+from nerve.matching.text_cells import BIG, cell_results
+from nerve.metrics.text import score_texts
 from nerve.model.texts import EntityTexts
-from text_reference import levenshtein
+from text_reference import GOLD, PRED, levenshtein
 
 Doc = list[tuple[str, str]]
 
@@ -223,3 +224,45 @@ def test_a_cell_too_large_for_one_block_is_refused_with_the_fix() -> None:
             0,
             1,
         ]
+
+
+# Progress, and a cell too big to assign
+
+
+def test_progress_of_small_cells_reports_every_pair_done() -> None:
+    calls: list[tuple[int, int]] = []
+    score_texts(GOLD, PRED, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(2, 2)]
+
+
+def test_progress_is_not_called_when_nothing_is_paired() -> None:
+    calls: list[tuple[int, int]] = []
+    r = score_texts(GOLD, PRED, metrics=["bow", "boe"], progress=lambda d, t: calls.append((d, t)))
+    assert calls == []
+    assert r.threshold is None
+
+
+def test_progress_of_a_big_cell_comes_after_the_small_ones() -> None:
+    """A cell of exactly `BIG` pairs is solved as a dense block, with its own progress call."""
+    side = 512
+    assert side * side == BIG
+    gold = [[("PER", "Ann")], [("PER", f"name {i}") for i in range(side)]]
+    pred = [[("PER", "Anne")], [("PER", f"name {i + 1}") for i in range(side)]]
+    calls: list[tuple[int, int]] = []
+    r = score_texts(gold, pred, progress=lambda done, total: calls.append((done, total)))
+    total = 1 + BIG
+    assert calls == [(1, total), (total, total)]
+    assert r.nerval is not None
+    assert r.nerval.total.tp == side  # "name i" against "name i+1"; "Ann" against "Anne" costs 1/3
+
+
+def test_a_cell_too_big_to_assign_is_refused_naming_document_category_and_size() -> None:
+    n = 12_000  # 144,000,000 pairs: 1.07 GiB of float64
+    gold = [[("X", "a")], [("X", "g")] * n]
+    pred = [[("X", "a")], [("X", "p")] * n]
+    with pytest.raises(NerveError) as info:
+        score_texts(gold, pred, metrics=["ecer-ewer"])
+    message = str(info.value)
+    assert message.startswith("document 2, category X: 12,000 gold and 12,000 predicted entities;")
+    assert "needs a 1.1 GiB cost block (at most 1 GiB)" in message
+    assert "documents='sentence'" in message

@@ -13,10 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from hand_made import ints
 from nerve.analysis.errors import categorise, error_counts
 from nerve.api.pipeline import score_spans
 from nerve.matching.overlap import in_order, overlap_edges
+from nerve.metrics.discontinuous import DiscontinuousScores, discontinuous_scores, is_discontinuous
 from nerve.metrics.muc import MODES, MucOptions
+from nerve.model.counts import Counts
 from nerve.model.spans import Fragments, SpanArray
 from nerve.report.renderers import render
 
@@ -268,3 +271,79 @@ def test_every_renderer_shows_discontinuous_scores(output: str, tmp_path: Path) 
     assert ("0.5" if output in ("json", "csv") else "50.00") in text
     flat = score_spans([[(0, 2, "A")]], [[(0, 2, "A")]])
     assert "discontinuous" not in render(flat, output).lower()
+
+
+# Discontinuous spans against contiguous ones, by hand (cases the mutation run found unchecked)
+
+
+def _pieces_0_2_and_5_7() -> SpanArray:
+    fragments = Fragments(ints([0, 2]), ints([0, 5]), ints([2, 7]))
+    return SpanArray(ints([0]), ints([0]), ints([7]), ints([0]), ("X",), 1, fragments=fragments)
+
+
+def _contiguous_0_7() -> SpanArray:
+    return SpanArray(ints([0]), ints([0]), ints([7]), ints([0]), ("X",), 1)
+
+
+@pytest.mark.parametrize("gold_is_discontinuous", [True, False])
+def test_a_contiguous_span_over_the_extent_of_pieces_is_not_the_same_span(
+    gold_is_discontinuous: bool,
+) -> None:
+    pieces, whole = _pieces_0_2_and_5_7(), _contiguous_0_7()
+    gold, pred = (pieces, whole) if gold_is_discontinuous else (whole, pieces)
+    muc = score_spans(gold, pred, overlap=MucOptions()).muc
+    assert muc is not None
+    strict = muc.modes["strict"].overall
+    assert (strict.cor, strict.inc, strict.mis, strict.spu) == (0, 1, 0, 0)
+    # They share the 4 positions of the pieces, of 7: IoU 4/7, below 0.6.
+    muc = score_spans(gold, pred, overlap=MucOptions(min_iou=0.6)).muc
+    assert muc is not None
+    assert muc.pairs == []
+    strict = muc.modes["strict"].overall
+    assert (strict.cor, strict.inc, strict.mis, strict.spu) == (0, 0, 1, 1)
+
+
+def test_discontinuous_gold_does_not_overlap_a_span_between_its_pieces() -> None:
+    # Gold X has pieces 0-2 and 5-7; the prediction 3-4 lies inside its extent, in no piece.
+    gold = SpanArray(
+        ints([0]),
+        ints([0]),
+        ints([7]),
+        ints([0]),
+        ("X",),
+        1,
+        fragments=Fragments(ints([0, 2]), ints([0, 5]), ints([2, 7])),
+    )
+    pred = SpanArray(ints([0]), ints([3]), ints([4]), ints([0]), ("X",), 1)
+    result = score_spans(gold, pred, overlap=MucOptions())
+    muc = result.muc
+    assert muc is not None
+    assert muc.pairs == []
+    for mode in MODES:
+        overall = muc.modes[mode].overall
+        assert (overall.cor, overall.inc, overall.par, overall.mis, overall.spu) == (0, 0, 0, 1, 1)
+
+
+def test_is_discontinuous_of_contiguous_spans() -> None:
+    spans = SpanArray(ints([0, 0]), ints([0, 3]), ints([2, 5]), ints([0, 0]), ("X",), 1)
+    assert is_discontinuous(spans).tolist() == [False, False]
+    assert is_discontinuous(_pieces_0_2_and_5_7()).tolist() == [True]
+
+
+def test_discontinuous_scores_default_and_given_beta() -> None:
+    scores = discontinuous_scores(_contiguous_0_7(), _pieces_0_2_and_5_7())
+    assert scores is not None
+    assert scores.beta == 1.0
+    part = score_spans(_pieces_0_2_and_5_7(), _pieces_0_2_and_5_7(), beta=2.0).discontinuous
+    assert part is not None
+    assert part.beta == 2.0
+    assert part.score.fbeta == 1.0
+
+
+def test_discontinuous_scores_keep_beta_when_added() -> None:
+    total = DiscontinuousScores(Counts(1, 1, 0), beta=2.0) + DiscontinuousScores(Counts(1, 0, 2), beta=2.0)
+    assert total.counts == Counts(2, 1, 2)
+    assert total.beta == 2.0
+    # tp 2, fp 1, fn 2: P 2/3, R 1/2; F2 = 5PR / (4P + R) = (5/3) / (8/3 + 1/2) = 10/19.
+    assert total.score.fbeta == pytest.approx(10 / 19)
+    assert total.score.f1 == pytest.approx(4 / 7)  # 2PR / (P + R) = (2/3) / (7/6)

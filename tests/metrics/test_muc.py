@@ -6,12 +6,14 @@ import random
 from dataclasses import replace
 from itertools import permutations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
 from conftest import peer
+from nerve.errors import InputError, OptionError
 from nerve.metrics.muc import MODES, MucCounts, MucOptions, match_document, muc_columns, muc_score
 from nerve.model.spans import SpanArray
 
@@ -503,3 +505,150 @@ def test_muc_columns_takes_span_arrays_and_matches_types_by_name() -> None:
     assert counts(result.modes["strict"].overall) == "2/0/0/0/0"
     assert result.pairs == [(0, 0, 1), (0, 1, 0)]
     assert result.to_dict() == muc_score(gold.documents(), pred.documents()).to_dict()
+
+
+# Options, sums, thresholds at their edges and messages (cases the mutation run found unchecked)
+
+
+@pytest.mark.parametrize("share", [0, 0.0, 2, -0.5])
+def test_muc_options_refuse_a_gold_share_outside_zero_to_one(share: float) -> None:
+    with pytest.raises(OptionError) as info:
+        MucOptions(min_gold_share=share)
+    assert str(info.value) == f"min_gold_share: expected a fraction in (0, 1], but got {share}"
+
+
+def test_muc_options_accept_a_whole_gold_share() -> None:
+    assert MucOptions(min_gold_share=1).min_gold_share == 1
+
+
+@pytest.mark.parametrize("option", ["min_iou", "min_gold_share"])
+@pytest.mark.parametrize("value", [0, 2])
+def test_muc_options_refuse_thresholds_outside_zero_to_one(option: str, value: float) -> None:
+    with pytest.raises(OptionError) as info:
+        MucOptions(**{option: value})
+    assert str(info.value) == f"{option}: expected a fraction in (0, 1], but got {value}"
+
+
+def test_muc_options_describe_joins_thresholds_and_the_document_average() -> None:
+    options = MucOptions(min_iou=0.5, min_gold_share=0.25, document_average=True)
+    assert options.describe() == "overlap iou>=0.5,gold-share>=0.25, document average"
+    assert MucOptions().describe() == "overlap any"
+
+
+def test_adding_muc_results_keeps_the_options_and_no_pairs() -> None:
+    options = MucOptions(min_iou=0.5)
+    a = muc_score([[(0, 2, "X")]], [[(0, 2, "X")]], min_iou=0.5)
+    b = muc_score([[(0, 2, "X")]], [[(0, 1, "X")]], min_iou=0.5)
+    assert a.pairs == [(0, 0, 0)]
+    total = a + b
+    assert total.pairs == []
+    assert total.overlap == options
+    strict = total.modes["strict"].overall
+    # a: one COR; b: IoU 1/2 pairs them, a boundary error, INC in strict mode.
+    assert (strict.cor, strict.inc, strict.pos, strict.act) == (1, 1, 2, 2)
+
+
+def test_adding_a_document_averaged_result_to_a_plain_one_drops_the_average() -> None:
+    a = muc_score([[(0, 2, "X")]], [[(0, 2, "X")]], document_average=True)
+    b = muc_score([[(0, 2, "X")]], [[(0, 1, "X")]])
+    for total in (a + b, b + a):
+        assert total.per_document is None
+        for mode in MODES:
+            assert total.modes[mode].document_macro is None
+            assert "document_macro" not in total.modes[mode].to_dict()
+    # Both averaged: the documents of both, one each, are averaged.
+    c = muc_score([[(0, 2, "X")]], [[(5, 6, "X")]], document_average=True)
+    macro = (a + c).modes["strict"].document_macro
+    assert macro is not None
+    assert (macro.precision, macro.recall, macro.documents) == (0.5, 0.5, 2)
+
+
+def test_document_macro_in_json() -> None:
+    result = muc_score([[(0, 2, "X")], [(0, 1, "Y")]], [[(0, 2, "X")], []], document_average=True)
+    d = result.to_dict()["strict"]
+    # Document 1: P 1, R 1; document 2: nothing predicted, P 0, R 0.
+    assert d["document_macro"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5, "documents": 2}
+
+
+def test_document_columns_count_in_integers() -> None:
+    result = muc_score([[(0, 2, "X")], [(0, 1, "Y")]], [[(0, 2, "X")], []], document_average=True)
+    assert result.per_document is not None
+    for columns in result.per_document.values():
+        for values in columns.values():
+            assert values.dtype == np.int64
+    assert result.per_document["strict"]["cor"].tolist() == [1, 0]
+
+
+def test_adding_muc_counts_of_two_modes_names_both() -> None:
+    with pytest.raises(ValueError, match=r"^cannot add counts of modes strict and exact$"):
+        MucCounts("strict", cor=1) + MucCounts("exact", cor=1)
+
+
+def test_greedy_muc_reports_no_pairs() -> None:
+    result = muc_score([[(0, 2, "X")]], [[(0, 2, "X")]], matching="greedy")
+    assert result.pairs == []
+    assert result.modes["strict"].overall.cor == 1
+
+
+def test_greedy_gold_share_compares_percentages_unrounded() -> None:
+    # 5 of 9 gold positions is 55.56 %, above 55.5 % (nervaluate compares in percent).
+    result = muc_score([[(0, 9, "X")]], [[(0, 5, "X")]], matching="greedy", min_gold_share=0.555)
+    partial = result.modes["partial"].overall
+    assert (partial.par, partial.mis, partial.spu) == (1, 0, 0)
+    # 5 of 9 is below 56 %.
+    result = muc_score([[(0, 9, "X")]], [[(0, 5, "X")]], matching="greedy", min_gold_share=0.56)
+    partial = result.modes["partial"].overall
+    assert (partial.par, partial.mis, partial.spu) == (0, 1, 1)
+
+
+def test_match_document_applies_min_iou() -> None:
+    gold, pred = [(0, 4, "X")], [(3, 5, "X")]  # overlap 1, union 5: IoU 0.2
+    assert match_document(gold, pred) == [(0, 0)]
+    assert match_document(gold, pred, min_iou=0.5) == []
+    assert match_document(gold, pred, min_iou=0.2) == [(0, 0)]
+
+
+def test_a_same_type_overlap_beats_a_larger_overlap_of_another_type() -> None:
+    # Gold A 0-10: prediction B 0-9 overlaps more, but prediction A 9-11 has the type.
+    assert match_document([(0, 10, "A")], [(0, 9, "B"), (9, 11, "A")]) == [(0, 1)]
+
+
+def test_the_larger_overlap_wins_with_spans_of_a_hundred_trillion_positions() -> None:
+    # Gold A 100-(100+L) has its exact prediction; gold A 2 is overlapped by two predictions,
+    # by 5 and by 6 positions: the larger overlap must win though the weights are near 2**53
+    # (within the bound of the matching's weights, k (k + 1)**3 (S + 1) < 2**53).
+    n = 135695708282918
+    o = 100
+    gold = [(0, 5, "A"), (10, 11, "A"), (o, o + n, "A"), (o + n + 10, o + n + 30, "A")]
+    pred = [
+        (0, 3, "A"),
+        (2, 5, "A"),
+        (50, 51, "A"),  # the gold 10-11 and the prediction 50-51 overlap nothing
+        (o, o + n, "A"),
+        (o + n - 1, o + n + 15, "A"),
+        (o + n + 24, o + n + 30, "A"),
+    ]
+    assert match_document(gold, pred) == [(0, 0), (2, 3), (3, 5)]
+
+
+@pytest.mark.parametrize("span", [(3, 3, "X"), (4, 2, "X"), (-1, 2, "X")])
+def test_muc_names_an_empty_or_reversed_span(span: tuple[int, int, str]) -> None:
+    with pytest.raises(InputError) as info:
+        muc_score([[], [(0, 1, "X"), span]], [[], []])
+    assert info.value.source == "gold: document 1, span 1"
+    assert info.value.line is None
+    assert info.value.detail == f"expected 0 <= start < end, but got ({span[0]}, {span[1]})"
+
+
+def test_muc_names_both_document_counts() -> None:
+    message = r"^pred: has 1 document, but the gold has 2$"  # a NerveError since issue 25
+    with pytest.raises(InputError, match=message):
+        muc_score([[], []], [[]])
+
+
+def test_muc_scores_a_type_only_predicted() -> None:
+    result = muc_score([[(0, 1, "A")]], [[(0, 1, "A"), (2, 3, "B")]])
+    strict = result.modes["strict"]
+    assert sorted(strict.per_type) == ["A", "B"]
+    assert (strict.per_type["B"].act, strict.per_type["B"].pos) == (1, 0)
+    assert (strict.overall.act, strict.overall.pos, strict.overall.cor) == (2, 1, 1)

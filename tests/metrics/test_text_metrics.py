@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nerve.errors import NerveError, OptionError
 from nerve.matching.text import as_symbols
-from nerve.metrics.text import EntityTexts, score_texts
-from text_reference import Doc, approx_dict, brute_errors, levenshtein
+from nerve.metrics.text import BagRow, EntityTexts, ErrorRow, NervalRow, TextScores, TextTable, score_texts
+from text_reference import GOLD, PRED, Doc, approx_dict, brute_errors, levenshtein
 
 S = ["John", "Jones", "and", "Peter", "Peters", "came", "to", "York"]
 
@@ -341,3 +342,131 @@ def test_per_category_documents_count_either_side() -> None:
     merged = score_texts(gold[:2], pred[:2]).merge(score_texts(gold[2:], pred[2:]))
     assert merged.boe is not None
     assert {c: row.documents for c, row in merged.boe.per_category.items()} == {"LOC": 1, "PER": 2}
+
+
+# JSON keys, metric selection and merges (cases the mutation run found unchecked)
+
+
+def test_row_json_keys() -> None:
+    assert ErrorRow(1.5, 2.0, 3, 4, 5).to_dict() == {
+        "ecer": 0.5,
+        "ewer": 2.0 / 3,
+        "char_errors": 1.5,
+        "word_errors": 2.0,
+        "gold": 3,
+        "predicted": 4,
+        "documents": 5,
+    }
+    row = ErrorRow(char_errors=3.0, word_errors=2.0, gold=4, predicted=5, documents=2)
+    # Rates over the 4 gold entities: 3/4 and 2/4.
+    assert row.to_dict() == {
+        "ecer": 0.75,
+        "ewer": 0.5,
+        "char_errors": 3.0,
+        "word_errors": 2.0,
+        "gold": 4,
+        "predicted": 5,
+        "documents": 2,
+    }
+    nerval = NervalRow(1, 2, 3, 4).to_dict()
+    assert nerval["documents"] == 4
+    assert "DOCUMENTS" not in nerval
+    bag = BagRow(1, 1, 0, 2, 0.5).to_dict()
+    assert (bag["errors"], bag["documents"], bag["bwer"]) == (0.5, 2, 0.5)
+    assert set(bag) == set(nerval) | {"bwer", "errors"}
+
+
+def test_scores_json_has_the_threshold_only_when_nerval_was_asked_for() -> None:
+    d = TextScores(1, threshold=0.3).to_dict()
+    assert d["threshold"] == 0.3
+    assert "threshold" not in TextScores(1).to_dict()
+    r = score_texts(GOLD, PRED, threshold=0.25)
+    assert r.to_dict()["threshold"] == 0.25
+    assert r.to_dict()["nerval"]["total"]["documents"] == 1
+
+
+@pytest.mark.parametrize("metric", ["ecer-ewer", "nerval", "bow", "botw", "boe"])
+def test_only_the_metrics_asked_for_are_computed(metric: str) -> None:
+    r = score_texts(GOLD, PRED, metrics=[metric])
+    names = {"ecer-ewer": "ecer_ewer", "nerval": "nerval", "bow": "bow", "botw": "botw", "boe": "boe"}
+    for option, field in names.items():
+        assert (getattr(r, field) is not None) == (option == metric), field
+    assert set(r.to_dict()) - {"signature", "documents", "threshold"} == {metric}
+    assert (r.threshold is not None) == (metric == "nerval")
+    assert ("threshold" in r.to_dict()) == (metric == "nerval")
+    assert ("nerval threshold" in r.signature) == (metric == "nerval")
+
+
+def test_a_threshold_out_of_range_names_the_option() -> None:
+    with pytest.raises(OptionError) as info:
+        score_texts(GOLD, PRED, threshold=1.5)
+    assert info.value.option == "threshold"
+    assert str(info.value).startswith("threshold: expected a fraction in [0, 1]")
+
+
+def test_nerval_per_category_counts_of_an_exact_match() -> None:
+    r = score_texts([[("PER", "John")]], [[("PER", "John")]], metrics=["nerval"])
+    assert r.nerval is not None
+    per = r.nerval.per_category["PER"]
+    assert (per.tp, per.fp, per.fn) == (1, 0, 0)
+    assert (r.nerval.total.tp, r.nerval.total.fp, r.nerval.total.fn) == (1, 0, 0)
+
+
+def test_bag_of_words_per_category_with_a_single_distinct_word() -> None:
+    r = score_texts([[("A", "x"), ("B", "x")]], [[("B", "x")]], metrics=["bow"])
+    assert r.bow is not None
+    a, b = r.bow.per_category["A"], r.bow.per_category["B"]
+    assert (a.tp, a.fp, a.fn) == (0, 0, 1)
+    assert (b.tp, b.fp, b.fn) == (1, 0, 0)
+    assert (r.bow.total.tp, r.bow.total.fp, r.bow.total.fn) == (1, 0, 1)
+
+
+def test_merge_keeps_settings_and_adds_repairs() -> None:
+    a = TextScores(1, 0.3, scheme="IOB2", repair="begin", repairs=1)
+    b = TextScores(2, 0.3, scheme="IOB2", repair="begin", repairs=2)
+    m = a.merge(b)
+    assert (m.documents, m.threshold, m.scheme, m.repair, m.repairs) == (3, 0.3, "IOB2", "begin", 3)
+    assert "scheme IOB2" in m.signature
+    a = TextScores(2, scheme="IOBES", repair="discard", repairs=3, notes=("n1",))
+    b = TextScores(1, scheme="IOBES", repair="discard", repairs=4, notes=("n2", "n1"))
+    merged = a.merge(b)
+    assert (merged.documents, merged.scheme, merged.repair, merged.repairs) == (3, "IOBES", "discard", 7)
+    assert merged.notes == ("n1", "n2")
+
+
+def test_merge_refusals_say_why() -> None:
+    with pytest.raises(NerveError, match=r"cannot merge scores of different settings: .*0\.3.* vs .*0\.5"):
+        TextScores(1, 0.3).merge(TextScores(1, 0.5))
+    with_errors = score_texts(GOLD, PRED, metrics=["ecer-ewer"])
+    without = score_texts(GOLD, PRED, metrics=["bow"])
+    with pytest.raises(NerveError, match="cannot merge scores with and without ecer_ewer"):
+        with_errors.merge(without)
+    a = TextScores(1, scheme="IOB2", repair="begin")
+    with pytest.raises(  # NerveError (was ValueError), as Result.merge's, since issue 25
+        NerveError, match=r"^cannot merge scores of different settings: '.*IOB2.*' vs '.*IOBES.*'$"
+    ):
+        a.merge(TextScores(1, scheme="IOBES", repair="begin"))
+    with_bow = TextScores(1, bow=TextTable(None, {}), scheme="IOB2", repair="begin")  # type: ignore[arg-type]
+    with pytest.raises(NerveError, match=r"^cannot merge scores with and without bow$"):
+        a.merge(with_bow)
+
+
+def _noisy_document(seed: int) -> tuple[Doc, Doc]:
+    """Some 30 entities of three interleaved categories, each predicted with one character wrong."""
+    words = ["ab", "abc", "abcd", "abcde", "xy", "abcdefg", "abcdefghij"]
+    gold = [
+        ("ABC"[(i * 7 + seed) % 3], " ".join(words[(i * j + seed) % 7] for j in range(1 + i % 3)))
+        for i in range(30 + seed)
+    ]
+    pred = [(c, t[:-1] + "z" if i % 3 else t + "q") for i, (c, t) in enumerate(gold)]
+    return gold, pred[::-1]
+
+
+def test_shards_merge_to_exactly_the_whole_corpus() -> None:
+    """Each cell's pairs are taken in the entities' order, so a document scores the same alone."""
+    (g1, p1), (g2, p2) = _noisy_document(0), _noisy_document(1)
+    whole = score_texts([g1, g2], [p1, p2], metrics=["ecer-ewer"])
+    merged = score_texts([g1], [p1], metrics=["ecer-ewer"]).merge(
+        score_texts([g2], [p2], metrics=["ecer-ewer"])
+    )
+    assert whole.to_dict() == merged.to_dict()

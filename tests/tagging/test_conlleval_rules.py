@@ -7,6 +7,7 @@ import pytest
 
 from nerve.model.vocab import TagVocab
 from nerve.tagging.conlleval_rules import (
+    P_B,
     P_O,
     PerlChunker,
     PerlCounts,
@@ -158,3 +159,10 @@ def test_vocab_codes_give_o_and_untyped_tags_the_empty_type() -> None:
     names = ["", *vocab.type_names]
     assert [names[perl_type[i]] for i in ids] == ["", "PER", "PER", "LOC", "", "PER"]
     assert perl_type[ids[4]] == 0
+
+
+def test_raw_tag_table_makes_only_o_outside_by_default() -> None:
+    # conlleval.pl -r without -o: every tag but ``O`` is ``B-`` and itself, whatever it spells.
+    codes, types, _ = PerlTagTable(raw=True).lookup([b"O", b"XXOXX", b"PER", b"O"])
+    assert codes.tolist() == [P_O, P_B, P_B, P_O]
+    assert types.tolist() == [0, 1, 2, 0]

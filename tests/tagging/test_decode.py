@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from nerve.model.schemes import get_scheme
 from nerve.model.vocab import TagVocab
@@ -64,3 +65,13 @@ def test_chunks_have_a_length() -> None:
     assert found.chunks.start.tolist() == [0, 3]
     assert len(found.chunks.select(np.array([False, True]))) == 1
     assert found.problems == []
+
+
+def test_an_unknown_repair_policy_lists_the_known_ones() -> None:
+    from nerve.errors import SchemeError
+    from nerve.tagging.decode import get_policy
+
+    assert get_policy("discard") == "discard"
+    message = r"^Expected a repair policy among begin, conlleval, discard, error, but got 'mend'$"
+    with pytest.raises(SchemeError, match=message):
+        get_policy("mend")

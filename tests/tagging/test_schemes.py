@@ -468,3 +468,30 @@ def test_encode_rejects_bad_sequence_index() -> None:
 def test_encode_empty(scheme: str) -> None:
     assert nerve.encode([], 3, scheme=scheme) == ["O", "O", "O"]
     assert nerve.decode(["O", "O", "O"], scheme=scheme) == []
+
+
+# Scheme inference from transitions, and letters a side's own scheme refuses
+
+
+def test_scheme_inferred_from_a_b_after_an_i_of_the_same_type_in_another_sentence() -> None:
+    # B-PER starts the second sentence: after the outside tag, not after the I-PER before it.
+    result = nerve.score([["I-PER"], ["B-PER"]], [["I-PER"], ["B-PER"]], repair="discard")
+    assert result.settings.scheme == "IOB2"
+
+
+def test_scheme_inferred_from_b_then_i() -> None:
+    result = nerve.score([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]], repair="discard")
+    assert result.settings.scheme == "IOB2"
+    assert result.micro.f1 == 1.0
+
+
+def test_streaming_scheme_of_a_label_list_with_i_before_b() -> None:
+    metric = nerve.StreamingMetric(labels=["O", "I-PER", "B-PER"], repair="discard")
+    assert metric.scheme is not None
+    assert metric.scheme.name == "IOB2"
+
+
+def test_gold_letters_outside_the_gold_scheme_name_the_gold_side() -> None:
+    with pytest.raises(SchemeError) as info:
+        nerve.score([["B-PER"]], [["B-PER"]], gold_scheme="IO", pred_scheme="IOB2", repair="begin")
+    assert str(info.value) == "the gold tags use B, which scheme IO does not have"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nerve.errors import InputError, InvalidSequenceError, NerveError
+from nerve.errors import InputError, InvalidSequenceError, NerveError, SchemeError
 from nerve.tagging.texts import read_bio_dirs, read_text_files
 
 MERGED = (
@@ -122,3 +122,82 @@ def test_conlleval_repair_is_refused(tmp_path: Path) -> None:
         NerveError, match=r"^the text metrics need entities; use --repair begin, discard or error$"
     ):
         read_text_files(path, repair="conlleval")
+
+
+# BIO directories and repair policies (cases the mutation run found unchecked)
+
+
+def dirs(tmp_path: Path, label: str, pred: str) -> tuple[Path, Path]:
+    """A label and a prediction directory holding one file ``a.bio`` each."""
+    label_dir, pred_dir = tmp_path / "labels", tmp_path / "predictions"
+    label_dir.mkdir()
+    pred_dir.mkdir()
+    write(label_dir / "a.bio", label)
+    write(pred_dir / "a.bio", pred)
+    return label_dir, pred_dir
+
+
+def test_bio_dirs_corpus_names_its_scheme(tmp_path: Path) -> None:
+    label, pred = dirs(tmp_path, "x B-PER\ny I-PER\n", "x B-PER\ny O\n")
+    corpus = read_bio_dirs(label, pred)
+    assert (corpus.scheme, corpus.repair) == ("IOB2", "begin")
+    assert corpus.gold.text == ["x y"]
+    assert corpus.pred.text == ["x"]
+    assert read_bio_dirs(label, pred, scheme="iobes", repair="discard").scheme == "IOBES"
+
+
+def test_bio_dirs_name_the_gold_side_of_an_invalid_transition(tmp_path: Path) -> None:
+    label, pred = dirs(tmp_path, "x O\ny I-PER\n", "x O\ny B-PER\n")
+    with pytest.raises(InvalidSequenceError) as info:
+        read_bio_dirs(label, pred, repair="error")
+    problems = [(p.source, p.line, p.side, p.tag) for p in info.value.problems]
+    assert problems == [(str(label / "a.bio"), 2, "gold", "I-PER")]
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_a_bad_prediction_directory_is_named(tmp_path: Path, kind: str) -> None:
+    label = tmp_path / "labels"
+    label.mkdir()
+    write(label / "a.bio", "x O\n")
+    pred = tmp_path / "predictions"
+    if kind == "file":
+        write(pred, "x O\n")
+    with pytest.raises(InputError) as info:
+        read_bio_dirs(label, pred)
+    assert info.value.source == str(pred)
+    assert info.value.detail == ("no such directory" if kind == "missing" else "is not a directory")
+
+
+def test_bio_dirs_read_tags_spelled_b_dash_x_only(tmp_path: Path) -> None:
+    label_dir, pred_dir = dirs(tmp_path, "John B_PER\nSmith I_PER\n", "John B_PER\nSmith I_PER\n")
+    with pytest.raises(InputError):
+        read_bio_dirs(label_dir, pred_dir)
+
+
+def test_tags_are_read_as_prefix_tags_not_guessed(tmp_path: Path) -> None:
+    # ``PER-B`` is a suffix tag; the text metrics read ``B-PER`` only and name the line.
+    path = write(tmp_path / "m.conll", "a PER-B PER-B\nb PER-I PER-I\n")
+    with pytest.raises(InputError) as info:
+        read_text_files(path)
+    assert info.value.source == str(path)
+    assert info.value.line == 1
+
+
+def test_an_entity_at_the_end_of_a_file_without_a_final_newline(tmp_path: Path) -> None:
+    gold = write(tmp_path / "g.conll", "a O\nbc B-PER\nde I-PER")
+    pred = write(tmp_path / "p.conll", "a O\nbc O\nde B-PER")
+    corpus = read_text_files(gold, pred)
+    assert corpus.gold.text == ["bc de"]
+    assert corpus.pred.text == ["de"]
+    label, pred_dir = dirs(tmp_path, "a O\nbc B-PER\nxyz I-PER", "a O\nbc O\nxyz B-LOC")
+    corpus = read_bio_dirs(label, pred_dir)
+    assert corpus.gold.text == ["bc xyz"]
+    assert (corpus.pred.text, corpus.pred.category) == (["xyz"], ["LOC"])
+
+
+def test_an_unknown_repair_policy_lists_the_policies(tmp_path: Path) -> None:
+    message = r"^Expected a repair policy among begin, conlleval, discard, error, but got 'bogus'$"
+    with pytest.raises(SchemeError, match=message):
+        read_bio_dirs(tmp_path, tmp_path, repair="bogus")
+    with pytest.raises(SchemeError, match=message):
+        read_text_files(tmp_path / "x.conll", repair="bogus")

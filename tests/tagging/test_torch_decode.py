@@ -134,3 +134,38 @@ def test_split_counts_reads_the_layout() -> None:
         assert host is not None
         assert parts[side].tolist() == host.tolist()
     assert parts["gold_transitions"][N_CODES:].sum() == 5  # four tags and the outside tag after them
+
+
+# Ids at the edges of the label list
+
+
+def test_torch_counts_a_predicted_id_one_past_the_labels() -> None:
+    t = tables(["O", "B-PER", "I-PER"])
+    c = counts(t, [[0, 1, 2]], [[0, 1, 3]])
+    assert c[BAD_PRED] == 1
+
+
+@pytest.mark.parametrize("bad", [-100, -4])
+def test_torch_counts_a_far_negative_predicted_id(bad: int) -> None:
+    t = tables(["O", "B-PER", "I-PER"])
+    c = counts(t, [[0, 1, 2]], [[bad, 1, 2]])
+    assert c[BAD_PRED] == 1
+
+
+def test_torch_counts_a_bad_prediction_with_a_single_label() -> None:
+    only_o = tables(["O"])
+    c = counts(only_o, [[0, 0]], [[0, 1]])
+    parts = split_counts(c, only_o)
+    assert c[BAD_PRED] == 1
+    assert parts["tokens"] == 2
+
+
+def test_torch_skips_positions_past_the_lengths_with_a_single_label() -> None:
+    only_o = tables(["O"])
+    parts = split_counts(
+        counts(only_o, [[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]], lengths=[1, 3]), only_o
+    )
+    assert (parts["tokens"], parts["correct"], parts["sentences"]) == (4, 4, 2)
+    c = counts(only_o, [[0, -100], [0, 0]], [[0, 0], [0, 0]], ignore=-100)
+    parts = split_counts(c, only_o)
+    assert (parts["tokens"], parts["correct"]) == (3, 3)

@@ -1,47 +1,24 @@
-"""Metric behaviour the mutation run found unchecked: accumulator merges, messages, merged fields.
+"""`nerve.metrics.exact`'s accumulator: merging accumulators, the settings it refuses, and the MUC
+counts it keeps by document.
 
 Small hand-made inputs only, so these run inside mutmut's ``mutants/`` tree too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
-from nerve.errors import InputError, NerveError, SchemeError
-from nerve.metrics.discontinuous import DiscontinuousScores
+import nerve
+from hand_made import IOB2, block, vocab
+from nerve.errors import InvalidSequenceError, OptionError, SchemeError
 from nerve.metrics.exact import ExactAccumulator, TransitionTable
-from nerve.metrics.muc import MODES, MucOptions, match_document, muc_score
-from nerve.metrics.text import TextScores
+from nerve.metrics.muc import MODES, MucOptions, muc_score
 from nerve.model.blocks import TagBlock
 from nerve.model.counts import Counts
 from nerve.model.labels import LabelMap
-from nerve.model.schemes import TagFormat, get_scheme
+from nerve.model.schemes import get_scheme
 from nerve.model.vocab import TagVocab
-
-IOB2 = get_scheme("IOB2")
-
-
-def vocab(order: list[str], scheme: str = "IOB2") -> TagVocab:
-    v = TagVocab(TagFormat(), get_scheme(scheme))
-    v.add(order)
-    return v
-
-
-def block(
-    v: TagVocab, gold: list[str], pred: list[str], sentences: list[int], docs: Sequence[int] = ()
-) -> TagBlock:
-    """A block of one vocabulary's ids; ``sentences`` and ``docs`` list the positions that start one."""
-    n = len(gold)
-    starts = np.zeros(n, dtype=np.bool_)
-    starts[sentences] = True
-    doc_starts = np.zeros(n, dtype=np.bool_)
-    doc_starts[list(docs)] = True
-    line = np.arange(1, n + 1, dtype=np.int64)
-    return TagBlock(v.add(gold), v.add(pred), starts, doc_starts, line, line)
-
 
 GOLD_A, PRED_A = ["B-PER", "I-PER", "O"], ["B-PER", "O", "O"]
 GOLD_B, PRED_B = ["B-LOC", "I-LOC", "B-PER"], ["B-LOC", "I-LOC", "I-PER"]
@@ -49,6 +26,9 @@ GOLD_B, PRED_B = ["B-LOC", "I-LOC", "B-PER"], ["B-LOC", "I-LOC", "I-PER"]
 
 def tag_counts(table: TransitionTable, v: TagVocab) -> dict[str, int]:
     return {tag: int(table.tags[i]) if i < table.tags.shape[0] else 0 for i, tag in enumerate(v.tags)}
+
+
+# Merging accumulators
 
 
 def test_absorbing_an_accumulator_numbered_differently_equals_reading_both() -> None:
@@ -110,6 +90,33 @@ def test_absorbing_a_tag_this_scheme_refuses_names_it() -> None:
         a.absorb(b)
 
 
+# Settings refused
+
+
+def test_conlleval_with_a_label_map_is_refused_with_the_reason() -> None:
+    with pytest.raises(OptionError) as info:
+        nerve.score([["B-PER"]], [["B-PER"]], repair="conlleval", types="PER")
+    assert str(info.value) == (
+        "repair: conlleval's rules count chunks of the tags as read, in one scheme: with a label map, "
+        "a type filter or two schemes use begin, discard or error"
+    )
+
+
+@pytest.mark.parametrize("policy", ["discard", "error"])
+def test_accumulator_needs_the_scheme_for_discard_and_error(policy: str) -> None:
+    with pytest.raises(ValueError, match=rf"^the {policy} policy needs the scheme before reading$"):
+        ExactAccumulator(vocab(["O", "B-PER"]), policy, None, ("g", "p"))
+
+
+def test_invalid_gold_transition_names_the_gold_side() -> None:
+    with pytest.raises(InvalidSequenceError) as info:
+        nerve.score([["O", "I-PER"]], [["O", "O"]], repair="error", scheme="IOB2")
+    assert [(p.side, p.line, p.tag) for p in info.value.problems] == [("gold", 2, "I-PER")]
+
+
+# MUC counts by document, and MUC results of an accumulator
+
+
 def _doc_macro_by_accumulator() -> dict[str, tuple[float, float, float, int]]:
     v = vocab(["O", "B-PER", "I-PER", "B-LOC"])
     acc = ExactAccumulator(v, "begin", IOB2, ("g", "p"), overlap=MucOptions(document_average=True))
@@ -138,66 +145,6 @@ def test_document_average_of_a_block_ending_with_a_new_document() -> None:
     assert found["strict"] == (0.5, 0.5, 0.5, 2)
 
 
-def test_match_document_applies_min_iou() -> None:
-    gold, pred = [(0, 4, "X")], [(3, 5, "X")]  # overlap 1, union 5: IoU 0.2
-    assert match_document(gold, pred) == [(0, 0)]
-    assert match_document(gold, pred, min_iou=0.5) == []
-    assert match_document(gold, pred, min_iou=0.2) == [(0, 0)]
-
-
-@pytest.mark.parametrize("span", [(3, 3, "X"), (4, 2, "X"), (-1, 2, "X")])
-def test_muc_names_an_empty_or_reversed_span(span: tuple[int, int, str]) -> None:
-    with pytest.raises(InputError) as info:
-        muc_score([[], [(0, 1, "X"), span]], [[], []])
-    assert info.value.source == "gold: document 1, span 1"
-    assert info.value.line is None
-    assert info.value.detail == f"expected 0 <= start < end, but got ({span[0]}, {span[1]})"
-
-
-def test_muc_names_both_document_counts() -> None:
-    message = r"^pred: has 1 document, but the gold has 2$"  # a NerveError since issue 25
-    with pytest.raises(InputError, match=message):
-        muc_score([[], []], [[]])
-
-
-def test_muc_scores_a_type_only_predicted() -> None:
-    result = muc_score([[(0, 1, "A")]], [[(0, 1, "A"), (2, 3, "B")]])
-    strict = result.modes["strict"]
-    assert sorted(strict.per_type) == ["A", "B"]
-    assert (strict.per_type["B"].act, strict.per_type["B"].pos) == (1, 0)
-    assert (strict.overall.act, strict.overall.pos, strict.overall.cor) == (2, 1, 1)
-
-
-def test_discontinuous_scores_keep_beta_when_added() -> None:
-    total = DiscontinuousScores(Counts(1, 1, 0), beta=2.0) + DiscontinuousScores(Counts(1, 0, 2), beta=2.0)
-    assert total.counts == Counts(2, 1, 2)
-    assert total.beta == 2.0
-    # tp 2, fp 1, fn 2: P 2/3, R 1/2; F2 = 5PR / (4P + R) = (5/3) / (8/3 + 1/2) = 10/19.
-    assert total.score.fbeta == pytest.approx(10 / 19)
-    assert total.score.f1 == pytest.approx(4 / 7)  # 2PR / (P + R) = (2/3) / (7/6)
-
-
-def test_text_scores_merge_keeps_settings_and_adds_repairs() -> None:
-    a = TextScores(2, scheme="IOBES", repair="discard", repairs=3, notes=("n1",))
-    b = TextScores(1, scheme="IOBES", repair="discard", repairs=4, notes=("n2", "n1"))
-    merged = a.merge(b)
-    assert (merged.documents, merged.scheme, merged.repair, merged.repairs) == (3, "IOBES", "discard", 7)
-    assert merged.notes == ("n1", "n2")
-
-
-def test_text_scores_merge_refusals_say_why() -> None:
-    a = TextScores(1, scheme="IOB2", repair="begin")
-    with pytest.raises(  # NerveError (was ValueError), as Result.merge's, since issue 25
-        NerveError, match=r"^cannot merge scores of different settings: '.*IOB2.*' vs '.*IOBES.*'$"
-    ):
-        a.merge(TextScores(1, scheme="IOBES", repair="begin"))
-    from nerve.metrics.text import TextTable
-
-    with_bow = TextScores(1, bow=TextTable(None, {}), scheme="IOB2", repair="begin")  # type: ignore[arg-type]
-    with pytest.raises(NerveError, match=r"^cannot merge scores with and without bow$"):
-        a.merge(with_bow)
-
-
 def test_an_empty_block_counts_nothing_with_the_document_average() -> None:
     # A block of no tokens (a range of a file holding none) leaves the document average alone.
     v = vocab(["O", "B-PER"])
@@ -214,17 +161,70 @@ def test_an_empty_block_counts_nothing_with_the_document_average() -> None:
     assert (d.precision, d.recall, d.documents) == (0.5, 1.0, 1)
 
 
-def test_error_row_json_names_every_count() -> None:
-    from nerve.metrics.text import ErrorRow
+def test_document_average_with_nothing_read() -> None:
+    acc = ExactAccumulator(vocab(["O"]), "begin", IOB2, ("g", "p"), overlap=MucOptions(document_average=True))
+    muc = acc.finish().muc
+    assert muc is not None
+    for mode in MODES:
+        macro = muc.modes[mode].document_macro
+        assert macro is not None
+        assert macro.documents == 0
+        assert muc.modes[mode].overall.pos == 0
 
-    row = ErrorRow(char_errors=3.0, word_errors=2.0, gold=4, predicted=5, documents=2)
-    # Rates over the 4 gold entities: 3/4 and 2/4.
-    assert row.to_dict() == {
-        "ecer": 0.75,
-        "ewer": 0.5,
-        "char_errors": 3.0,
-        "word_errors": 2.0,
-        "gold": 4,
-        "predicted": 5,
-        "documents": 2,
-    }
+
+def test_document_columns_have_one_entry_per_document_read() -> None:
+    # Entry 0 stands for the document a range of a file began in; the block's two documents are 1, 2.
+    v = vocab(["O", "B-PER"])
+    acc = ExactAccumulator(v, "begin", IOB2, ("g", "p"), overlap=MucOptions(document_average=True))
+    acc.update(block(v, ["B-PER", "O", "B-PER"], ["B-PER", "O", "O"], [0, 2], [0, 2]))
+    acc.update(block(v, [], [], [], []))
+    muc = acc.finish().muc
+    assert muc is not None
+    assert muc.per_document is not None
+    strict = muc.per_document["strict"]
+    assert strict["cor"].tolist() == [0, 1, 0]
+    assert strict["mis"].tolist() == [0, 0, 1]
+    assert all(column.shape == (3,) for column in strict.values())
+
+
+def test_accumulator_muc_keeps_the_options_and_the_documents() -> None:
+    options = MucOptions(min_iou=0.5, document_average=True)
+    v = vocab(["O", "B-PER"])
+    for read in (False, True):
+        acc = ExactAccumulator(v, "begin", IOB2, ("g", "p"), overlap=options)
+        if read:
+            starts = np.asarray([True, False, True])
+            line = np.arange(1, 4, dtype=np.int64)
+            acc.update(
+                TagBlock(
+                    v.add(["B-PER", "O", "B-PER"]), v.add(["B-PER", "O", "O"]), starts, starts, line, line
+                )
+            )
+        muc = acc.finish().muc
+        assert muc is not None
+        assert muc.overlap == options
+        assert muc.per_document is not None
+        assert set(muc.per_document) == set(MODES)
+        cor = muc.per_document["strict"]["cor"].tolist()
+        assert cor == ([0, 1, 0] if read else [])
+
+
+def test_accumulator_with_types_and_nothing_read_has_no_type_rows() -> None:
+    acc = ExactAccumulator(vocab(["O", "B-PER"]), "begin", IOB2, ("g", "p"), overlap=MucOptions())
+    muc = acc.finish().muc
+    assert muc is not None
+    for mode in MODES:
+        assert muc.modes[mode].per_type == {}
+        assert muc.modes[mode].overall.pos == 0
+        assert muc.to_dict()[mode]["per_type"] == {}
+
+
+def test_greedy_muc_on_tags() -> None:
+    gold = [["B-X", "I-X", "B-X", "O"]]
+    pred = [["B-X", "I-X", "I-X", "O"]]  # one prediction across both gold entities
+    result = nerve.score(gold, pred, metrics="exact,muc", matching="greedy")
+    muc = result.muc
+    assert muc is not None
+    strict = muc.modes["strict"].overall
+    # Greedy: the prediction 0-3 pairs with the first gold 0-2 (INC); the second gold is missed.
+    assert (strict.cor, strict.inc, strict.mis, strict.spu) == (0, 1, 1, 0)
