@@ -68,9 +68,9 @@ def have(name: str) -> bool:
 # -m "not slow" leaves it out. Other slow tests carry @pytest.mark.slow themselves.
 SLOW_FIXTURES = {
     "browser": "a page opened in Chromium",
-    "client": "a two-worker Dask cluster (tests/test_dask.py)",
-    "dist": "the sdist and the wheel, built (tests/test_release.py)",
-    "site": "the documentation site, built (tests/test_docs_site.py)",
+    "client": "a two-worker Dask cluster (tests/integrations/test_dask.py)",
+    "dist": "the sdist and the wheel, built (tests/project/test_release.py)",
+    "site": "the documentation site, built (tests/project/test_docs_site.py)",
 }
 
 

@@ -13,7 +13,7 @@ Conventions (CONTRIBUTING.md, "Documentation"):
 - A block that imports torch, torchmetrics or lightning (the test-torch extra) needs them too. Without
   what it needs, a block is skipped (a page's other doctests still run), and fails under CI=true.
 - Any other fenced block (``text``, ``json``, ``sh``, a snippet of an example file) is not run; ``sh``
-  holds installation commands only, which tests/test_project.py and CI run.
+  holds installation commands only, which tests/project/test_project.py and CI run.
 
 ``python tests/docs_examples.py --update`` reruns every console block and writes the outputs back.
 """

@@ -20,7 +20,7 @@ seqeval's arithmetic (`nerve.compat.seqeval.prf`). scikit-learn is not needed:
 through `warnings.warn` (a filter on scikit-learn's class of that name does not catch it).
 
 Where seqeval 1.2.2 is wrong, this differs (each case is pinned in
-``tests/test_compat_seqeval.py``):
+``tests/compat/test_compat_seqeval.py``):
 
 - **No entities at all.** seqeval's ``classification_report`` raises ``ValueError: max() arg is
   an empty sequence``, and its macro averages are ``nan`` (with RuntimeWarnings). Here the report

@@ -1,0 +1,552 @@
+"""Bad input for every reader, through the real ``nerve score`` command: exit status 2 and one line
+naming the file, the line (or the document and the span), and what fixes it.
+
+Issue 14, "Bad input": a malformed line (a brat ``T`` line without offsets, JSON that does not parse,
+a TSV row with too few columns), offsets outside the text, an entity text that does not match, a
+fragment list out of order, a ClassLabel id outside the names, a ``.ann`` without its ``.txt``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+import nerve
+from cli_errors import cli_error
+from conftest import peer
+from nerve.cli import main
+
+HIPE_HEAD = (
+    "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\t"
+    "NEL-LIT\tNEL-METO\tMISC\n# hipe2022:document_id = d1\n"
+)
+HIPE_ROW = "\tO\tO\tO\tO\tO\tO\t_\t_\t_\n"
+CONLLU_ROW = "\t_\t_\t_\t_\t_\t_\t_\t"
+
+
+def labelstudio(start: int, end: int, text: str, units_text: str = "John lives") -> str:
+    value = {"start": start, "end": end, "text": text, "labels": ["PER"]}
+    result = {"type": "labels", "from_name": "label", "to_name": "text", "value": value}
+    return json.dumps([{"id": 7, "data": {"text": units_text}, "annotations": [{"result": [result]}]}])
+
+
+def jsonl(*docs: object) -> str:
+    return "".join(json.dumps(d) + "\n" for d in docs)
+
+
+def span(start: int, end: int, text: str | None = None) -> dict[str, object]:
+    out: dict[str, object] = {"start": start, "end": end, "label": "PER"}
+    if text is not None:
+        out["text"] = text
+    return out
+
+
+class Case(NamedTuple):
+    """Files written under a fresh directory, the arguments after ``score`` (``{d}`` is that directory),
+    and what the one line of stderr must hold: the file, the place, and the fix."""
+
+    files: dict[str, str]
+    args: tuple[str, ...]
+    where: tuple[str, ...]
+    fix: str
+
+
+GOOD_DOC = {"text": "John lives", "spans": [span(0, 4, "John")]}
+NESTED_DOC = {"doc_key": 1, "sentences": [["John"]], "ner": [[[0, 0, "PER"]]]}
+CONLL_GOLD = "John B-PER\nlives O\nin O\n\nParis B-LOC\n"
+CASES = {
+    # brat standoff
+    "brat-T-line-without-offsets": Case(
+        {"b/a.txt": "John lives.\n", "b/a.ann": "T1\tPER\tJohn\n"},
+        ("{d}/b",),
+        ("a.ann:1:", "T1"),
+        "expected T1<TAB>TYPE START END<TAB>TEXT",
+    ),
+    "brat-offset-outside-text": Case(
+        {"b/a.txt": "John lives.\n", "b/a.ann": "T1\tPER 0 4\tJohn\nT2\tLOC 5 40\tlives\n"},
+        ("{d}/b",),
+        ("a.ann:2:", "entity T2", "offset 40"),
+        "expected offsets within it",
+    ),
+    "brat-text-mismatch": Case(
+        {"b/a.txt": "John lives.\n", "b/a.ann": "T1\tPER 0 4\tJohx\n"},
+        ("{d}/b",),
+        ("a.ann:1:", "entity T1", "'John'", "'Johx'"),
+        "--lenient",
+    ),
+    "brat-fragments-out-of-order": Case(
+        {"b/a.txt": "John lives.\n", "b/a.ann": "T1\tPER 5 10;0 4\tlives John\n"},
+        ("{d}/b",),
+        ("a.ann:1:", "entity T1", "piece 0 4"),
+        "expected pieces in order",
+    ),
+    "brat-ann-without-txt-directory": Case(
+        {"b/a.ann": "T1\tPER 0 4\tJohn\n"},
+        ("{d}/b",),
+        ("a.ann:", "a.txt"),
+        "expected it there",
+    ),
+    "brat-ann-without-txt-file": Case(
+        {"b/a.ann": "T1\tPER 0 4\tJohn\n"},
+        ("{d}/b/a.ann",),
+        ("a.ann:", "a.txt"),
+        "expected it there",
+    ),
+    "brat-prediction-text-mismatch": Case(
+        {"g/a.txt": "John.\n", "g/a.ann": "T1\tPER 0 4\tJohn\n", "p/a.ann": "T1\tPER 0 4\tJo\n"},
+        ("{d}/g", "{d}/p"),
+        ("p/a.ann:1:", "entity T1"),
+        "--lenient",
+    ),
+    # JSON / JSONL spans
+    "jsonl-malformed-line": Case(
+        {"s.jsonl": jsonl(GOOD_DOC) + '{"text": "x", "spans": [\n'},
+        ("{d}/s.jsonl",),
+        ("s.jsonl", "line 2", "malformed JSON"),
+        "expected one complete JSON value a line",
+    ),
+    "json-malformed-file": Case(
+        {"s.json": json.dumps([GOOD_DOC])[:-3]},
+        ("{d}/s.json",),
+        ("s.json", "malformed JSON"),
+        "expected one JSON value",
+    ),
+    "jsonl-offset-outside-text": Case(
+        {"s.jsonl": jsonl(GOOD_DOC, {"text": "Ann", "spans": [span(0, 3), span(1, 9)]})},
+        ("{d}/s.jsonl",),
+        ("s.jsonl:2:", "document 1", "span 1", "end 9"),
+        "expected offsets within it",
+    ),
+    "jsonl-text-mismatch": Case(
+        {"s.jsonl": jsonl({"text": "John lives", "spans": [span(0, 4, "John"), span(5, 10, "live")]})},
+        ("{d}/s.jsonl",),
+        ("s.jsonl:1:", "document 0", "span 1", "'lives'", "'live'"),
+        "--lenient",
+    ),
+    "jsonl-token-mismatch": Case(
+        {"s.jsonl": jsonl({"tokens": ["John", "lives"], "spans": [span(0, 2, "John")]})},
+        ("{d}/s.jsonl",),
+        ("s.jsonl:1:", "document 0", "span 0", "'John lives'"),
+        "--lenient",
+    ),
+    "jsonl-token-offset-outside": Case(
+        {"s.jsonl": jsonl({"tokens": ["John"], "spans": [span(0, 2)]})},
+        ("{d}/s.jsonl",),
+        ("s.jsonl:1:", "document 0", "span 0", "end 2"),
+        "beyond the 1 token",
+    ),
+    "jsonl-reversed-span": Case(
+        {"s.jsonl": jsonl({"text": "John", "spans": [span(3, 1)]})},
+        ("{d}/s.jsonl",),
+        ("s.jsonl:1:", "document 0", "span 0"),
+        "expected 0 <= start < end",
+    ),
+    # doccano
+    "doccano-malformed-line": Case(
+        {"d.jsonl": '{"text": "John", "label": [[0, 4, "PER"]]}\n{"text": "x", "label": [[0, 1\n'},
+        ("{d}/d.jsonl", "--format", "doccano"),
+        ("d.jsonl", "line 2", "malformed JSON"),
+        "expected one complete JSON value a line",
+    ),
+    "doccano-offset-outside-text": Case(
+        {"d.jsonl": '{"text": "John", "label": [[0, 4, "PER"], [2, 9, "LOC"]]}\n'},
+        ("{d}/d.jsonl",),
+        ("d.jsonl:1:", "document 0", "span 1", "end 9"),
+        "expected offsets within it",
+    ),
+    "doccano-span-of-two-values": Case(
+        {"d.jsonl": '{"text": "John", "label": [[0, "PER"]]}\n'},
+        ("{d}/d.jsonl",),
+        ("d.jsonl:1:", "document 0", "span 0"),
+        'expected [start, end, "TYPE"]',
+    ),
+    # Label Studio
+    "labelstudio-malformed": Case(
+        {"l.json": labelstudio(0, 4, "John")[:-5]},
+        ("{d}/l.json", "--format", "labelstudio"),
+        ("l.json", "malformed JSON"),
+        "expected one JSON value",
+    ),
+    "labelstudio-offset-outside-text": Case(
+        {"l.json": labelstudio(0, 40, "John")},
+        ("{d}/l.json",),
+        ("l.json", "task 0 (id 7)", "annotations", "result 0", "end 40"),
+        "expected offsets within it",
+    ),
+    "labelstudio-text-mismatch": Case(
+        {"l.json": labelstudio(0, 4, "Jon")},
+        ("{d}/l.json",),
+        ("l.json", "task 0 (id 7)", "result 0", "'John'", "'Jon'"),
+        "--lenient",
+    ),
+    "labelstudio-utf16-inside-a-character": Case(
+        {"l.json": labelstudio(1, 3, "x", "😀x")},
+        ("{d}/l.json", "--offsets", "utf16"),
+        ("l.json", "task 0 (id 7)", "result 0", "UTF-16 offsets 1, 3"),
+        "fall inside a character",
+    ),
+    # HIPE and CoNLL-U: rows with too few columns
+    "hipe-row-too-few-columns": Case(
+        {"h.tsv": HIPE_HEAD + "John" + HIPE_ROW + "lives\tO\n"},
+        ("{d}/h.tsv",),
+        ("h.tsv:4:",),
+        "expected 10 as in the header",
+    ),
+    "conllu-row-too-few-columns": Case(
+        {"c.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\n2\tlives\t_\t_\n\n"},
+        ("{d}/c.conllu",),
+        ("c.conllu:2:",),
+        "expected the 10 of CoNLL-U",
+    ),
+    # DyGIE++ nested JSON
+    "nested-malformed-line": Case(
+        {"n.jsonl": '{"doc_key": 1, "sentences": [["John"]], "ner": [[[0, 0, "PER"]]\n'},
+        ("{d}/n.jsonl", "--format", "nested"),
+        ("n.jsonl", "line 1", "malformed JSON"),
+        "expected one complete JSON value a line",
+    ),
+    "nested-entity-outside-sentence": Case(
+        {"n.jsonl": jsonl({"sentences": [["John", "lives"]], "ner": [[[0, 0, "X"], [0, 5, "X"]]]})},
+        ("{d}/n.jsonl", "--format", "nested"),
+        ("n.jsonl:1:", "document 0", "sentence 0, entity 1"),
+        "ends are inclusive",
+    ),
+    "nested-entity-of-two-values": Case(
+        {"n.jsonl": '{"doc_key": 1, "sentences": [["John"]], "ner": [[[0, "PER"]]]}\n'},
+        ("{d}/n.jsonl", "--format", "nested"),
+        ("n.jsonl:1:", "document 0", "sentence 0, entity 0"),
+        "expected [start, end, type]",
+    ),
+    # spaCy JSONL (and a DocBin that is none)
+    "spacy-jsonl-malformed-line": Case(
+        {"s.jsonl": '{"text": "John", "spans": [{"start": 0, "end": 4, "label": "PER"}\n'},
+        ("{d}/s.jsonl", "--format", "spacy-jsonl"),
+        ("s.jsonl", "line 1", "malformed JSON"),
+        "expected one complete JSON value a line",
+    ),
+    "spacy-jsonl-offset-outside-text": Case(
+        {"s.jsonl": jsonl({"text": "John", "spans": [span(0, 40)]})},
+        ("{d}/s.jsonl", "--format", "spacy-jsonl"),
+        ("s.jsonl:1:", "document 0", "span 0", "end 40"),
+        "expected offsets within it",
+    ),
+    "spacy-jsonl-text-mismatch": Case(
+        {"s.jsonl": jsonl({"text": "John", "spans": [span(0, 4, "Jo")]})},
+        ("{d}/s.jsonl", "--format", "spacy-jsonl"),
+        ("s.jsonl:1:", "document 0", "span 0"),
+        "--lenient",
+    ),
+    "spacy-docbin-that-is-none": Case(
+        {"x.spacy": "not a DocBin"},
+        ("{d}/x.spacy",),
+        ("x.spacy",),
+        "cannot be read as a spaCy DocBin",
+    ),
+    # CoNLL tag columns
+    "conll-row-too-few-columns": Case(
+        {"t.conll": "John B-PER B-PER\nlives O\n"},
+        ("{d}/t.conll",),
+        ("t.conll:2:",),
+        "expected 3 columns",
+    ),
+    # Misaligned documents: a prediction file that does not pair with the gold file, for every
+    # reader that pairs two files (a token row missing, a document missing or on one side only).
+    "conll-prediction-line-missing": Case(
+        {"g.conll": CONLL_GOLD, "p.conll": CONLL_GOLD.replace("lives O\n", "")},
+        ("{d}/g.conll", "{d}/p.conll"),
+        ("g.conll:2:", "p.conll:2:", "'lives O' vs 'in O'", "seems to lack this line"),
+        "the files must align line by line",
+    ),
+    "conll-tags-only-prediction-line-missing": Case(
+        {"g.conll": CONLL_GOLD, "p.conll": "B-PER\nO\n\nB-LOC\n"},
+        ("{d}/g.conll", "{d}/p.conll"),
+        ("g.conll:3:", "p.conll:3:"),
+        "the files must align line by line",
+    ),
+    "conll-prediction-document-missing": Case(
+        {
+            "g.conll": "-DOCSTART- O\n\n" + CONLL_GOLD + "\n-DOCSTART- O\n\nRome B-LOC\n",
+            "p.conll": CONLL_GOLD,
+        },
+        ("{d}/g.conll", "{d}/p.conll"),
+        ("g.conll:", "Rome B-LOC"),
+        "the files must align line by line",
+    ),
+    "conll-directories-file-on-one-side": Case(
+        {"g/a.conll": CONLL_GOLD, "g/b.conll": CONLL_GOLD, "p/a.conll": CONLL_GOLD},
+        ("{d}/g", "{d}/p", "--pattern", "*.conll"),
+        ("g/b.conll", "under"),
+        "has no counterpart b.conll",
+    ),
+    "conll-directories-pair-misaligned": Case(
+        {"g/a.conll": CONLL_GOLD, "p/a.conll": CONLL_GOLD.replace("in O\n", "")},
+        ("{d}/g", "{d}/p", "--pattern", "*.conll"),
+        ("g/a.conll:3:", "p/a.conll:3:"),
+        "the files must align line by line",
+    ),
+    "hipe-prediction-row-missing": Case(
+        {"g.tsv": HIPE_HEAD + "John" + HIPE_ROW + "lives" + HIPE_ROW, "p.tsv": HIPE_HEAD + "John" + HIPE_ROW},
+        ("{d}/g.tsv", "{d}/p.tsv"),
+        ("p.tsv:", "g.tsv:4", "(document 0)", "'lives'"),
+        "must hold the gold file's tokens, sentences and documents",
+    ),
+    "hipe-prediction-document-missing": Case(
+        {
+            "g.tsv": HIPE_HEAD + "John" + HIPE_ROW + "# hipe2022:document_id = d2\nlives" + HIPE_ROW,
+            "p.tsv": HIPE_HEAD + "John" + HIPE_ROW + "lives" + HIPE_ROW,
+        },
+        ("{d}/g.tsv", "{d}/p.tsv"),
+        ("p.tsv:4:", "g.tsv:5", "document 0", "document 1"),
+        "must hold the gold file's tokens, sentences and documents",
+    ),
+    "conllu-prediction-word-missing": Case(
+        {
+            "g.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\n2\tlives" + CONLLU_ROW + "NER=O\n\n",
+            "p.conllu": "1\tlives" + CONLLU_ROW + "NER=O\n\n",
+        },
+        ("{d}/g.conllu", "{d}/p.conllu"),
+        ("p.conllu:1:", "'lives'", "'John'", "g.conllu:1"),
+        "must hold the gold file's tokens, sentences and documents",
+    ),
+    "conllu-id-not-a-number": Case(
+        {"c.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\nx\tlives" + CONLLU_ROW + "NER=O\n\n"},
+        ("{d}/c.conllu",),
+        ("c.conllu:2:", "ID 'x'"),
+        "expected a number (1), a range of words (1-2) or an empty node (1.1)",
+    ),
+    "conllu-value-with-two-equals-signs": Case(
+        {"c.conllu": "1\tJohn" + CONLLU_ROW + "NER=I-PER=X\n\n"},
+        ("{d}/c.conllu",),
+        ("c.conllu:1:", "'I-PER=X'"),
+        "expected NER=TAG",
+    ),
+    "jsonl-prediction-document-missing": Case(
+        {"g.jsonl": jsonl(GOOD_DOC, GOOD_DOC), "p.jsonl": jsonl(GOOD_DOC)},
+        ("{d}/g.jsonl", "{d}/p.jsonl"),
+        ("p.jsonl", "has 1 document"),
+        "but the gold has 2",
+    ),
+    "json-prediction-document-missing": Case(
+        {"g.json": json.dumps([GOOD_DOC, GOOD_DOC]), "p.json": json.dumps([GOOD_DOC])},
+        ("{d}/g.json", "{d}/p.json"),
+        ("p.json", "has 1 document"),
+        "but the gold has 2",
+    ),
+    "nested-prediction-document-missing": Case(
+        {"g.jsonl": jsonl(NESTED_DOC, NESTED_DOC), "p.jsonl": jsonl(NESTED_DOC)},
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "nested"),
+        ("p.jsonl", "has 1 document"),
+        "but the gold has 2",
+    ),
+    "doccano-prediction-other-text": Case(
+        {
+            "g.jsonl": '{"text": "John", "label": [[0, 4, "PER"]]}\n',
+            "p.jsonl": '{"text": "Jon", "label": []}\n',
+        },
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "doccano"),
+        ("p.jsonl:1:", "document 0", "'Jon' vs 'John'"),
+        "its text is not the gold's",
+    ),
+    "spacy-jsonl-prediction-other-text": Case(
+        {
+            "g.jsonl": jsonl({"text": "John", "spans": [span(0, 4)]}),
+            "p.jsonl": jsonl({"text": "Jon", "spans": []}),
+        },
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "spacy-jsonl"),
+        ("p.jsonl:1:", "document 0", "'Jon' vs 'John'"),
+        "its text is not the gold's",
+    ),
+    "labelstudio-prediction-other-text": Case(
+        {"g.json": labelstudio(0, 4, "John"), "p.json": labelstudio(0, 4, "Jane", "Jane lives")},
+        ("{d}/g.json", "{d}/p.json"),
+        ("p.json", "task 0", "'Jane lives'"),
+        "is not the gold's",
+    ),
+    "brat-prediction-document-missing": Case(
+        {
+            "g/a.txt": "John.\n",
+            "g/a.ann": "T1\tPER 0 4\tJohn\n",
+            "g/b.txt": "John.\n",
+            "g/b.ann": "T1\tPER 0 4\tJohn\n",
+            "p/a.ann": "T1\tPER 0 4\tJohn\n",
+        },
+        ("{d}/g", "{d}/p"),
+        ("g/b.ann", "p/b.ann"),
+        "documents are paired by name",
+    ),
+}
+
+
+def score_fails(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    """``nerve score ARGS`` fails with status 2, nothing on stdout, one line on stderr: that line."""
+    return cli_error(capsys, "score", *args)
+
+
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_bad_input_is_one_line_with_place_and_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: Case
+) -> None:
+    if any(name.endswith(".spacy") for name in case.files):
+        peer("spacy")
+    for name, content in case.files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(content, encoding="utf-8")
+    line = score_fails(capsys, [a.format(d=tmp_path) for a in case.args])
+    assert line.startswith("nerve: error: "), line
+    for fragment in (*case.where, case.fix):
+        assert fragment in line, f"{fragment!r} not in {line!r}"
+
+
+def test_bio_directories_with_a_document_on_one_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The misaligned-document case of BIO directories (text metrics pair documents by file name;
+    tokens may differ, as the metrics compare texts)."""
+    for side, names in (("l", ("a", "b")), ("p", ("a",))):
+        (tmp_path / side).mkdir()
+        for name in names:
+            (tmp_path / side / f"{name}.bio").write_text("John B-PER\nlives O\n", encoding="utf-8")
+    line = cli_error(capsys, "bow", "-l", str(tmp_path / "l"), "-p", str(tmp_path / "p"))
+    assert f"{tmp_path / 'l'}: files are on one side only: 1 without a prediction (b.bio)" in line
+
+
+def test_classlabel_id_outside_the_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pa = peer("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "h.parquet"
+    pq.write_table(pa.table({"tokens": [["a", "b"], ["c", "d"]], "ner_tags": [[1, 2], [0, 7]]}), path)
+    line = score_fails(capsys, [str(path), str(path), "--label-names", "O,B-X,I-X"])
+    for fragment in ("h.parquet", "row 1, token 1", "tag id 7", "(0..2)", "--label-names"):
+        assert fragment in line, line
+
+
+def test_hf_row_with_fewer_tags_than_tokens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pa = peer("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "h.parquet"
+    pq.write_table(pa.table({"tokens": [["a"], ["b", "c"]], "ner_tags": [["O"], ["B-X"]]}), path)
+    line = score_fails(capsys, [str(path), str(path)])
+    for fragment in ("h.parquet", "row 1", "2 tokens but 1 tag", "expected one tag a token"):
+        assert fragment in line, line
+
+
+def test_every_problem_of_a_file_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    """Nothing is dropped silently: validating lists each bad span, the good ones are read."""
+    from nerve.io.spans import validate_spans
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(jsonl({"text": "John lives", "spans": [span(0, 4, "Jon"), span(5, 99), span(0, 4)]}))
+    problems = validate_spans(str(path))
+    assert [p.detail.split(":")[1].strip() for p in problems] == ["span 0", "span 1"]
+
+
+# ---------------------------------------------------------------------------------------------
+# --lenient: an entity text unlike its offsets' is an error by default; with --lenient it is scored
+# as the offsets say and counted, per side, in the notes, and the signature says so.
+
+MISMATCH = "entity texts that differ from the text at their offsets (lenient)"
+
+
+def run_json(capsys: pytest.CaptureFixture[str], args: list[str]) -> dict[str, object]:
+    code = main(["score", *args, "--output", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert err == ""
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+def without_texts(doc: dict[str, object]) -> dict[str, object]:
+    """The document with its spans' texts left out: the naive reference scores offsets alone."""
+    return {
+        k: [{f: x for f, x in s.items() if f != "text"} for s in v] if k != "text" else v
+        for k, v in doc.items()
+    }
+
+
+LENIENT_DOC = {
+    "text": "John lives in Paris",
+    "gold": [span(0, 4, "Jon"), span(14, 19, "Paris")],
+    "pred": [span(0, 4, "John"), span(5, 10, "live"), span(14, 19, "Pari")],
+}
+
+
+def test_lenient_counts_each_sides_mismatches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(jsonl(LENIENT_DOC))
+    line = score_fails(capsys, [str(path)])
+    assert "document 0 (line 1): span 0: text[0:4] is 'John', not 'Jon'" in line
+    assert "--lenient" in line
+    lenient = run_json(capsys, [str(path), "--lenient"])
+    assert lenient["notes"] == {"gold": {MISMATCH: 1}, "pred": {MISMATCH: 2}}
+    assert "| spans jsonl lenient |" in str(lenient["signature"])
+    reference = tmp_path / "r.jsonl"
+    reference.write_text(jsonl(without_texts(LENIENT_DOC)))
+    plain = run_json(capsys, [str(reference)])
+    assert lenient["exact"] == plain["exact"]
+    assert "notes" not in plain
+
+
+def test_lenient_counts_the_prediction_files_mismatches_as_predictions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text(jsonl({"text": "John", "spans": [span(0, 4, "John")]}))
+    pred.write_text(jsonl({"text": "John", "spans": [span(0, 4, "Jo"), span(0, 2, "x")]}))
+    assert "p.jsonl:1:" in score_fails(capsys, [str(gold), str(pred)])
+    result = run_json(capsys, [str(gold), str(pred), "--lenient"])
+    assert result["notes"] == {"pred": {MISMATCH: 2}}
+
+
+def test_lenient_brat_directories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for side, ann in (("g", "T1\tPER 0 4\tJohn\n"), ("p", "T1\tPER 0 4\tJo\nT2\tLOC 5 10\tlive\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a.txt").write_text("John lives\n")
+        (tmp_path / side / "a.ann").write_text(ann)
+    args = [str(tmp_path / "g"), str(tmp_path / "p")]
+    assert "a.ann:1: entity T1" in score_fails(capsys, args)
+    result = run_json(capsys, [*args, "--lenient"])
+    assert result["notes"] == {"pred": {MISMATCH: 2}}
+    assert result["exact"]["micro"]["tp"] == 1  # type: ignore[index]
+    assert result["exact"]["micro"]["fp"] == 1  # type: ignore[index]
+
+
+def test_lenient_labelstudio_annotations_and_predictions(tmp_path: Path) -> None:
+    task = json.loads(labelstudio(0, 4, "Jon"))
+    task[0]["predictions"] = [{"result": [dict(task[0]["annotations"][0]["result"][0])]}]
+    task[0]["predictions"][0]["result"][0]["value"] = {"start": 5, "end": 10, "text": "l", "labels": ["X"]}
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(task))
+    result = nerve.score(str(path), lenient=True)
+    assert result.notes == {"gold": {MISMATCH: 1}, "pred": {MISMATCH: 1}}
+    assert "spans labelstudio lenient" in result.signature
+
+
+def test_lenient_table_prints_the_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(jsonl(LENIENT_DOC))
+    assert main(["score", str(path), "--lenient"]) == 0
+    out = capsys.readouterr().out
+    assert f"notes gold: {MISMATCH}: 1" in out
+    assert f"notes pred: {MISMATCH}: 2" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("t.conll", "John B-PER B-PER\n"), ("d.jsonl", '{"text": "John", "label": [[0, 4, "PER"]]}\n')],
+    ids=["conll", "doccano"],
+)
+def test_lenient_is_refused_where_entities_carry_no_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    line = score_fails(capsys, [str(path), "--lenient"])
+    assert line.startswith("nerve: error: --lenient: applies to json, jsonl, brat, labelstudio, spacy-jsonl")
+    with pytest.raises(nerve.OptionError, match=r"^lenient: applies to"):
+        nerve.score(str(path), lenient=True)
