@@ -26,6 +26,7 @@ from ..model.quoting import quote
 from ..model.spans import SpanArray
 from .columns import MAX_OFFSET, fast_columns, span_array
 from .lenient import counted, mismatch_fix
+from .pairing import DocKeys, doc_keys, doc_text, record
 from .sources import read_bytes
 from .unit_offsets import in_characters
 
@@ -314,6 +315,15 @@ def _strings(tokens: Any) -> bool:
     return type(tokens) is list and set(map(type, tokens)) <= {str}
 
 
+def _keys(path: str, fmt: str, objects: list[tuple[int | None, Any]]) -> DocKeys:
+    """The `DocKeys` of a file's documents: their texts or tokens, ids and lines."""
+    texts = [doc_text(o) for _, o in objects]
+    ids = [o.get("id") if type(o) is dict else None for _, o in objects]
+    lines = [line for line, _ in objects]
+    again = lambda: [doc_text(o) for _, o in json_objects(path, read_span_file(path), fmt)]  # noqa: E731
+    return doc_keys(path, texts, ids, lines, again)
+
+
 def read_documents(
     path: str, fmt: str, units: str | None, problems: Problems = None, chunk: Chunk | None = None
 ) -> tuple[SpanArray, SpanArray | None]:
@@ -324,6 +334,8 @@ def read_documents(
     """
     data, first, first_doc = chunk if chunk is not None else (read_span_file(path), 1, 0)
     objects = json_objects(path, data, fmt, first)
+    if chunk is None:
+        record(path, partial(_keys, path, fmt, objects))
     objects, units = in_characters(path, objects, units, problems, first_doc)  # bytes, UTF-16: as characters
     fast = _documents_fast(objects, units)
     if fast is not None:

@@ -1,0 +1,246 @@
+"""Whether a prediction file's documents are the gold file's documents, in the gold file's order.
+
+Span files pair their documents by position. A prediction file with the same number of documents
+in another order, or with other texts, would be scored against the wrong gold documents, silently.
+
+In: for each file, what says which document each of its documents is (`DocKeys`, made by
+`doc_keys`): its text or tokens, as a fingerprint (the length and a hash, each made in C: no Python
+loop per token), and its id. Readers that know them build one; the readers of one side per file
+(``json``, ``jsonl``, ``nested``) hand it over with `record` while `recording` (`nerve.io.spans`
+reads a gold and a prediction file inside it), and those that read both files together (doccano,
+Label Studio, spaCy) compare at once with `check_pairs`. Out: `first_mismatch`, the `InputError`
+of the first predicted document whose text or id is not its gold document's, naming the
+prediction file, the document (index, id, line), what differs (the first differing character or
+token, with an excerpt of each side), the gold document that has it when there is one (the
+documents are in another order), and the fix. Where a side carries neither texts nor ids
+(nervaluate's offset lists), nothing is compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..model.quoting import quote
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Int = npt.NDArray[np.int64]
+
+__all__ = [
+    "OTHER",
+    "REORDER",
+    "DocKeys",
+    "check_pairs",
+    "doc_keys",
+    "doc_text",
+    "first_mismatch",
+    "record",
+    "recording",
+]
+
+Text = str | Sequence[str] | None
+#: What fixes a prediction file whose documents are the gold file's in another order.
+REORDER = "documents are paired in order: write the prediction documents in the gold file's order"
+#: What fixes a prediction file whose documents are not the gold file's.
+OTHER = "documents are paired in order: give predictions for the gold file's documents, in its order"
+_NONE, _CHARS, _TOKENS = 0, 1, 2
+_EXCERPT = 20  # characters (or a quarter as many tokens) shown on each side of a difference
+
+
+@dataclass(frozen=True)
+class DocKeys:
+    """Which document each document of a file is.
+
+    Attributes:
+        path: the file.
+        kind: per document, 1 where it has a text, 2 where it has tokens, 0 where neither.
+        size: the text's characters or the number of tokens.
+        digest: a hash of the text or of the tokens (Python's, of this process).
+        ids: each document's id as a string (``None`` where it has none); ``None`` when none has one.
+        lines: each document's line, where the file has lines.
+        texts: the texts again, read anew: only to say where two documents differ.
+        noun: what a document is called in messages (``"task"`` for Label Studio).
+        by_id: whether ids name documents, and are compared; the ids a tool's database gives
+            (doccano, Label Studio) only name them in messages, as a copy of a project renumbers them.
+    """
+
+    path: str
+    kind: Int
+    size: Int
+    digest: Int
+    ids: tuple[str | None, ...] | None
+    lines: Sequence[int | None] | None
+    texts: Callable[[], Sequence[Text]]
+    noun: str = "document"
+    by_id: bool = True
+
+    def where(self, doc: int) -> str:
+        """``document 3 (id 'b')``: the document, by index and id."""
+        ident = self.ids[doc] if self.ids is not None and doc < len(self.ids) else None
+        return f"{self.noun} {doc}" + (f" (id {quote(ident)})" if ident is not None else "")
+
+    def line(self, doc: int) -> int | None:
+        """The line of document ``doc``, if known."""
+        return self.lines[doc] if self.lines is not None and doc < len(self.lines) else None
+
+
+def _fingerprint(text: Text) -> tuple[int, int, int]:
+    """Kind, size and hash of one document's text or tokens."""
+    if type(text) is str:
+        return _CHARS, len(text), hash(text)
+    if type(text) in (list, tuple):
+        try:
+            return _TOKENS, len(text), hash(tuple(text))  # type: ignore[arg-type]
+        except TypeError:  # tokens that are not strings: the reader says so
+            return _NONE, 0, 0
+    return _NONE, 0, 0
+
+
+def _ident(value: Any) -> str | None:
+    """An id as a string: a JSON string or integer (not a boolean), else ``None``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def doc_keys(
+    path: str,
+    texts: Sequence[Text],
+    ids: Sequence[Any] | None = None,
+    lines: Sequence[int | None] | None = None,
+    again: Callable[[], Sequence[Text]] | None = None,
+    noun: str = "document",
+    by_id: bool = True,
+) -> DocKeys:
+    """The `DocKeys` of a file's documents: their ``texts`` (or tokens) and ``ids``, one a document.
+
+    ``again`` reads the texts anew for a message (by default ``texts`` are kept); ``noun`` and
+    ``by_id`` are as in `DocKeys`.
+    """
+    prints = np.asarray([_fingerprint(t) for t in texts], dtype=np.int64).reshape(-1, 3)
+    named = None if ids is None else tuple(map(_ident, ids))
+    if named is not None and all(i is None for i in named):
+        named = None
+    fetch = again if again is not None else lambda: texts
+    return DocKeys(path, prints[:, 0], prints[:, 1], prints[:, 2], named, lines, fetch, noun, by_id)
+
+
+def doc_text(obj: Any) -> Text:
+    """A JSON document's ``"text"``, else its ``"tokens"``, else ``None``."""
+    if type(obj) is not dict:
+        return None
+    text = obj.get("text")
+    if type(text) is str:
+        return text
+    tokens = obj.get("tokens")
+    return tokens if type(tokens) is list else None
+
+
+_RECORDED: ContextVar[dict[str, DocKeys] | None] = ContextVar("nerve_doc_keys", default=None)
+
+
+@contextmanager
+def recording(active: bool = True) -> Iterator[dict[str, DocKeys]]:
+    """Within this context (when ``active``), readers `record` the `DocKeys` of each file they read."""
+    found: dict[str, DocKeys] = {}
+    token = _RECORDED.set(found if active else None)
+    try:
+        yield found
+    finally:
+        _RECORDED.reset(token)
+
+
+def record(path: str, make: Callable[[], DocKeys]) -> None:
+    """Keep ``make()`` for ``path`` when `recording` (and make nothing otherwise)."""
+    found = _RECORDED.get()
+    if found is not None:
+        found[path] = make()
+
+
+def check_pairs(gold: DocKeys, pred: DocKeys, problems: list[InputError] | None) -> None:
+    """Raise `first_mismatch` of the two files, if there is one (or add it to ``problems``, a list)."""
+    err = first_mismatch(gold, pred)
+    if err is not None and problems is None:
+        raise err
+    if err is not None and problems is not None:
+        problems.append(err)
+
+
+def first_mismatch(gold: DocKeys, pred: DocKeys) -> InputError | None:
+    """The error of the first predicted document whose text or id is not its gold document's.
+
+    Documents beyond the shorter file are not compared (the reader refuses the other count).
+    """
+    n = min(len(gold.kind), len(pred.kind))
+    kind = gold.kind[:n]
+    both = (kind == pred.kind[:n]) & (kind != _NONE)
+    differ = both & ((gold.size[:n] != pred.size[:n]) | (gold.digest[:n] != pred.digest[:n]))
+    at_text = int(np.argmax(differ)) if differ.any() else n
+    if gold.by_id and pred.by_id and gold.ids is not None and pred.ids is not None:
+        pairs = zip(gold.ids[:at_text], pred.ids[:at_text], strict=False)
+        at_id = next((i for i, (a, b) in enumerate(pairs) if a is not None and b is not None and a != b), n)
+        if at_id < at_text:
+            return _id_error(gold, pred, gold.ids, pred.ids[at_id], at_id)
+    if at_text < n:
+        return _text_error(gold, pred, at_text)
+    return None
+
+
+def _id_error(
+    gold: DocKeys, pred: DocKeys, ids: tuple[str | None, ...], ident: str | None, doc: int
+) -> InputError:
+    """The error of predicted document ``doc``, whose id ``ident`` is not the gold's (``ids``)."""
+    detail = f"{pred.where(doc)}: its id is not the gold {gold.noun} {doc}'s ({quote(ids[doc])})"
+    elsewhere = ids.index(ident) if ident in ids else None
+    return InputError(pred.path, pred.line(doc), detail + _tail(gold.noun, elsewhere))
+
+
+def _text_error(gold: DocKeys, pred: DocKeys, doc: int) -> InputError:
+    """The error of predicted document ``doc``, whose text is not the gold's."""
+    a, b = gold.texts()[doc], pred.texts()[doc]
+    unit = "character" if isinstance(a, str) else "token"
+    at = _first_difference(a, b)
+    sizes = f"{len(b or ())} vs {len(a or ())} {unit}s"
+    detail = (
+        f"{pred.where(doc)}: its text is not the gold's: they differ at {unit} {at} "
+        f"(prediction vs gold: {sizes}, {_excerpt(b, at)} vs {_excerpt(a, at)})"
+    )
+    key = (pred.kind[doc], pred.size[doc], pred.digest[doc])
+    same = (gold.kind == key[0]) & (gold.size == key[1]) & (gold.digest == key[2])
+    elsewhere = int(np.argmax(same)) if same.any() else None
+    return InputError(pred.path, pred.line(doc), detail + _tail(gold.noun, elsewhere))
+
+
+def _tail(noun: str, elsewhere: int | None) -> str:
+    """The end of a message: the gold document that matches, if one does, and the fix."""
+    if elsewhere is None:
+        return f" ({OTHER})"
+    return f"; it is the gold's {noun} {elsewhere} ({REORDER})"
+
+
+def _first_difference(a: Text, b: Text) -> int:
+    """The first position where ``a`` and ``b`` differ (the shorter one's length if one starts the other)."""
+    x, y = a or (), b or ()
+    return next((i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y)))
+
+
+def _excerpt(text: Text, at: int) -> str:
+    """A few characters (or tokens) of ``text`` around ``at``, quoted."""
+    if isinstance(text, str):
+        start = max(0, at - _EXCERPT)
+        end = at + _EXCERPT
+        return quote(("…" if start else "") + text[start:end] + ("…" if end < len(text) else ""))
+    tokens = list(text or ())
+    k = _EXCERPT // 4
+    start = max(0, at - k)
+    return quote(" ".join(["…"] * (start > 0) + tokens[start : at + k] + ["…"] * (at + k < len(tokens))))
