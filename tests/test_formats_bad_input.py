@@ -492,6 +492,28 @@ CASES = {
         ("p.jsonl:1:", "document 0 (id '2')", "it is the gold's document 1"),
         "write the prediction documents in the gold file's order",
     ),
+    "hipe-prediction-documents-reordered": Case(
+        {
+            "g.tsv": HIPE_HEAD + "John" + HIPE_ROW + "# hipe2022:document_id = d2\nMary" + HIPE_ROW,
+            "p.tsv": HIPE_HEAD.replace("d1", "d2")
+            + "Mary"
+            + HIPE_ROW
+            + "# hipe2022:document_id = d1\nJohn"
+            + HIPE_ROW,
+        },
+        ("{d}/g.tsv", "{d}/p.tsv"),
+        ("p.tsv:3:", "token 'Mary' where the gold file has 'John'", "g.tsv:3)"),
+        "must hold the gold file's tokens, sentences and documents, in order",
+    ),
+    "conllu-prediction-sentences-reordered": Case(
+        {
+            "g.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\n\n1\tMary" + CONLLU_ROW + "NER=O\n\n",
+            "p.conllu": "1\tMary" + CONLLU_ROW + "NER=O\n\n1\tJohn" + CONLLU_ROW + "NER=B-PER\n\n",
+        },
+        ("{d}/g.conllu", "{d}/p.conllu"),
+        ("p.conllu:1:", "token 'Mary' where the gold file has 'John'", "g.conllu:1)"),
+        "must hold the gold file's tokens, sentences and documents, in order",
+    ),
     "brat-prediction-txt-differs": Case(
         {"g/a.txt": "John.\n", "g/a.ann": "T1\tPER 0 4\tJohn\n", "p/a.txt": "Jane.\n", "p/a.ann": ""},
         ("{d}/g", "{d}/p"),
