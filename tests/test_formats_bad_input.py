@@ -451,7 +451,7 @@ CASES = {
             {f"g{f.ext}": f.write([f.docs[0], f.docs[1]]), f"p{f.ext}": f.write([f.docs[1], f.docs[0]])},
             (f"{{d}}/g{f.ext}", f"{{d}}/p{f.ext}", "--format", f.fmt),
             (f"p{f.ext}{f.at}{f.noun} 0", repr(A_TEXT), f"it is the gold's {f.noun} 1"),
-            "write the prediction documents in the gold file's order",
+            f"write the prediction {f.noun}s in the gold file's order",
         )
         for name, f in PAIRABLE.items()
     },
@@ -460,7 +460,7 @@ CASES = {
             {f"g{f.ext}": f.write([f.docs[0], f.docs[1]]), f"p{f.ext}": f.write([f.docs[0], f.docs[2]])},
             (f"{{d}}/g{f.ext}", f"{{d}}/p{f.ext}", "--format", f.fmt),
             (f"{f.noun} 1", f"differ at {f.unit}", "'Mary walks' vs 'Mary works'"),
-            "give predictions for the gold file's documents, in its order",
+            f"give predictions for the gold file's {f.noun}s, in its order",
         )
         for name, f in PAIRABLE.items()
     },
@@ -588,6 +588,56 @@ def test_hf_row_with_fewer_tags_than_tokens(tmp_path: Path, capsys: pytest.Captu
     line = score_fails(capsys, [str(path), str(path)])
     for fragment in ("h.parquet", "row 1", "2 tokens but 1 tags", "expected one tag a token"):
         assert fragment in line, line
+
+
+ROWS = {"id": ["a", "b"], "tokens": [["John", "lives"], ["Mary", "works"]], "ner_tags": [["B-PER", "O"]] * 2}
+
+
+@pytest.mark.parametrize(
+    ("pred", "where", "fix"),
+    [
+        (
+            {k: v[::-1] for k, v in ROWS.items()},
+            ("p.parquet", "row 0 (id 'b')", "'Mary works' vs 'John lives'", "it is the gold's row 1"),
+            "write the prediction rows in the gold file's order",
+        ),
+        (
+            {**ROWS, "tokens": [["John", "lives"], ["Mary", "walks"]]},
+            ("p.parquet", "row 1 (id 'b')", "differ at token 1", "'Mary walks' vs 'Mary works'"),
+            "give predictions for the gold file's rows, in its order",
+        ),
+        (
+            {**ROWS, "id": ["a", "c"]},
+            ("p.parquet", "row 1 (id 'c')", "its id is not the gold row 1's ('b')"),
+            "give predictions for the gold file's rows, in its order",
+        ),
+        (
+            {k: v[::-1] for k, v in ROWS.items() if k != "tokens"},
+            ("p.parquet", "row 0 (id 'b')", "its id is not the gold row 0's ('a')", "it is the gold's row 1"),
+            "write the prediction rows in the gold file's order",
+        ),
+    ],
+    ids=["reordered", "other-tokens", "other-id", "reordered-ids-without-tokens"],
+)
+def test_hf_prediction_rows_that_are_not_the_golds(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    pred: dict[str, list[object]],
+    where: tuple[str, ...],
+    fix: str,
+) -> None:
+    """The misaligned-document case of Hugging Face datasets: rows paired by position, of the same
+    lengths, but in another order or with other tokens or ids."""
+    pa = peer("pyarrow")
+    import pyarrow.parquet as pq
+
+    gold, other = tmp_path / "g.parquet", tmp_path / "p.parquet"
+    pq.write_table(pa.table(ROWS), gold)
+    pq.write_table(pa.table(pred), other)
+    line = score_fails(capsys, [str(gold), str(other)])
+    for fragment in (*where, fix):
+        assert fragment in line, line
+    assert nerve.score(str(gold), str(gold)).exact.micro.f1 == 1.0
 
 
 def test_every_problem_of_a_file_is_reported_not_only_the_first(tmp_path: Path) -> None:

@@ -47,10 +47,10 @@ __all__ = [
 ]
 
 Text = str | Sequence[str] | None
-#: What fixes a prediction file whose documents are the gold file's in another order.
-REORDER = "documents are paired in order: write the prediction documents in the gold file's order"
+#: What fixes a prediction file whose documents (``{noun}``) are the gold file's in another order.
+REORDER = "{noun}s are paired in order: write the prediction {noun}s in the gold file's order"
 #: What fixes a prediction file whose documents are not the gold file's.
-OTHER = "documents are paired in order: give predictions for the gold file's documents, in its order"
+OTHER = "{noun}s are paired in order: give predictions for the gold file's {noun}s, in its order"
 _NONE, _CHARS, _TOKENS = 0, 1, 2
 _EXCERPT = 20  # characters (or a quarter as many tokens) shown on each side of a difference
 
@@ -224,8 +224,8 @@ def _text_error(gold: DocKeys, pred: DocKeys, doc: int) -> InputError:
 def _tail(noun: str, elsewhere: int | None) -> str:
     """The end of a message: the gold document that matches, if one does, and the fix."""
     if elsewhere is None:
-        return f" ({OTHER})"
-    return f"; it is the gold's {noun} {elsewhere} ({REORDER})"
+        return f" ({OTHER.format(noun=noun)})"
+    return f"; it is the gold's {noun} {elsewhere} ({REORDER.format(noun=noun)})"
 
 
 def _first_difference(a: Text, b: Text) -> int:
