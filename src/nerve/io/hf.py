@@ -247,12 +247,12 @@ def read_hf(
         )
         if len(p_lengths) != len(lengths):
             raise InputError(p_path, None, f"has {len(p_lengths)} rows, but the gold has {len(lengths)}")
+        if "word_ids" not in p_table.column_names and p_path != g_path:  # a row of words each
+            check_rows(g_table, p_table, g_path, p_path)
         if not np.array_equal(p_lengths, lengths):
             row = int(np.argmax(p_lengths != lengths))
             detail = f"row {row}: {p_lengths[row]} predicted tags for {lengths[row]} gold ones"
             raise InputError(p_path, None, detail)
-        if "word_ids" not in p_table.column_names and p_path != g_path:  # a row of words each
-            check_rows(g_table, p_table, g_path, p_path)
         if spread is not None:
             g_ids, lengths = _spread(g_ids, spread, vocab)
     return TaggedCorpus((_block(g_ids, p_ids, lengths),), vocab, g_path)

@@ -1,11 +1,11 @@
 """Whether a prediction dataset's rows are the gold dataset's rows, in the gold's order.
 
-In: the pyarrow tables of a gold and a prediction dataset (`nerve.io.hf`), whose rows are paired by
-position and already have the same number of tags. Out: nothing when every row pairs; otherwise
-the `InputError` of the first row whose ``tokens`` or ``id`` (where both tables have the column)
-is not the gold row's, worded as for span files (`nerve.io.pairing`). The columns are compared
-by pyarrow, whole (no Python loop per row or token); only a mismatch reads rows into Python, to
-say where they differ and which gold row has that one.
+In: the pyarrow tables of a gold and a prediction dataset (`nerve.io.hf`) with as many rows,
+paired by position. Out: nothing when every row pairs; otherwise the `InputError` of the first
+row whose ``tokens`` or ``id`` (where both tables have the column) is not the gold row's,
+worded as for span files (`nerve.io.pairing`). The columns are compared by pyarrow, whole (no
+Python loop per row or token); only a mismatch reads rows into Python, to say where they differ
+and which gold row has that one.
 """
 
 from __future__ import annotations

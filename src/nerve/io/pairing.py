@@ -212,7 +212,8 @@ def _text_error(gold: DocKeys, pred: DocKeys, doc: int) -> InputError:
     at = _first_difference(a, b)
     sizes = f"{len(b or ())} vs {len(a or ())} {unit}s"
     detail = (
-        f"{pred.where(doc)}: its text is not the gold's: they differ at {unit} {at} "
+        f"{pred.where(doc)}: its {'text is' if unit == 'character' else 'tokens are'} not the gold's: "
+        f"they differ at {unit} {at} "
         f"(prediction vs gold: {sizes}, {excerpt(b, at)} vs {excerpt(a, at)})"
     )
     key = (pred.kind[doc], pred.size[doc], pred.digest[doc])
