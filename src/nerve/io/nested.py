@@ -139,9 +139,8 @@ def _tokens(obj: Any) -> list[str] | None:
 def _keys(path: str, objects: list[tuple[int | None, Any]]) -> DocKeys:
     """The `DocKeys` of the documents: their tokens, and DyGIE++'s ``doc_key``."""
     ids = [o.get("doc_key") if type(o) is dict else None for _, o in objects]
-    return doc_keys(
-        path, [_tokens(o) for _, o in objects], ids, [n for n, _ in objects], partial(nested_texts, path)
-    )
+    lines = [n for n, _ in objects]
+    return doc_keys(path, [_tokens(o) for _, o in objects], ids, lines, lambda: (nested_texts(path), lines))
 
 
 def _single(path: str) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -44,6 +44,7 @@ __all__ = [
     "first_mismatch",
     "record",
     "recording",
+    "recording_now",
 ]
 
 Text = str | Sequence[str] | None
@@ -63,10 +64,12 @@ class DocKeys:
         path: the file.
         kind: per document, 1 where it has a text, 2 where it has tokens, 0 where neither.
         size: the text's characters or the number of tokens.
-        digest: a hash of the text or of the tokens (Python's, of this process).
+        whole: a hash of every document's text or tokens, in order (Python's, of this process):
+            with ``kind`` and ``size``, what is compared first; each document's own hash is made
+            only when they differ, to say where.
         ids: each document's id as a string (``None`` where it has none); ``None`` when none has one.
-        lines: each document's line, where the file has lines.
-        texts: the texts again, read anew: only to say where two documents differ.
+        read: each document's text (or tokens) and line (``None`` where the file has no lines), read
+            anew (or kept): only to say where two documents differ.
         noun: what a document is called in messages (``"task"`` for Label Studio).
         by_id: whether ids name documents, and are compared; the ids a tool's database gives
             (doccano, Label Studio) only name them in messages, as a copy of a project renumbers them.
@@ -75,10 +78,9 @@ class DocKeys:
     path: str
     kind: Int
     size: Int
-    digest: Int
+    whole: int
     ids: tuple[str | None, ...] | None
-    lines: Sequence[int | None] | None
-    texts: Callable[[], Sequence[Text]]
+    read: Callable[[], tuple[Sequence[Text], Sequence[int | None] | None]]
     noun: str = "document"
     by_id: bool = True
 
@@ -86,10 +88,6 @@ class DocKeys:
         """``document 3 (id 'b')``: the document, by index and id."""
         ident = self.ids[doc] if self.ids is not None and doc < len(self.ids) else None
         return f"{self.noun} {doc}" + (f" (id {quote(ident)})" if ident is not None else "")
-
-    def line(self, doc: int) -> int | None:
-        """The line of document ``doc``, if known."""
-        return self.lines[doc] if self.lines is not None and doc < len(self.lines) else None
 
 
 def _fingerprint(text: Text) -> tuple[int, int, int]:
@@ -116,9 +114,9 @@ def _ident(value: Any) -> str | None:
 def doc_keys(
     path: str,
     texts: Sequence[Text],
-    ids: Sequence[Any] | None = None,
+    ids: list[Any] | None = None,
     lines: Sequence[int | None] | None = None,
-    again: Callable[[], Sequence[Text]] | None = None,
+    again: Callable[[], tuple[Sequence[Text], Sequence[int | None] | None]] | None = None,
     noun: str = "document",
     by_id: bool = True,
 ) -> DocKeys:
@@ -127,12 +125,40 @@ def doc_keys(
     ``again`` reads the texts anew for a message (by default ``texts`` are kept); ``noun`` and
     ``by_id`` are as in `DocKeys`.
     """
+    kind, size, whole = _fingerprints(texts)
+    named = None
+    if ids is not None and ids.count(None) != len(ids):
+        named = tuple(ids) if set(map(type, ids)) <= {str, type(None)} else tuple(map(_ident, ids))
+    read = again if again is not None else lambda: (texts, lines)
+    return DocKeys(path, kind, size, whole, named, read, noun, by_id)
+
+
+def _fingerprints(texts: Sequence[Text]) -> tuple[Int, Int, int]:
+    """Kind and size of each document, and a hash of them all.
+
+    Mapped in C where every text is a string, or every one a list of strings (joined, then hashed
+    once); else one document at a time.
+    """
+    n = len(texts)
+    kinds = set(map(type, texts))
+    sized = cast("Sequence[Sequence[str]]", texts)
+    try:
+        if kinds <= {str}:
+            whole = hash(tuple(texts))
+            return np.full(n, _CHARS, np.int64), np.fromiter(map(len, sized), np.int64, n), whole
+        if kinds <= {list}:
+            whole = hash("\x1e".join(map("\x1f".join, sized)))
+            return np.full(n, _TOKENS, np.int64), np.fromiter(map(len, sized), np.int64, n), whole
+    except TypeError:  # tokens that are not strings: the reader says so
+        pass
+    kind, size, digest = _each(texts)
+    return kind, size, hash(digest.tobytes())
+
+
+def _each(texts: Sequence[Text]) -> tuple[Int, Int, Int]:
+    """Kind, size and hash of each document, one at a time."""
     prints = np.asarray([_fingerprint(t) for t in texts], dtype=np.int64).reshape(-1, 3)
-    named = None if ids is None else tuple(map(_ident, ids))
-    if named is not None and all(i is None for i in named):
-        named = None
-    fetch = again if again is not None else lambda: texts
-    return DocKeys(path, prints[:, 0], prints[:, 1], prints[:, 2], named, lines, fetch, noun, by_id)
+    return prints[:, 0], prints[:, 1], prints[:, 2]
 
 
 def doc_text(obj: Any) -> Text:
@@ -160,6 +186,11 @@ def recording(active: bool = True) -> Iterator[dict[str, DocKeys]]:
         _RECORDED.reset(token)
 
 
+def recording_now() -> bool:
+    """Whether readers are `recording` now (so a reader makes `DocKeys` only then)."""
+    return _RECORDED.get() is not None
+
+
 def record(path: str, make: Callable[[], DocKeys]) -> None:
     """Keep ``make()`` for ``path`` when `recording` (and make nothing otherwise)."""
     found = _RECORDED.get()
@@ -181,33 +212,60 @@ def first_mismatch(gold: DocKeys, pred: DocKeys) -> InputError | None:
 
     Documents beyond the shorter file are not compared (the reader refuses the other count).
     """
-    n = min(len(gold.kind), len(pred.kind))
-    kind = gold.kind[:n]
-    both = (kind == pred.kind[:n]) & (kind != _NONE)
-    differ = both & ((gold.size[:n] != pred.size[:n]) | (gold.digest[:n] != pred.digest[:n]))
+    compare_ids = gold.by_id and pred.by_id and gold.ids is not None and pred.ids is not None
+    same = (
+        np.array_equal(gold.kind, pred.kind)
+        and np.array_equal(gold.size, pred.size)
+        and gold.whole == pred.whole
+        and (not compare_ids or gold.ids == pred.ids)
+    )
+    if same:
+        return None
+    (g_texts, _), (p_texts, lines) = gold.read(), pred.read()
+    g_kind, g_size, g_digest = _each(g_texts)
+    p_kind, p_size, p_digest = _each(p_texts)
+    n = min(len(g_kind), len(p_kind))
+    both = (g_kind[:n] == p_kind[:n]) & (g_kind[:n] != _NONE)
+    differ = both & ((g_size[:n] != p_size[:n]) | (g_digest[:n] != p_digest[:n]))
     at_text = int(np.argmax(differ)) if differ.any() else n
-    if gold.by_id and pred.by_id and gold.ids is not None and pred.ids is not None:
+    if compare_ids and gold.ids is not None and pred.ids is not None:
         pairs = zip(gold.ids[:at_text], pred.ids[:at_text], strict=False)
         at_id = next((i for i, (a, b) in enumerate(pairs) if a is not None and b is not None and a != b), n)
         if at_id < at_text:
-            return _id_error(gold, pred, gold.ids, pred.ids[at_id], at_id)
+            return _id_error(gold, pred, gold.ids, pred.ids[at_id], at_id, _line(lines, at_id))
     if at_text < n:
-        return _text_error(gold, pred, at_text)
+        same_text = (
+            (g_kind == p_kind[at_text]) & (g_size == p_size[at_text]) & (g_digest == p_digest[at_text])
+        )
+        elsewhere = int(np.argmax(same_text)) if same_text.any() else None
+        texts = (g_texts[at_text], p_texts[at_text])
+        return _text_error(gold, pred, (at_text, _line(lines, at_text)), texts, elsewhere)
     return None
 
 
+def _line(lines: Sequence[int | None] | None, doc: int) -> int | None:
+    """The line of document ``doc``, if known."""
+    return lines[doc] if lines is not None and doc < len(lines) else None
+
+
 def _id_error(
-    gold: DocKeys, pred: DocKeys, ids: tuple[str | None, ...], ident: str | None, doc: int
+    gold: DocKeys, pred: DocKeys, ids: tuple[str | None, ...], ident: str | None, doc: int, line: int | None
 ) -> InputError:
-    """The error of predicted document ``doc``, whose id ``ident`` is not the gold's (``ids``)."""
+    """The error of predicted document ``doc`` (on ``line``), whose id ``ident`` is not ``ids[doc]``."""
     detail = f"{pred.where(doc)}: its id is not the gold {gold.noun} {doc}'s ({quote(ids[doc])})"
     elsewhere = ids.index(ident) if ident in ids else None
-    return InputError(pred.path, pred.line(doc), detail + _tail(gold.noun, elsewhere))
+    return InputError(pred.path, line, detail + _tail(gold.noun, elsewhere))
 
 
-def _text_error(gold: DocKeys, pred: DocKeys, doc: int) -> InputError:
-    """The error of predicted document ``doc``, whose text is not the gold's."""
-    a, b = gold.texts()[doc], pred.texts()[doc]
+def _text_error(
+    gold: DocKeys,
+    pred: DocKeys,
+    place: tuple[int, int | None],
+    texts: tuple[Text, Text],
+    elsewhere: int | None,
+) -> InputError:
+    """The error of predicted document ``doc`` (on ``line``: ``place``), whose text is not the gold's."""
+    (doc, line), (a, b) = place, texts
     unit = "character" if isinstance(a, str) else "token"
     at = _first_difference(a, b)
     sizes = f"{len(b or ())} vs {len(a or ())} {unit}s"
@@ -216,10 +274,7 @@ def _text_error(gold: DocKeys, pred: DocKeys, doc: int) -> InputError:
         f"they differ at {unit} {at} "
         f"(prediction vs gold: {sizes}, {excerpt(b, at)} vs {excerpt(a, at)})"
     )
-    key = (pred.kind[doc], pred.size[doc], pred.digest[doc])
-    same = (gold.kind == key[0]) & (gold.size == key[1]) & (gold.digest == key[2])
-    elsewhere = int(np.argmax(same)) if same.any() else None
-    return InputError(pred.path, pred.line(doc), detail + _tail(gold.noun, elsewhere))
+    return InputError(pred.path, line, detail + _tail(gold.noun, elsewhere))
 
 
 def _tail(noun: str, elsewhere: int | None) -> str:
