@@ -25,6 +25,9 @@ Formats (``--format``), one module each:
 - ``spacy`` (`nerve.io.spacy`): ``.spacy`` DocBins (spaCy installed), ``doc.ents`` or the span group
   ``spans_key``; ``spacy-jsonl``: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}``.
 
+A gold and a prediction file pair documents in order: a predicted document whose text, tokens
+or id is not its gold document's is refused (`nerve.io.pairing`), as is another number of them.
+
 What a reader read but did not score (brat relations, Label Studio's other annotations...) is
 counted in each side's `SpanArray.notes`.
 """
