@@ -9,8 +9,9 @@ fragment list out of order, a ClassLabel id outside the names, a ``.ann`` withou
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -42,6 +43,83 @@ def span(start: int, end: int, text: str | None = None) -> dict[str, object]:
     if text is not None:
         out["text"] = text
     return out
+
+
+A_TEXT, B_TEXT = "John lives in Paris", "Mary works"
+A_TOKENS, B_TOKENS = A_TEXT.split(), B_TEXT.split()
+
+
+def json_docs(docs: list[tuple[str, list[tuple[int, int]]]]) -> str:
+    return json.dumps([{"text": t, "spans": [span(s, e) for s, e in spans]} for t, spans in docs])
+
+
+def jsonl_docs(docs: list[tuple[str, list[tuple[int, int]]]]) -> str:
+    return jsonl(*({"text": t, "spans": [span(s, e) for s, e in spans]} for t, spans in docs))
+
+
+def token_docs(docs: list[tuple[list[str], list[tuple[int, int]]]]) -> str:
+    return jsonl(*({"tokens": t, "spans": [span(s, e) for s, e in spans]} for t, spans in docs))
+
+
+def nested_docs(docs: list[tuple[list[str], list[tuple[int, int]]]]) -> str:
+    return jsonl(*({"sentences": [t], "ner": [[[s, e - 1, "PER"] for s, e in spans]]} for t, spans in docs))
+
+
+def record_docs(docs: list[tuple[list[str], list[tuple[int, int]]]]) -> str:
+    return jsonl(
+        *(
+            {"tokens": t, "entities": [{"start": s, "end": e, "type": "PER"} for s, e in spans]}
+            for t, spans in docs
+        )
+    )
+
+
+def doccano_docs(docs: list[tuple[str, list[tuple[int, int]]]]) -> str:
+    return jsonl(*({"text": t, "label": [[s, e, "PER"] for s, e in spans]} for t, spans in docs))
+
+
+def labelstudio_docs(docs: list[tuple[str, list[tuple[int, int]]]]) -> str:
+    def result(s: int, e: int) -> dict[str, object]:
+        value = {"start": s, "end": e, "labels": ["PER"]}
+        return {"type": "labels", "from_name": "label", "to_name": "text", "value": value}
+
+    tasks = [
+        {"data": {"text": t}, "annotations": [{"result": [result(s, e) for s, e in spans]}]}
+        for t, spans in docs
+    ]
+    return json.dumps(tasks)
+
+
+TEXT_A, TEXT_B, TEXT_C = (A_TEXT, [(0, 4)]), (B_TEXT, [(0, 4)]), ("Mary walks", [(0, 4)])
+TOKENS_A, TOKENS_B, TOKENS_C = (A_TOKENS, [(0, 1)]), (B_TOKENS, [(0, 1)]), (["Mary", "walks"], [(0, 1)])
+
+
+class Pairable(NamedTuple):
+    """A span format whose two files pair documents in order: its suffix, a writer of documents,
+    three documents (B and C differ at ``unit`` ``offset``), what a document is called, and how
+    the refusal names the place (with the line, or without one for a JSON list)."""
+
+    fmt: str
+    ext: str
+    write: Callable[[list[Any]], str]
+    docs: tuple[Any, Any, Any]
+    noun: str = "document"
+    at: str = ":1: "
+    unit: str = "character 6"
+
+
+TOKENS = (TOKENS_A, TOKENS_B, TOKENS_C)
+TEXTS = (TEXT_A, TEXT_B, TEXT_C)
+PAIRABLE = {
+    "jsonl": Pairable("jsonl", ".jsonl", jsonl_docs, TEXTS),
+    "json": Pairable("json", ".json", json_docs, TEXTS, at=": "),
+    "jsonl-tokens": Pairable("jsonl", ".jsonl", token_docs, TOKENS, unit="token 1"),
+    "nested-dygie": Pairable("nested", ".jsonl", nested_docs, TOKENS, unit="token 1"),
+    "nested-records": Pairable("nested", ".jsonl", record_docs, TOKENS, unit="token 1"),
+    "doccano": Pairable("doccano", ".jsonl", doccano_docs, TEXTS),
+    "labelstudio": Pairable("labelstudio", ".json", labelstudio_docs, TEXTS, "task", ": "),
+    "spacy-jsonl": Pairable("spacy-jsonl", ".jsonl", jsonl_docs, TEXTS),
+}
 
 
 class Case(NamedTuple):
@@ -365,6 +443,83 @@ CASES = {
         ("p.json", "task 0", "'Jane lives'"),
         "is not the gold's",
     ),
+    # Misaligned documents, continued: the same number of documents in another order, or other
+    # texts, for every span reader whose documents carry texts or ids (nervaluate's offset lists
+    # carry neither; nereval and eval4ner hold both sides in one file; brat pairs by name).
+    **{
+        f"{name}-prediction-documents-reordered": Case(
+            {f"g{f.ext}": f.write([f.docs[0], f.docs[1]]), f"p{f.ext}": f.write([f.docs[1], f.docs[0]])},
+            (f"{{d}}/g{f.ext}", f"{{d}}/p{f.ext}", "--format", f.fmt),
+            (f"p{f.ext}{f.at}{f.noun} 0", repr(A_TEXT), f"it is the gold's {f.noun} 1"),
+            f"write the prediction {f.noun}s in the gold file's order",
+        )
+        for name, f in PAIRABLE.items()
+    },
+    **{
+        f"{name}-prediction-document-with-other-text": Case(
+            {f"g{f.ext}": f.write([f.docs[0], f.docs[1]]), f"p{f.ext}": f.write([f.docs[0], f.docs[2]])},
+            (f"{{d}}/g{f.ext}", f"{{d}}/p{f.ext}", "--format", f.fmt),
+            (f"{f.noun} 1", f"differ at {f.unit}", "'Mary walks' vs 'Mary works'"),
+            f"give predictions for the gold file's {f.noun}s, in its order",
+        )
+        for name, f in PAIRABLE.items()
+    },
+    "jsonl-prediction-documents-with-other-ids": Case(
+        {"g.jsonl": jsonl({"id": "a", **GOOD_DOC}), "p.jsonl": jsonl({"id": "b", **GOOD_DOC})},
+        ("{d}/g.jsonl", "{d}/p.jsonl"),
+        ("p.jsonl:1:", "document 0 (id 'b')", "its id is not the gold document 0's ('a')"),
+        "give predictions for the gold file's documents, in its order",
+    ),
+    "jsonl-prediction-documents-reordered-by-id": Case(
+        {
+            "g.jsonl": jsonl(
+                {"id": 1, "tokens": ["x"], "spans": []}, {"id": 2, "tokens": ["x"], "spans": []}
+            ),
+            "p.jsonl": jsonl(
+                {"id": 2, "tokens": ["x"], "spans": []}, {"id": 1, "tokens": ["x"], "spans": []}
+            ),
+        },
+        ("{d}/g.jsonl", "{d}/p.jsonl"),
+        ("p.jsonl:1:", "document 0 (id '2')", "it is the gold's document 1"),
+        "write the prediction documents in the gold file's order",
+    ),
+    "nested-prediction-documents-reordered-by-doc-key": Case(
+        {
+            "g.jsonl": jsonl(NESTED_DOC, {**NESTED_DOC, "doc_key": 2}),
+            "p.jsonl": jsonl({**NESTED_DOC, "doc_key": 2}, NESTED_DOC),
+        },
+        ("{d}/g.jsonl", "{d}/p.jsonl", "--format", "nested"),
+        ("p.jsonl:1:", "document 0 (id '2')", "it is the gold's document 1"),
+        "write the prediction documents in the gold file's order",
+    ),
+    "hipe-prediction-documents-reordered": Case(
+        {
+            "g.tsv": HIPE_HEAD + "John" + HIPE_ROW + "# hipe2022:document_id = d2\nMary" + HIPE_ROW,
+            "p.tsv": HIPE_HEAD.replace("d1", "d2")
+            + "Mary"
+            + HIPE_ROW
+            + "# hipe2022:document_id = d1\nJohn"
+            + HIPE_ROW,
+        },
+        ("{d}/g.tsv", "{d}/p.tsv"),
+        ("p.tsv:3:", "token 'Mary' where the gold file has 'John'", "g.tsv:3)"),
+        "must hold the gold file's tokens, sentences and documents, in order",
+    ),
+    "conllu-prediction-sentences-reordered": Case(
+        {
+            "g.conllu": "1\tJohn" + CONLLU_ROW + "NER=B-PER\n\n1\tMary" + CONLLU_ROW + "NER=O\n\n",
+            "p.conllu": "1\tMary" + CONLLU_ROW + "NER=O\n\n1\tJohn" + CONLLU_ROW + "NER=B-PER\n\n",
+        },
+        ("{d}/g.conllu", "{d}/p.conllu"),
+        ("p.conllu:1:", "token 'Mary' where the gold file has 'John'", "g.conllu:1)"),
+        "must hold the gold file's tokens, sentences and documents, in order",
+    ),
+    "brat-prediction-txt-differs": Case(
+        {"g/a.txt": "John.\n", "g/a.ann": "T1\tPER 0 4\tJohn\n", "p/a.txt": "Jane.\n", "p/a.ann": ""},
+        ("{d}/g", "{d}/p"),
+        ("p/a.txt:1:", "g/a.txt at character 1", "'Jane.\\n' vs 'John.\\n'"),
+        "give the prediction directory the gold's .txt files, or none",
+    ),
     "brat-prediction-document-missing": Case(
         {
             "g/a.txt": "John.\n",
@@ -433,6 +588,56 @@ def test_hf_row_with_fewer_tags_than_tokens(tmp_path: Path, capsys: pytest.Captu
     line = score_fails(capsys, [str(path), str(path)])
     for fragment in ("h.parquet", "row 1", "2 tokens but 1 tag", "expected one tag a token"):
         assert fragment in line, line
+
+
+ROWS = {"id": ["a", "b"], "tokens": [["John", "lives"], ["Mary", "works"]], "ner_tags": [["B-PER", "O"]] * 2}
+
+
+@pytest.mark.parametrize(
+    ("pred", "where", "fix"),
+    [
+        (
+            {k: v[::-1] for k, v in ROWS.items()},
+            ("p.parquet", "row 0 (id 'b')", "'Mary works' vs 'John lives'", "it is the gold's row 1"),
+            "write the prediction rows in the gold file's order",
+        ),
+        (
+            {**ROWS, "tokens": [["John", "lives"], ["Mary", "walks"]]},
+            ("p.parquet", "row 1 (id 'b')", "differ at token 1", "'Mary walks' vs 'Mary works'"),
+            "give predictions for the gold file's rows, in its order",
+        ),
+        (
+            {**ROWS, "id": ["a", "c"]},
+            ("p.parquet", "row 1 (id 'c')", "its id is not the gold row 1's ('b')"),
+            "give predictions for the gold file's rows, in its order",
+        ),
+        (
+            {k: v[::-1] for k, v in ROWS.items() if k != "tokens"},
+            ("p.parquet", "row 0 (id 'b')", "its id is not the gold row 0's ('a')", "it is the gold's row 1"),
+            "write the prediction rows in the gold file's order",
+        ),
+    ],
+    ids=["reordered", "other-tokens", "other-id", "reordered-ids-without-tokens"],
+)
+def test_hf_prediction_rows_that_are_not_the_golds(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    pred: dict[str, list[object]],
+    where: tuple[str, ...],
+    fix: str,
+) -> None:
+    """The misaligned-document case of Hugging Face datasets: rows paired by position, of the same
+    lengths, but in another order or with other tokens or ids."""
+    pa = peer("pyarrow")
+    import pyarrow.parquet as pq
+
+    gold, other = tmp_path / "g.parquet", tmp_path / "p.parquet"
+    pq.write_table(pa.table(ROWS), gold)
+    pq.write_table(pa.table(pred), other)
+    line = score_fails(capsys, [str(gold), str(other)])
+    for fragment in (*where, fix):
+        assert fragment in line, line
+    assert nerve.score(str(gold), str(gold)).exact.micro.f1 == 1.0
 
 
 def test_every_problem_of_a_file_is_reported_not_only_the_first(tmp_path: Path) -> None:

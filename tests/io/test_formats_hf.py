@@ -134,6 +134,11 @@ def test_bad_datasets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     short = dataset([[1, 2], [3]])
     short.to_parquet(str(tmp_path / "s.parquet"))
     s = str(tmp_path / "s.parquet")
+    assert (
+        f"{s}: row 0: its tokens are not the gold's: they differ at token 2 (prediction vs gold: 2 vs 3"
+        in fails(capsys, g, s)
+    )
+    short.remove_columns("tokens").to_parquet(str(tmp_path / "s.parquet"))  # no tokens to compare
     assert f"{s}: row 0: 2 predicted tags for 3 gold ones" in fails(capsys, g, s)
     pq.write_table(pa.table({"tokens": [["a", "b"]], "ner_tags": [[1]]}), tmp_path / "m.parquet")
     m = str(tmp_path / "m.parquet")

@@ -223,7 +223,7 @@ def test_bad_input_names_file_and_task(
 def test_files_that_do_not_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gold = write(tmp_path / "g.json", [task("John", [[]]), task("Mary", [[]])])
     other = write(tmp_path / "p.json", [task("John", [[]]), task("Marie", [[]])])
-    assert f"{other}: task 1: its text is not the gold's" in fails(capsys, str(gold), str(other))
+    assert f"{other}: task 1 (id '1'): its text is not the gold's" in fails(capsys, str(gold), str(other))
     assert "holds no predictions; give a prediction file too" in fails(capsys, str(gold))
     broken = tmp_path / "b.json"
     broken.write_text('[{"data": ', encoding="utf-8")

@@ -25,6 +25,9 @@ Formats (``--format``), one module each:
 - ``spacy`` (`nerve.io.tools.spacy`): ``.spacy`` DocBins (spaCy installed), ``doc.ents`` or the span group
   ``spans_key``; ``spacy-jsonl``: spaCy/Prodigy JSONL, ``{"text", "spans" | "ents": [...]}``.
 
+A gold and a prediction file pair documents in order: a predicted document whose text, tokens
+or id is not its gold document's is refused (`nerve.io.pairing`), as is another number of them.
+
 What a reader read but did not score (brat relations, Label Studio's other annotations...) is
 counted in each side's `SpanArray.notes`.
 """
@@ -42,6 +45,7 @@ from .format import ColumnPairReader, ColumnReader, DocumentText, PairReader, Re
 from .formats import check_column
 from .json.jsonl import Documents, Problems, collect, no_gc
 from .lenient import PRED_KEYS, lenient_texts, noted
+from .pairing import check_pairs, recording
 from .sniff import sniff_format, unlike
 from .tools.spacy import read_spacy_pair
 
@@ -193,23 +197,33 @@ def _read_sides(
             detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
             raise OptionError(options.flag("spans_key"), detail)
         paired = partial(read_spacy_pair, spans_key=spans_key)
-    with no_gc(), lenient_texts(lenient) as found:
+    with no_gc(), lenient_texts(lenient) as found, recording(pred is not None and paired is None) as keys:
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
-    g = noted(g, found, lambda path, key: path == gold and key not in PRED_KEYS)
-    p = p if p is None else noted(p, found, lambda path, key: path != gold or key in PRED_KEYS)
-    if pred is not None and paired is None:  # a file without documents may stand for either side
-        if p is not None and g.n_docs:
-            both_sides = "holds predictions too; give one file with both sides, or two files"
-            collect(problems, InputError(gold, None, both_sides))
-        with no_gc(), lenient_texts(lenient) as found:
-            p, both = reader(pred, units, problems)
-        p = noted(p, found, lambda path, key: True)
-        if both is not None and p.n_docs:
-            collect(problems, InputError(pred, None, "holds two sides; expected predictions only"))
+        g = noted(g, found, lambda path, key: path == gold and key not in PRED_KEYS)
+        p = p if p is None else noted(p, found, lambda path, key: path != gold or key in PRED_KEYS)
+        if pred is not None and paired is None:  # a file without documents may stand for either side
+            if p is not None and g.n_docs:
+                both_sides = "holds predictions too; give one file with both sides, or two files"
+                collect(problems, InputError(gold, None, both_sides))
+            p = _predictions(pred, reader, units, problems, lenient)
+            if gold in keys and pred in keys:
+                check_pairs(keys[gold], keys[pred], problems)
     if p is not None and p.n_docs != g.n_docs:
         detail = f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
         collect(problems, InputError(pred or gold, None, detail))
     return g, p
+
+
+def _predictions(
+    pred: str, reader: Reader, units: str | None, problems: Problems, lenient: bool
+) -> SpanArray:
+    """The spans of a prediction file, which must hold one side."""
+    with lenient_texts(lenient) as found:
+        p, both = reader(pred, units, problems)
+    p = noted(p, found, lambda path, key: True)
+    if both is not None and p.n_docs:
+        collect(problems, InputError(pred, None, "holds two sides; expected predictions only"))
+    return p
 
 
 def document_texts(path: str, fmt: str | None = None, units: str | None = None) -> list[DocumentText]:

@@ -17,6 +17,8 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +27,7 @@ from ...errors import InputError, plural
 from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..lenient import counted, mismatch_fix
+from ..pairing import DocKeys, doc_keys, doc_text, record, recording_now
 from ..sources import read_bytes
 from ..unit_offsets import in_characters
 from .columns import MAX_OFFSET, fast_columns, span_array
@@ -55,6 +58,8 @@ __all__ = [
 Documents = list[list[tuple[int, int, str]]]
 DOC_KEYS = {"id", "text", "tokens", "spans", "entities", "gold", "pred", "meta"}
 SPAN_KEYS = {"start", "end", "label", "text", "id", "score"}
+#: Before and between the tokens of a document, joined to say which document it is.
+TOKENS_MARK = "\x1f"
 
 
 def _loads() -> Callable[[bytes], Any]:
@@ -248,9 +253,12 @@ def _document(
 
 
 def _documents_fast(
-    objects: list[tuple[int | None, Any]], units: str | None
+    objects: list[tuple[int | None, Any]], units: str | None, bounds: list[Any] | None = None
 ) -> tuple[SpanArray, SpanArray | None] | None:
-    """Columns of JSON/JSONL documents when all of them pass the checks at once."""
+    """Columns of JSON/JSONL documents when all of them pass the checks at once.
+
+    ``bounds``, a list, gets each document's text or tokens (`_doc_lengths`).
+    """
     docs = [o for _, o in objects]
     if any(type(o) is not dict or o.keys() - DOC_KEYS for o in docs):
         return None
@@ -261,7 +269,7 @@ def _documents_fast(
     if not two and not all(("spans" in o) != ("entities" in o) for o in docs):
         return None
     sides = []
-    lengths = _doc_lengths(docs, units)
+    lengths = _doc_lengths(docs, units, bounds)
     if lengths is None:
         return None
     for key in keys[: 2 if two else 1]:
@@ -273,15 +281,28 @@ def _documents_fast(
     return sides[0], sides[1] if two else None
 
 
-def _doc_lengths(docs: list[dict[str, Any]], units: str | None) -> Int | None:
+def _doc_lengths(
+    docs: list[dict[str, Any]], units: str | None, bounds: list[Any] | None = None
+) -> Int | None:
     """How far offsets may reach in each document (a huge number where nothing says).
 
     ``None`` when a document's text or tokens are not a string or a list: `Checker` says so.
+    ``bounds``, a list, gets each document's text, or its tokens joined after `TOKENS_MARK`
+    (``None`` where it has neither): what says which document it is (`nerve.io.pairing`).
     """
     out = np.full(len(docs), np.iinfo(np.int64).max, dtype=np.int64)
     for i, o in enumerate(docs):
         unit = units or ("token" if "tokens" in o and "text" not in o else "char")
         bound = o.get("text") if unit == "char" else o.get("tokens")
+        if bounds is not None:
+            if unit != "char" and type(bound) is list:  # joining checks the tokens are strings
+                try:
+                    bounds.append(TOKENS_MARK + TOKENS_MARK.join(bound))
+                except TypeError:
+                    return None
+                out[i] = len(bound)
+                continue
+            bounds.append(bound)
         if bound is not None:
             if not (type(bound) is str if unit == "char" else _strings(bound)):
                 return None
@@ -314,6 +335,24 @@ def _strings(tokens: Any) -> bool:
     return type(tokens) is list and set(map(type, tokens)) <= {str}
 
 
+def _keys(path: str, fmt: str, objects: list[tuple[int | None, Any]], bounds: list[Any] | None) -> DocKeys:
+    """The `DocKeys` of a file's documents: their texts or tokens, ids and lines.
+
+    ``bounds``: the texts or joined tokens the fast path found (`_doc_lengths`), else ``None``.
+    """
+    if bounds is not None:  # every document is an object
+        ids = list(map(dict.get, map(itemgetter(1), objects), repeat("id")))
+    else:
+        bounds = [doc_text(o) for _, o in objects]
+        ids = [o.get("id") if type(o) is dict else None for _, o in objects]
+
+    def again() -> tuple[list[Any], list[int | None]]:
+        objects = json_objects(path, read_span_file(path), fmt)
+        return [doc_text(o) for _, o in objects], [n for n, _ in objects]
+
+    return doc_keys(path, bounds, ids, None, again)
+
+
 def read_documents(
     path: str, fmt: str, units: str | None, problems: Problems = None, chunk: Chunk | None = None
 ) -> tuple[SpanArray, SpanArray | None]:
@@ -325,7 +364,10 @@ def read_documents(
     data, first, first_doc = chunk if chunk is not None else (read_span_file(path), 1, 0)
     objects = json_objects(path, data, fmt, first)
     objects, units = in_characters(path, objects, units, problems, first_doc)  # bytes, UTF-16: as characters
-    fast = _documents_fast(objects, units)
+    bounds: list[Any] | None = [] if chunk is None and recording_now() else None
+    fast = _documents_fast(objects, units, bounds)
+    if bounds is not None:  # a gold or a prediction file, read to be paired with the other
+        record(path, partial(_keys, path, fmt, objects, bounds if len(bounds) == len(objects) else None))
     if fast is not None:
         return fast
     gold: Documents = []

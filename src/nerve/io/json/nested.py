@@ -24,11 +24,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
+from itertools import chain
 from typing import Any
 
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
+from ..pairing import DocKeys, doc_keys, record
 from .jsonl import Problems, collect, is_offset, json_objects, read_span_file
 
 __all__ = ["nested_texts", "read_nested"]
@@ -112,13 +115,32 @@ def read_nested(path: str, units: str | None = None, problems: Problems = None) 
     docs: list[list[tuple[int, int, str]]] = []
     notes: Counter[str] = Counter()
     fmt = "json" if path.endswith(".json") and _single(path) else "jsonl"
-    for d, (line, obj) in enumerate(json_objects(path, read_span_file(path), fmt)):
+    objects = json_objects(path, read_span_file(path), fmt)
+    record(path, partial(_keys, path, objects))
+    for d, (line, obj) in enumerate(objects):
         try:
             docs.append(_document(path, line, d, obj, notes))
         except InputError as err:
             collect(problems, err)
             docs.append([])
     return replace(SpanArray.from_documents(docs), source=path, notes=dict(sorted(notes.items()))), None
+
+
+def _tokens(obj: Any) -> list[str] | None:
+    """A document's tokens, its sentences end to end (DyGIE++), or ``None``."""
+    if type(obj) is not dict:
+        return None
+    sentences, tokens = obj.get("sentences"), obj.get("tokens")
+    if type(sentences) is list and all(type(s) is list for s in sentences):
+        return list(chain.from_iterable(sentences))
+    return tokens if type(tokens) is list else None
+
+
+def _keys(path: str, objects: list[tuple[int | None, Any]]) -> DocKeys:
+    """The `DocKeys` of the documents: their tokens, and DyGIE++'s ``doc_key``."""
+    ids = [o.get("doc_key") if type(o) is dict else None for _, o in objects]
+    lines = [n for n, _ in objects]
+    return doc_keys(path, [_tokens(o) for _, o in objects], ids, lines, lambda: (nested_texts(path), lines))
 
 
 def _single(path: str) -> bool:

@@ -41,6 +41,7 @@ from ...model.quoting import quote
 from ...model.vocab import TagVocab
 from .conll import TaggedCorpus
 from .hf_files import dataset_table, is_dataset
+from .hf_rows import check_rows
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -118,8 +119,8 @@ def _side(
     names: tuple[Sequence[str] | None, Sequence[str] | None],
     vocab: TagVocab,
     subwords: str | None = None,
-) -> tuple[Any, Int, list[str] | None, Spread | None]:
-    """The tag ids and row lengths of one side (the gold, without ``subwords``), and its names.
+) -> tuple[Any, Int, list[str] | None, Spread | None, Any]:
+    """The tag ids and row lengths of one side (the gold, without ``subwords``), its names, its table.
 
     ``names``: the tags of the ids given by the caller, and those where neither they nor the
     column's features name them. A prediction with a ``word_ids`` column has a label a
@@ -147,7 +148,7 @@ def _side(
             detail = f"has {counts} in {quote(column)}"
             raise InputError(path, None, f"row {row}: {detail}; expected one tag a token")
     where = (path, column, lengths if spread is None else spread[1])
-    return _tag_ids(values, where, names_of, vocab), lengths, names_of, spread
+    return _tag_ids(values, where, names_of, vocab), lengths, names_of, spread, table
 
 
 def _to_words(
@@ -232,20 +233,23 @@ def read_hf(
             ``all`` scores every labelled sub-token, the gold spread over them (see the module).
 
     Raises:
-        InputError: a missing column, an id outside the names, sides of different lengths.
+        InputError: a missing column, an id outside the names, sides of different lengths, a
+            prediction row whose ``tokens`` or ``id`` is not the gold row's (`nerve.io.tags.hf_rows`).
     """
     options.one_of(subwords, ("auto", *SUBWORD_POLICIES), "subwords")
     g_path = os.fspath(gold)
     p_path = os.fspath(pred) if pred is not None else g_path
     vocab = TagVocab()
-    g_ids, lengths, names, _ = _side(g_path, tag_column, (label_names, None), vocab)
+    g_ids, lengths, names, _, g_table = _side(g_path, tag_column, (label_names, None), vocab)
     p_ids = None
     if pred is not None or pred_column is not None:
-        p_ids, p_lengths, _, spread = _side(
+        p_ids, p_lengths, _, spread, p_table = _side(
             p_path, pred_column or tag_column, (label_names, names), vocab, subwords
         )
         if len(p_lengths) != len(lengths):
             raise InputError(p_path, None, f"has {len(p_lengths)} rows, but the gold has {len(lengths)}")
+        if "word_ids" not in p_table.column_names and p_path != g_path:  # a row of words each
+            check_rows(g_table, p_table, g_path, p_path)
         if not np.array_equal(p_lengths, lengths):
             row = int(np.argmax(p_lengths != lengths))
             detail = f"row {row}: {p_lengths[row]} predicted tags for {lengths[row]} gold ones"

@@ -24,6 +24,7 @@ from ...model.spans import Fragments, SpanArray
 from ..format import looks_like_columns
 from ..json.jsonl import Problems, collect, span_array
 from ..offsets import decode_utf8, first_difference
+from ..pairing import excerpt
 from ..sources import not_found, read_bytes, read_head
 from .brat import Document, check_document, empty_document, read_ann
 from .brat_attributes import columns
@@ -200,7 +201,11 @@ def _pred_item(pair: Pair | None, gold: Item, problems: Problems) -> Item:
         if text != gold[1]:
             k = first_difference(text, gold[1])
             line = text[:k].count("\n") + 1
-            raise InputError(txt, line, f"differs from the gold text {gold[2]} at character {k}")
+            shown = f"{excerpt(text, k)} vs {excerpt(gold[1], k)}"
+            fix = "give the prediction directory the gold's .txt files, or none"
+            raise InputError(
+                txt, line, f"differs from the gold text {gold[2]} at character {k} ({shown}): {fix}"
+            )
     except InputError as err:
         collect(problems, err)
         return None

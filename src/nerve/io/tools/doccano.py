@@ -29,6 +29,7 @@ from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Checker, Problems, collect, is_offset, json_objects, read_span_file
 from ..offsets import UTF16_MISFIT, units_to_chars
+from ..pairing import DocKeys, check_pairs, doc_keys
 from ..unit_offsets import UNIT_NAMES
 
 __all__ = ["SPAN_KEYS", "doccano_ids", "doccano_texts", "read_doccano", "read_doccano_pair"]
@@ -94,10 +95,11 @@ def _document(
     return text, spans
 
 
-def _read(path: str, units: str | None, problems: Problems) -> tuple[list[str], list[int | None], SpanArray]:
-    """The texts, line numbers and spans of a doccano file; a broken document is read as empty."""
+def _read(path: str, units: str | None, problems: Problems) -> tuple[DocKeys, SpanArray]:
+    """The documents' texts and ids, and the spans of a doccano file; a broken document is read as empty."""
     texts: list[str] = []
     lines: list[int | None] = []
+    ids: list[Any] = []
     docs: list[list[tuple[int, int, str]]] = []
     notes: Counter[str] = Counter()
     for doc, (line, obj) in enumerate(json_objects(path, read_span_file(path), "jsonl")):
@@ -108,14 +110,16 @@ def _read(path: str, units: str | None, problems: Problems) -> tuple[list[str], 
             text, spans = "", []
         texts.append(text)
         lines.append(line)
+        ids.append(obj.get("id") if isinstance(obj, dict) else None)
         docs.append(spans)
     spans_of = SpanArray.from_documents(docs)
-    return texts, lines, replace(spans_of, source=path, notes=dict(sorted(notes.items())))
+    keys = doc_keys(path, texts, ids, lines, by_id=False)  # doccano numbers its examples itself
+    return keys, replace(spans_of, source=path, notes=dict(sorted(notes.items())))
 
 
 def read_doccano(path: str, units: str | None = None, problems: Problems = None) -> tuple[SpanArray, None]:
     """The spans of a doccano JSONL export: one side (``units``: ``char``, the default, or ``utf16``)."""
-    return _read(path, units, problems)[2], None
+    return _read(path, units, problems)[1], None
 
 
 def read_doccano_pair(
@@ -124,17 +128,14 @@ def read_doccano_pair(
     """The gold spans of one export, and the predicted ones of another, documents paired in order.
 
     Raises:
-        InputError: besides `read_doccano`'s, a predicted document whose text is not the gold's.
+        InputError: besides `read_doccano`'s, a predicted document whose text is not the gold's
+            (`nerve.io.pairing`).
     """
-    g_texts, _, g = _read(gold, units, problems)
+    g_keys, g = _read(gold, units, problems)
     if pred is None:
         return g, None
-    p_texts, p_lines, p = _read(pred, units, problems)
-    for doc, (a, b, line) in enumerate(zip(g_texts, p_texts, p_lines, strict=False)):
-        if a != b:
-            detail = f"document {doc}: its text is not the gold's (documents are paired line by line)"
-            collect(problems, InputError(pred, line, f"{detail}: {quote(b)} vs {quote(a)}"))
-            break
+    p_keys, p = _read(pred, units, problems)
+    check_pairs(g_keys, p_keys, problems)
     return g, p
 
 

@@ -34,6 +34,7 @@ from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Checker, Problems, collect, is_offset, parse_json, read_span_file
 from ..offsets import UTF16_MISFIT, has_astral, utf16_span, utf16_to_chars
+from ..pairing import DocKeys, check_pairs, doc_keys
 
 __all__ = ["TaskChecker", "labelstudio_texts", "read_labelstudio", "read_labelstudio_pair", "tasks"]
 
@@ -257,15 +258,14 @@ def read_labelstudio_pair(
     unread = _count(p_found, "annotations") if side == "predictions" else 0
     if unread:
         p = replace(p, notes={**p.notes, "ignored annotations (the predictions were read)": unread})
-    for doc, (a, b) in enumerate(
-        zip(labelstudio_texts(gold, g_found), labelstudio_texts(pred, p_found), strict=False)
-    ):
-        if a != b:
-            paired = "tasks are paired in order"
-            detail = f"task {doc}: its text is not the gold's ({paired}): {quote(b)} vs {quote(a)}"
-            collect(problems, InputError(pred, None, detail))
-            break
+    check_pairs(_keys(gold, g_found), _keys(pred, p_found), problems)
     return g, p
+
+
+def _keys(path: str, found: list[Any]) -> DocKeys:
+    """The `DocKeys` of tasks: their texts; their ids (Label Studio's own) name them in messages only."""
+    ids = [t.get("id") if isinstance(t, dict) else None for t in found]
+    return doc_keys(path, labelstudio_texts(path, found), ids, noun="task", by_id=False)
 
 
 def labelstudio_texts(path: str, found: list[Any] | None = None) -> list[str]:

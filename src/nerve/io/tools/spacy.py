@@ -26,6 +26,7 @@ from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Checker, Problems, collect, json_objects, read_span_file
+from ..pairing import check_pairs, doc_keys
 from ..unit_offsets import in_characters
 
 __all__ = [
@@ -131,15 +132,6 @@ def _jsonl_spans(path: str, problems: Problems, units: str | None = None) -> Doc
     return texts, lines, spans_of
 
 
-def _pair(gold: Docs, pred: Docs, pred_path: str, problems: Problems) -> None:
-    """Collect the first predicted document whose text is not its gold document's."""
-    for doc, (a, b, line) in enumerate(zip(gold[0], pred[0], pred[1], strict=False)):
-        if a != b:
-            detail = f"document {doc}: its text is not the gold's (documents are paired in order)"
-            collect(problems, InputError(pred_path, line, f"{detail}: {quote(b)} vs {quote(a)}"))
-            break
-
-
 def read_spacy(
     path: str, units: str | None = None, problems: Problems = None, spans_key: str | None = None
 ) -> tuple[SpanArray, None]:
@@ -187,7 +179,7 @@ def _both(
     if pred is None:
         return g[2], None
     p = side(pred)
-    _pair(g, p, pred, problems)
+    check_pairs(doc_keys(gold, g[0], None, g[1]), doc_keys(pred, p[0], None, p[1]), problems)
     return g[2], p[2]
 
 
