@@ -128,10 +128,9 @@ class Reading:
     workers: int | None = None
 
 
-#: The options of tagged input with their defaults, in the order a span input refuses them.
-TAG_DEFAULTS: dict[str, object] = {"scheme": "auto", "repair": "begin", "outside": "O", "comments": False}
-TAG_DEFAULTS.update(check_tokens=True, tag_format=None, delimiter=None, workers=None)
-TAG_DEFAULTS.update(gold_scheme=None, pred_scheme=None)
+#: The options of tagged input, in the order a span input refuses them.
+TAG_OPTIONS: tuple[str, ...] = ("scheme", "repair", "outside", "comments", "check_tokens", "tag_format")
+TAG_OPTIONS += ("delimiter", "workers", "gold_scheme", "pred_scheme")
 
 
 @dataclass(frozen=True)
@@ -218,14 +217,18 @@ class Plan:
     output: Feedback = field(default_factory=Feedback)
 
     @classmethod
-    def of(cls, **keywords: Any) -> Plan:
-        """The plan of `nerve.score`'s keyword arguments (its names and defaults), each checked once.
+    def of(cls, defaults: Mapping[str, Any], /, **given: Any) -> Plan:
+        """The plan of `nerve.score`'s keyword arguments ``given`` (``defaults``: the rest), checked once.
+
+        ``defaults`` holds each keyword `nerve.score` takes with its default (`nerve.api.planned` reads
+        them from its signature); the options of tagged input set away from them are `Tagging.given`.
 
         Raises:
             OptionError: an option value nerve cannot use, or an option that does not apply.
-            TypeError: a keyword `nerve.score` does not take.
         """
-        k = {**DEFAULTS, **_known(keywords)}
+        k = {**defaults, **given}
+        if k["reader"] is None:
+            k["reader"] = ReaderOptions()
         statistics = statistics_of(k["bootstrap"], k["seed"], k["confidence"], k["unit"])
         names = options.slices(k["slices"], k["train"], k["meta"])
         labels = read_label_map(k["label_map"], k["types"], k["ignore_types"])
@@ -234,23 +237,13 @@ class Plan:
         metrics = Metrics(options.beta(k["beta"]), overlap)
         return cls(
             reading=Reading(**{f.name: k[f.name] for f in fields(Reading)}),
-            tagging=_tagging(k, policy),
+            tagging=_tagging(k, defaults, policy),
             labels=labels,
             metrics=metrics,
             analysing=Analysing(k["errors"], k["confusion"], k["instances"], names, k["train"], k["meta"]),
             statistics=statistics,
             output=Feedback(k["progress"]),
         )
-
-
-#: `nerve.score`'s keyword arguments and their defaults: what `Plan.of` takes.
-DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Reading) if f.name != "reader"}
-DEFAULTS.update(reader=None, scheme="auto", repair="begin", tag_format=None, outside="O")
-DEFAULTS.update(gold_scheme=None, pred_scheme=None, beta=1.0, metrics=("exact",), min_iou=None)
-DEFAULTS.update(min_gold_share=None, document_average=False, matching="optimal")
-DEFAULTS.update(label_map=None, types=None, ignore_types=None, errors=False, confusion=False)
-DEFAULTS.update(instances=None, slices=None, train=None, meta=None, progress=None)
-DEFAULTS.update(bootstrap=None, seed=None, confidence=None, unit=None)
 
 
 #: The keywords of the analysis: `nerve.compare` and the Dask functions take none of them.
@@ -262,17 +255,6 @@ def refuse(keywords: Mapping[str, Any], verb: str, names: Sequence[str]) -> None
     for name in keywords:
         if name in names:
             raise TypeError(f"{verb}() got an unexpected keyword argument {name!r}")
-
-
-def _known(keywords: dict[str, Any]) -> dict[str, Any]:
-    """``keywords``, each one `Plan.of` takes (a ``TypeError`` as Python's for another)."""
-    for name in keywords:
-        if name not in DEFAULTS:
-            raise TypeError(f"score() got an unexpected keyword argument {name!r}")
-    out = dict(keywords)
-    if out.get("reader") is None:
-        out["reader"] = ReaderOptions()
-    return out
 
 
 def statistics_of(
@@ -296,12 +278,12 @@ def muc_options(k: dict[str, Any], policy: str) -> MucOptions | None:
     return MucOptions(iou, share, k["document_average"], options.matching(k["matching"]))
 
 
-def _tagging(k: dict[str, Any], policy: str) -> Tagging:
+def _tagging(k: dict[str, Any], defaults: Mapping[str, Any], policy: str) -> Tagging:
     """The `Tagging` group: the tag format and outside tag, then the schemes, then the encoding."""
     fmt, fixed = options.tag_format(k["tag_format"], k["outside"]), options.scheme(k["scheme"])
     gold, pred = scheme_pair(fixed, k["gold_scheme"], k["pred_scheme"], policy)
     utf8 = codecs.lookup(options.encoding(k["encoding"])).name == "utf-8"
-    given = tuple(name for name, default in TAG_DEFAULTS.items() if k[name] != default)
+    given = tuple(name for name in TAG_OPTIONS if k[name] != defaults[name])
     given = ("encoding",) * (not utf8) + given
     return Tagging(policy, gold, pred, fmt, k["outside"], gold is None, pred is None, given)
 

@@ -44,6 +44,7 @@ from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
 from .compare import compare
 from .pipeline import aligned_input, score_aligned, score_input, score_spans
+from .planned import planned
 from .shards import SHARD_BYTES as SHARD_BYTES  # kept public here: nerve.scoring's names
 from .sources import Input, Source, Tags, is_path, scheme_of_inputs
 from .sources import PathLike as PathLike
@@ -67,6 +68,43 @@ if TYPE_CHECKING:
     Int = npt.NDArray[np.int64]
 
 
+def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """`score` under ``plan``, telling its ``progress`` of the bytes read of the input files."""
+    progress, train = plan.output.progress, plan.analysing.train
+    with reporting(progress, file_bytes((gold, pred, train)) if progress else 0):
+        return _analysed(gold, pred, plan)
+
+
+def _analysed(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """The score of ``plan``, and the analysis it asks for (none: only the score).
+
+    The analysis modules are imported here, when asked for: plain scoring does not load them.
+    """
+    wanted = plan.analysing
+    if not wanted.asked and plan.statistics is None:
+        return score_input(gold, pred, plan)[0]
+    from ..analysis.summary import analyse
+    from .analysed import slice_table
+    from .compare import with_bootstrap
+
+    result, aligned = aligned_input(gold, pred, plan, wanted.words)  # texts only when used
+    table = slice_table(result, aligned, wanted.slices, wanted.train, wanted.meta, plan)
+    overlap = plan.metrics.overlap
+    found = analyse(
+        aligned,
+        errors=wanted.errors,
+        confusion_matrix=wanted.confusion,
+        min_iou=overlap.min_iou if overlap else None,
+        min_gold_share=overlap.min_gold_share if overlap else None,
+        query=wanted.instances,
+        slices=table,
+    )
+    if plan.statistics is not None:
+        return with_bootstrap(result, aligned, plan.statistics, found)
+    return replace(result, analysis=found)
+
+
+@planned(scored)
 def score(
     gold: Source,
     pred: Source | None = None,
@@ -126,43 +164,7 @@ def score(
         SchemeError: tags no scheme fits.
         InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
     """
-    return scored(gold, pred, Plan.of(**{k: v for k, v in locals().items() if k not in ("gold", "pred")}))
-
-
-def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
-    """`score` under ``plan``, telling its ``progress`` of the bytes read of the input files."""
-    progress, train = plan.output.progress, plan.analysing.train
-    with reporting(progress, file_bytes((gold, pred, train)) if progress else 0):
-        return _analysed(gold, pred, plan)
-
-
-def _analysed(gold: Source, pred: Source | None, plan: Plan) -> Result:
-    """The score of ``plan``, and the analysis it asks for (none: only the score).
-
-    The analysis modules are imported here, when asked for: plain scoring does not load them.
-    """
-    wanted = plan.analysing
-    if not wanted.asked and plan.statistics is None:
-        return score_input(gold, pred, plan)[0]
-    from ..analysis.summary import analyse
-    from .analysed import slice_table
-    from .compare import with_bootstrap
-
-    result, aligned = aligned_input(gold, pred, plan, wanted.words)  # texts only when used
-    table = slice_table(result, aligned, wanted.slices, wanted.train, wanted.meta, plan)
-    overlap = plan.metrics.overlap
-    found = analyse(
-        aligned,
-        errors=wanted.errors,
-        confusion_matrix=wanted.confusion,
-        min_iou=overlap.min_iou if overlap else None,
-        min_gold_share=overlap.min_gold_share if overlap else None,
-        query=wanted.instances,
-        slices=table,
-    )
-    if plan.statistics is not None:
-        return with_bootstrap(result, aligned, plan.statistics, found)
-    return replace(result, analysis=found)
+    raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover
 
 
 def validate(

@@ -19,6 +19,7 @@ from ..model.signature import bootstrap_field
 from ..plan import ANALYSIS, Plan, Statistics, refuse
 from ..results import Result
 from .pipeline import aligned_input
+from .planned import plan_of
 from .sources import Source, is_path
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ def compare(
     refuse(score_options, "compare", (*ANALYSIS, "progress"))
     options.resamples(bootstrap)
     statistics = dict(bootstrap=bootstrap, seed=seed, confidence=confidence, unit=unit)
-    plan = Plan.of(**score_options, **statistics, progress=progress)
+    plan = plan_of(**score_options, **statistics, progress=progress)
     assert plan.statistics is not None
     n, seed_value, level = plan.statistics.resamples, plan.statistics.seed, plan.statistics.confidence
     gold_name = _name(gold, -1) if is_path(gold) else "the gold"

@@ -27,6 +27,7 @@ from ..metrics.exact import ExactAccumulator, infer_from
 from ..plan import ANALYSIS, Plan, refuse
 from ..results import Result
 from .pipeline import count_inputs, result_of
+from .planned import plan_of
 from .sources import Input, Tags
 
 __all__ = ["Plan", "count_documents", "count_files", "finish", "plan", "transitions", "with_scheme"]
@@ -43,7 +44,7 @@ def plan(**keywords: Any) -> Plan:
     if keywords.get("repair") == "conlleval":
         detail = "conlleval's rules carry state from one sentence to the next, so its counts cannot be "
         raise OptionError(options.flag("repair"), detail + "split into parts: use begin, discard or error")
-    return Plan.of(**keywords)
+    return plan_of(**keywords)
 
 
 def _count(p: Plan, inputs: list[Input]) -> ExactAccumulator:

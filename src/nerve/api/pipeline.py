@@ -36,6 +36,7 @@ from ..model.vocab import TagVocab
 from ..plan import Metrics, MucOptions, Plan, Reading
 from ..results import Counts, RepairStats, Result, TokenStats
 from .dirs import conll_pairs
+from .planned import plan_of
 from .shards import score_shards, shards
 from .sources import Input, Source, input_kind, is_path, path_of, reading_notes, scheme_of_inputs
 from .span_chunks import chunks_apply, score_jsonl_chunks
@@ -188,7 +189,7 @@ def score_aligned(
     The `Aligned` is what `nerve.analysis` works on: every gold and predicted entity, with the
     sentence, document, line and word of each token for tagged input.
     """
-    return aligned_input(gold, pred, Plan.of(**kwargs), words)
+    return aligned_input(gold, pred, plan_of(**kwargs), words)
 
 
 def aligned_input(gold: Source, pred: Source | None, plan: Plan, words: bool) -> tuple[Result, Aligned]:

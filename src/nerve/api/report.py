@@ -18,6 +18,7 @@ from ..io.progress import ProgressFn, file_bytes, reporting
 from ..plan import Plan, refuse
 from ..results import Result
 from .pipeline import aligned_input
+from .planned import plan_of
 from .sources import Source, is_path
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def write_report(
     refuse(score_kwargs, "write_report", ("instances",))
     resamples = options.DEFAULT_RESAMPLES if bootstrap is None else bootstrap  # the page shows intervals
     statistics = dict(bootstrap=resamples, seed=seed, confidence=confidence, unit=unit)
-    plan = Plan.of(**score_kwargs, slices=slices, train=train, meta=meta, **statistics, progress=progress)
+    plan = plan_of(**score_kwargs, slices=slices, train=train, meta=meta, **statistics, progress=progress)
     sources = _predictions(preds)
     labels = _names(gold, sources, names)
     total = sum(file_bytes((gold, pred, train)) for pred in sources) if progress else 0

@@ -12,6 +12,7 @@ from typing import Any
 from .. import options
 from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
 from ..api import scored
+from ..api.planned import plan_of
 from ..errors import OptionError
 from ..io.reader_options import ReaderOptions
 from ..io.tags.hf import SUBWORD_POLICIES
@@ -255,7 +256,7 @@ def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
     kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
     kw.update(reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords))
-    return Plan.of(**kw)
+    return plan_of(**kw)
 
 
 def run(ns: argparse.Namespace) -> Output:

@@ -1,0 +1,48 @@
+"""The plan: `nerve.score`'s signature is the one list of its options, and `Plan.of` takes exactly it."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+import nerve
+from nerve.api.planned import keywords, plan_of
+from nerve.plan import Plan, Reading
+
+
+def _public() -> dict[str, Any]:
+    found = inspect.signature(nerve.score).parameters.values()
+    return {p.name: p.default for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY}
+
+
+def test_the_plan_takes_the_public_signatures_keywords_and_defaults() -> None:
+    assert keywords() == _public()
+    assert Plan.of(_public()) == Plan()  # the signature's defaults are the plan's own
+    for name in _public():
+        rest = {k: v for k, v in _public().items() if k != name}
+        with pytest.raises(KeyError, match=name):  # every keyword of the signature is read
+            Plan.of(rest)
+
+
+def test_the_reading_group_is_named_as_the_signature() -> None:
+    assert {f.name for f in fields(Reading)} <= set(_public())
+
+
+def test_a_keyword_the_signature_lacks_is_refused_as_python_refuses_it() -> None:
+    with pytest.raises(TypeError, match=r"^score\(\) got an unexpected keyword argument 'bogus'$"):
+        plan_of(bogus=1)
+    with pytest.raises(TypeError, match=r"^score\(\) got an unexpected keyword argument 'bogus'$"):
+        nerve.score([["O"]], [["O"]], bogus=1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"^score\(\) takes from 1 to 2 positional arguments but 3"):
+        nerve.score([["O"]], [["O"]], [["O"]])  # type: ignore[misc]
+    with pytest.raises(TypeError, match=r"^score\(\) missing 1 required positional argument: 'gold'$"):
+        nerve.score()  # type: ignore[call-arg]
+
+
+def test_help_shows_the_public_signature() -> None:
+    shown = str(inspect.signature(nerve.score))
+    assert shown.startswith("(gold: 'Source', pred: 'Source | None' = None, *, scheme: 'str' = 'auto',")
+    assert nerve.score.__doc__ is not None and nerve.score.__doc__.startswith("Score predicted entities")
