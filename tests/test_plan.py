@@ -45,4 +45,30 @@ def test_a_keyword_the_signature_lacks_is_refused_as_python_refuses_it() -> None
 def test_help_shows_the_public_signature() -> None:
     shown = str(inspect.signature(nerve.score))
     assert shown.startswith("(gold: 'Source', pred: 'Source | None' = None, *, scheme: 'str' = 'auto',")
-    assert nerve.score.__doc__ is not None and nerve.score.__doc__.startswith("Score predicted entities")
+    assert nerve.score.__doc__ is not None
+    assert nerve.score.__doc__.startswith("Score predicted entities")
+
+
+def test_a_streaming_metric_of_a_plan_is_the_one_of_its_keywords() -> None:
+    from nerve.plan import stream_plan
+    from nerve.streaming.metric import StreamingMetric
+
+    labels = ["O", "B-PER", "I-PER", "B-LOC"]
+    given = StreamingMetric(labels, scheme="auto", repair="discard", outside="O", beta=2.0)
+    planned = StreamingMetric.planned(labels, stream_plan("auto", "discard", None, "O", 2.0))
+    assert planned.plan == given.plan
+    assert planned.plan.tagging.scheme is not None  # the label list's scheme, as discard needs it
+    assert planned.plan.tagging.inferred
+    for metric in (given, planned):
+        metric.update([[1, 2, 0, 3]], [[1, 2, 0, 0]])
+    assert planned.compute() == given.compute()
+
+
+def test_the_transformers_metric_goes_through_the_stream_plan() -> None:
+    from nerve.integrations.transformers import compute_metrics
+
+    np = pytest.importorskip("numpy")
+    f = compute_metrics(["O", "B-PER", "I-PER"], repair="discard")
+    assert f((np.array([[1, 2, 0]]), np.array([[1, 2, -100]])))["overall_f1"] == 1.0
+    with pytest.raises(nerve.OptionError, match="conlleval"):
+        compute_metrics(["O", "B-PER"], repair="conlleval")

@@ -30,7 +30,7 @@ from .model.schemes import Scheme, TagFormat
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
 __all__ += ["Feedback", "MucOptions", "Plan", "Reading"]
-__all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse"]
+__all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse", "stream_plan"]
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 ERRORS = CATEGORIES[1:]
@@ -244,6 +244,19 @@ class Plan:
             statistics=statistics,
             output=Feedback(k["progress"]),
         )
+
+
+def stream_plan(
+    scheme: str, repair: str, tag_format: str | TagFormat | None, outside: str, beta: float
+) -> Plan:
+    """The plan of a streaming metric (`nerve.StreamingMetric`): its `Tagging` and `Metrics`, checked.
+
+    The scheme is ``None`` for ``auto``; the metric takes it from its label list when its repair
+    policy needs it while decoding.
+    """
+    policy, checked = options.stream_repair(repair), options.beta(beta)
+    fmt, fixed = options.tag_format(tag_format, outside), options.scheme(scheme)
+    return Plan(tagging=Tagging(policy, fixed, "same", fmt, outside, fixed is None), metrics=Metrics(checked))
 
 
 #: The keywords of the analysis: `nerve.compare` and the Dask functions take none of them.

@@ -18,6 +18,7 @@ from typing import Any
 from .. import options
 from ..errors import NerveError, plural
 from ..model.pairs import N_CODES
+from ..plan import stream_plan
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 from ..streaming.tensors import prepare_batch
@@ -93,15 +94,8 @@ class EntityScore(Metric):
             options.one_of(key, KEYS, "key")
         super().__init__(**kwargs)
         self.key = key
-        self._stream = StreamingMetric(
-            labels,
-            scheme=scheme,
-            repair=repair,
-            tag_format=tag_format,
-            outside=outside,
-            ignore_index=ignore_index,
-            beta=beta,
-        )
+        plan = stream_plan(scheme, repair, tag_format, outside, beta)
+        self._stream = StreamingMetric.planned(labels, plan, ignore_index)
         self._validate = validate
         size, n_types = len(self._stream.vocab), len(self._stream.vocab.type_names)
         self._sizes = (size, n_types)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
+from ..plan import stream_plan
 from ..results import Result
 from ..streaming.metric import StreamingMetric
 
@@ -77,14 +78,8 @@ def compute_metrics(
     >>> f((np.array([[1, 2, 0]]), np.array([[1, 2, -100]])))["overall_f1"]
     1.0
     """
-    metric = StreamingMetric(
-        labels=label_list,
-        scheme=scheme,
-        repair=repair,
-        tag_format=tag_format,
-        outside=outside,
-        ignore_index=ignore_index,
-    )
+    plan = stream_plan(scheme, repair, tag_format, outside, beta=1.0)
+    metric = StreamingMetric.planned(label_list, plan, ignore_index)
 
     def compute(eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
         if compute_result is None:

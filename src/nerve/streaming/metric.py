@@ -20,6 +20,7 @@ the static-shape tensor decoder (``device_decode=True`` picks that decoder for t
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from ..metrics.exact import ExactAccumulator, TransitionTable, infer_from
 from ..model.blocks import TagBlock
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
-from ..plan import Metrics, Plan, Tagging
+from ..plan import Plan, stream_plan
 from ..results import Result
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
@@ -93,11 +94,29 @@ class StreamingMetric:
         beta: float = 1.0,
         device_decode: bool | None = None,
     ):
-        policy = options.stream_repair(repair)
-        beta = options.beta(beta)
-        fmt = options.tag_format(tag_format, outside)
-        fixed = options.scheme(scheme)
-        vocab = TagVocab(fmt, fixed, outside)
+        plan = stream_plan(scheme, repair, tag_format, outside, beta)
+        self._start(labels, plan, ignore_index, device_decode)
+
+    @classmethod
+    def planned(
+        cls,
+        labels: Labels | None,
+        plan: Plan,
+        ignore_index: int | None = -100,
+        device_decode: bool | None = None,
+    ) -> StreamingMetric:
+        """The metric of ``plan``'s `Tagging` and `Metrics` (`nerve.plan.stream_plan` makes them)."""
+        metric = cls.__new__(cls)
+        metric._start(labels, plan, ignore_index, device_decode)
+        return metric
+
+    def _start(
+        self, labels: Labels | None, plan: Plan, ignore_index: int | None, device_decode: bool | None
+    ) -> None:
+        """Set up for ``plan``: the scheme of the label list when ``discard`` or ``error`` needs it."""
+        tagging, beta = plan.tagging, plan.metrics.beta
+        policy, fixed, fmt = tagging.policy, tagging.scheme, tagging.fmt
+        vocab = TagVocab(fmt, fixed, tagging.outside)
         label_map = LabelList(labels, vocab) if labels is not None else None
         self.inferred = fixed is None
         if fixed is None and policy in ("discard", "error"):
@@ -106,8 +125,7 @@ class StreamingMetric:
                 raise OptionError(options.flag("scheme"), detail)
             fixed = _scheme_of_labels(vocab)
         self.labels = label_map
-        tagging = Tagging(policy, fixed, "same", fmt, outside, self.inferred)
-        self.plan = Plan(tagging=tagging, metrics=Metrics(beta))  # what the signature says
+        self.plan = replace(plan, tagging=replace(tagging, scheme=fixed))  # what the signature says
         self.policy = policy
         self.scheme: Scheme | None = fixed
         self.ignore_index = ignore_index
