@@ -20,9 +20,9 @@ from .options import (
     add_reading,
     add_statistics,
     group,
+    keywords_of,
     labels,
     reading,
-    statistics,
 )
 from .output import Output
 from .progress import Progress
@@ -68,13 +68,13 @@ def run(ns: argparse.Namespace) -> Output:
     from ..report.stats import render_compare  # imported when run: `nerve score` starts without it
 
     with Progress("B", BYTES_PER_SECOND) as progress:
+        given = keywords_of(compare, ns, progress=progress)  # the statistics' options
         result = compare(
             ns.gold,
             ns.systems,
+            **given,
             repair=ns.repair,
             input_format=ns.input_format,
-            progress=progress,
-            **statistics(ns),
             **reading(ns),
             **labels(ns),
         )

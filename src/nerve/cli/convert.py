@@ -17,7 +17,7 @@ from ..errors import plural
 from ..io.formats import names, targets
 from ..model.nesting import POLICIES
 from ..model.schemes import SUPPORTED_SCHEMES
-from .options import INPUT, OUTPUT, SCHEME, group
+from .options import INPUT, OUTPUT, SCHEME, group, keywords_of
 from .output import Output
 from .progress import Progress
 
@@ -108,18 +108,4 @@ def run(ns: argparse.Namespace) -> Output:
 
 def _convert(ns: argparse.Namespace, progress: Progress) -> ConvertReport:
     """`convert` with the command line's options, telling ``progress`` of the bytes read."""
-    return convert(
-        ns.source,
-        ns.out,
-        to=ns.to,
-        scheme=ns.scheme,
-        input_format=ns.input_format,
-        from_scheme=ns.from_scheme,
-        side=ns.side,
-        flatten=ns.flatten,
-        force=ns.force,
-        tag_format=ns.tag_format,
-        outside=ns.outside,
-        offsets=ns.offsets,
-        progress=progress,
-    )
+    return convert(ns.source, ns.out, **keywords_of(convert, ns, progress=progress))

@@ -11,8 +11,9 @@ that a user finds a flag by what it is for; a heading with no option in a subcom
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
 
 from ..io.formats import input_choices, option_help, text_formats
@@ -234,6 +235,16 @@ def add_statistics(p: argparse.ArgumentParser, optional: bool) -> None:
         help=f"what is resampled: {', '.join(UNITS)} (default: {UNITS[0]}, documents when there are at "
         "least 20, else sentences)",
     )
+
+
+def keywords_of(verb: Callable[..., Any], ns: argparse.Namespace, **given: Any) -> dict[str, Any]:
+    """``verb``'s keyword-only arguments that the command line holds by the same name, then ``given``.
+
+    ``verb``'s signature is the list: the command line does not declare its options' names again.
+    """
+    found = inspect.signature(verb).parameters.values()
+    names = [p.name for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY and hasattr(ns, p.name)]
+    return {**{name: getattr(ns, name) for name in names}, **given}
 
 
 def statistics(ns: argparse.Namespace) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from .. import options
 from ..api.report import DEFAULT_CAP, write_report
@@ -25,10 +26,10 @@ from .options import (
     add_span_reading,
     add_statistics,
     group,
+    keywords_of,
     labels,
     reading,
     source,
-    statistics,
 )
 from .output import Output
 from .progress import Progress
@@ -111,21 +112,8 @@ def run(ns: argparse.Namespace) -> Output:
 
 def _write(ns: argparse.Namespace, preds: Sequence[object], progress: Progress) -> None:
     """`write_report` with the command line's options, telling ``progress`` of the bytes read."""
-    write_report(
-        source(ns.file),  # type: ignore[arg-type]
-        preds or None,  # type: ignore[arg-type]
-        ns.output,
-        title=ns.title,
-        slices=ns.slices,
-        train=ns.train,
-        meta=ns.meta,
-        max_instances=ns.max_instances,
-        progress=progress,
-        repair=ns.repair,
-        input_format=ns.input_format,
-        offsets=ns.offsets,
-        lenient=ns.lenient,
-        **statistics(ns),
-        **reading(ns),
-        **labels(ns),
-    )
+    gold: Any = source(ns.file)
+    systems: Any = preds or None
+    given = keywords_of(write_report, ns, progress=progress)  # its own options
+    scoring = dict(repair=ns.repair, input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient)
+    write_report(gold, systems, ns.output, **given, **scoring, **reading(ns), **labels(ns))

@@ -13,7 +13,7 @@ from .. import options
 from ..api import score_text
 from ..errors import OptionError, plural
 from ..report.text import TEXT_COMMANDS, render_text
-from .options import INPUT, METRICS, OUTPUT, SCHEME, add_output, add_repair, group
+from .options import INPUT, METRICS, OUTPUT, SCHEME, add_output, add_repair, group, keywords_of
 from .output import Output
 from .progress import Progress
 
@@ -126,18 +126,8 @@ def run(ns: argparse.Namespace) -> Output:
     label, prediction, dirs = _inputs(ns)
     metrics = list(options.TEXT_METRICS) if ns.command == "ie-all" else [ns.command]
     with Progress("pairs", PAIRS_PER_SECOND) as progress:
-        scores = score_text(
-            label,
-            prediction,
-            metrics=metrics,
-            threshold=_threshold(ns),
-            scheme=ns.scheme,
-            repair=ns.repair,
-            directories=dirs,
-            pattern=ns.pattern,
-            documents=ns.documents,
-            progress=progress,
-        )
+        given = dict(metrics=metrics, threshold=_threshold(ns), directories=dirs, progress=progress)
+        scores = score_text(label, prediction, **keywords_of(score_text, ns, **given))
     for note in scores.notes:
         sys.stderr.write(f"nerve: note: {note}\n")
     repairs = plural(scores.repairs, "invalid transition")
