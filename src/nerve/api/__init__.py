@@ -39,7 +39,7 @@ from ..model.schemes import Scheme, TagFormat, encode_sequence
 from ..model.spans import Span
 from ..model.vocab import TagVocab
 from ..options import METRIC_FAMILIES as METRIC_FAMILIES
-from ..plan import Plan
+from ..plan import Plan, Reading
 from ..results import Result
 from ..tagging.decode import DecodeRules, decode_block
 from .compare import compare
@@ -195,33 +195,25 @@ def validate(
     """
     passes = 2 if options.scheme(scheme) is None else 1  # ``auto`` reads the input once to infer it
     with reporting(progress, passes * file_bytes((gold, pred)) if progress else 0):
-        return _validate(
-            gold, pred, scheme, tag_format, outside, comments, encoding, check_tokens, merged, delimiter
+        reading = Reading(
+            comments=comments, encoding=encoding, check_tokens=check_tokens, delimiter=delimiter
         )
+        return _validate(gold, pred, reading, (scheme, tag_format, outside), merged)
 
 
 def _validate(
-    gold: Source,
-    pred: Source | None,
-    scheme: str,
-    tag_format: str | TagFormat | None,
-    outside: str,
-    comments: bool,
-    encoding: str,
-    check_tokens: bool,
-    merged: bool,
-    delimiter: str | None,
+    gold: Source, pred: Source | None, r: Reading, tags: tuple[str, str | TagFormat | None, str], merged: bool
 ) -> tuple[Scheme, list[Problem]]:
-    """`validate`, its options as given."""
+    """`validate`: how the files are read (``r``), the scheme, tag format and outside tag as given."""
+    scheme, tag_format, outside = tags
     fmt = options.tag_format(tag_format, outside)
     fixed = options.scheme(scheme)
     single = pred is None and not merged
-    source = Input(gold, pred, comments, encoding, check_tokens, single=single, delimiter=delimiter)
+    source = Input(gold, pred, r.comments, r.encoding, r.check_tokens, single=single, delimiter=r.delimiter)
     if single and is_path(gold):  # a file alone with three or more columns may be merged
         path = os.fspath(gold)  # type: ignore[arg-type]
-        first = first_token_columns(
-            path, comments, file_delimiter(path) if delimiter is None else column_delimiter(delimiter)
-        )
+        delimiter = file_delimiter(path) if r.delimiter is None else column_delimiter(r.delimiter)
+        first = first_token_columns(path, r.comments, delimiter)
         source.single = first is None or first[0] < 3
     try:
         return _problems(source, fixed, fmt, outside)

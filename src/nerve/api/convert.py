@@ -21,6 +21,7 @@ or changed is counted once, under one reason (`nerve.api.convert_fates`):
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -128,11 +129,11 @@ def _read(
         raise OptionError(
             options.flag("offsets"), f"applies to span input, but the input reads as {fmt} tags"
         )
-    unset = {"from_scheme": "auto", "tag_format": None, "outside": "O"}
     given = {"from_scheme": from_scheme, "tag_format": tag_format, "outside": outside}
+    unset = inspect.signature(convert).parameters  # each option's default: convert's signature says it
     for name, value in given.items():
         kinds = formats.taking(name)  # tag formats; from_scheme: a dataset too, which names its tags
-        if value != unset[name] and fmt not in kinds:
+        if value != unset[name].default and fmt not in kinds:
             detail = f"applies to tagged input ({', '.join(kinds)}), but the input reads as {fmt} spans"
             if fmt == "hf":
                 detail = "applies to CoNLL and BIO input, not to a dataset"
