@@ -20,7 +20,7 @@ from ..model.vocab import TagVocab
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = [
     "SWAPPED",

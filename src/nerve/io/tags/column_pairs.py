@@ -19,11 +19,7 @@ from ...model.quoting import quote
 from ..bytes import equal_ranges
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Bytes = npt.NDArray[np.uint8]
+    from ...model.arrays import Bool, Bytes, Int
 
 __all__ = ["PAIRED", "TokenColumn", "check_paired"]
 

@@ -38,7 +38,7 @@ from .tag_columns import ByteLines, cells, decode_tag_ids, strings, text_bytes
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["DEFAULT_KEY", "conllu_texts", "read_conllu", "read_conllu_pair"]
 

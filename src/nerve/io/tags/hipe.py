@@ -38,7 +38,7 @@ from .tag_columns import ByteLines, cells, decode_tag_ids, merge_layers, strings
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["DEFAULT_COLUMN", "Table", "hipe_texts", "read_hipe", "read_hipe_pair", "read_table"]
 
