@@ -7,7 +7,7 @@ nothing was predicted, recall is 0 when there is nothing to find, F1 is 0 when b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -69,24 +69,20 @@ class ExactScores:
             return safe_div(sum(v * w for v, w in zip(values, support, strict=True)), weight_sum)
 
         beta_set = self.beta != 1
-        macro = Score(
-            mean(s.precision for s in scores),
-            mean(s.recall for s in scores),
-            mean(s.f1 for s in scores),
-            total.tp,
-            total.fp,
-            total.fn,
-            mean(s.fbeta or 0.0 for s in scores) if beta_set else None,
-        )
-        weighted_score = Score(
-            weighted(s.precision for s in scores),
-            weighted(s.recall for s in scores),
-            weighted(s.f1 for s in scores),
-            total.tp,
-            total.fp,
-            total.fn,
-            weighted(s.fbeta or 0.0 for s in scores) if beta_set else None,
-        )
+
+        def averaged(average: Callable[[Iterable[float]], float]) -> Score:
+            return Score(
+                average(s.precision for s in scores),
+                average(s.recall for s in scores),
+                average(s.f1 for s in scores),
+                total.tp,
+                total.fp,
+                total.fn,
+                average(s.fbeta or 0.0 for s in scores) if beta_set else None,
+            )
+
+        macro = averaged(mean)
+        weighted_score = averaged(weighted)
         object.__setattr__(self, "per_type", per_type)
         object.__setattr__(self, "micro", micro)
         object.__setattr__(self, "macro", macro)

@@ -22,7 +22,7 @@ from ..model.spans import SpanArray
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = ["Aligned", "Collector", "Tokens"]
 

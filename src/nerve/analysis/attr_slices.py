@@ -23,10 +23,7 @@ from ..model.spans import SpanArray
 from .aligned import Aligned
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    ObjectArray = npt.NDArray[np.object_]
+    from ..model.arrays import Int, ObjectArray
 
 __all__ = ["NONE_BAND", "PREFIX", "attribute_bands"]
 

@@ -36,11 +36,7 @@ from .aligned import Aligned
 from .units import Flag, check_memory, unit_flags, varies
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Float = npt.NDArray[np.float64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Float, Int
 
 __all__ = [
     "CHUNK",

@@ -45,10 +45,7 @@ from .bootstrap import CHUNK, FN, FP, TP, percentiles, resample_totals, scores
 from .units import check_memory, unit_flags, varies
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Float, Int
 
 __all__ = ["Comparison", "Comparisons", "compare_flags", "holm", "paired", "swap_totals"]
 

@@ -22,9 +22,7 @@ from ..model.spans import SpanArray
 from .errors import BOUNDARY_ERROR, BOUNDARY_TYPE, Categories
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = ["MISSED", "SPURIOUS", "Confusion", "confusion"]
 

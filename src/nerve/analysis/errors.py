@@ -40,10 +40,7 @@ from ..model.spans import SpanArray
 from .query import CATEGORIES
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = [
     "BOUNDARY",

@@ -32,9 +32,7 @@ from .errors import BOUNDARY, CATEGORIES, CORRECT, MISSED, SPURIOUS, Categories
 from .query import SORTS, InstanceQuery, check_query
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = ["SORTS", "Instance", "InstanceQuery", "Instances", "instances"]  # SORTS, InstanceQuery: from query
 

@@ -52,10 +52,7 @@ from .sidecars import Meta, read_meta
 from .surfaces import Train, TrainReading, read_train, seen, surface_ids
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = [
     "SliceKeys",

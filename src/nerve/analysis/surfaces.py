@@ -27,10 +27,7 @@ from ..tagging.decode import DecodeRules, decode_block
 from .aligned import Collector
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = ["Train", "TrainReading", "read_train", "seen", "surface_ids"]
 

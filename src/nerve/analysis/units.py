@@ -23,10 +23,7 @@ from ..errors import OptionError, plural
 from ..options import flag, setting
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Bool = npt.NDArray[np.bool_]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Bool, Float
 
 __all__ = [
     "BYTES_PER_VALUE",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -61,11 +61,6 @@ __all__ = [
     "validate",
     "validate_spans",
 ]
-
-if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
 
 
 def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:

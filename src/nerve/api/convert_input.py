@@ -42,10 +42,7 @@ from ..tagging.decode import DecodeRules, decode_block, repair_kinds
 from .convert_fates import Fates
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = [
     "TAG_FORMATS",

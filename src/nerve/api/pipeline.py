@@ -46,9 +46,7 @@ __all__ = ["count_inputs", "result_of"]  # the parts `nerve.api.partial` uses
 __all__ += ["aligned_input", "score_aligned", "score_input", "score_spans", "spans_result"]
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    pass
 
 
 def score_spans(

@@ -15,12 +15,8 @@ from ..matching.exact import exact_match_fragments, exact_match_types
 from ..model.nesting import flatten
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
+    from ..model.arrays import Int
     from ..model.spans import SpanArray
-
-    Int = npt.NDArray[np.int64]
 
 __all__ = ["dropped_note", "exact_hits", "flatten_sides"]
 

@@ -44,8 +44,7 @@ from ..tagging.conlleval_rules import (
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Codes = npt.NDArray[np.int8]
+    from ..model.arrays import Codes, Int
 
 __all__ = [
     "END_OF_CHUNK",

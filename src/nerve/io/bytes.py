@@ -20,9 +20,7 @@ from ..errors import OptionError
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Bytes = npt.NDArray[np.uint8]
+    from ..model.arrays import Bool, Bytes, Int
 
 __all__ = [
     "BLOCK_BYTES",

@@ -2,8 +2,9 @@
 
 In: nothing; each format's module (`nerve.io.formats`) builds one `Format`. Out: the record type,
 `Probe` (a path, whether it is a directory or a file, and its first bytes, read once and only when
-a rule asks), `Rule` (one step of the sniffing chain) and `looks_like_columns`, the test of token and
-tag columns that sniffing and the brat reader share.
+a rule asks), `Rule` (one step of the sniffing chain), `json_keys` (the test of a JSON file by the
+keys it opens with), `TEXT_OFFSETS` (the units of offsets into text) and `looks_like_columns`, the
+test of token and tag columns that sniffing and the brat reader share.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .sources import read_head
 
 __all__ = [
     "HEAD",
+    "TEXT_OFFSETS",
     "ColumnPairReader",
     "ColumnReader",
     "DocumentText",
@@ -30,11 +32,14 @@ __all__ = [
     "Reader",
     "Rule",
     "Texts",
+    "json_keys",
     "looks_like_columns",
 ]
 
 HEAD = 1 << 16  # the bytes read to sniff a file
 _TAG = re.compile(rb"O|[BIESLUM][-_]\S+|\S+[-_][BIESLUM]")
+#: The offset units of the formats whose offsets count the text's characters (not tokens).
+TEXT_OFFSETS = ("char", "utf16", "byte")
 
 Sides = tuple[SpanArray, SpanArray | None]
 #: A span format's reader: path, offset units and where to collect problems (``None`` to raise the
@@ -94,6 +99,16 @@ class Rule:
 
     order: int
     test: Callable[[Probe], bool]
+
+
+def json_keys(keys: bytes, opens: bytes | tuple[bytes, ...] = b"{") -> Callable[[Probe], bool]:
+    """A sniffing test: the file's head opens with ``opens`` and holds a match of the regex ``keys``."""
+    pattern = re.compile(keys)
+
+    def test(probe: Probe) -> bool:
+        return probe.head.startswith(opens) and pattern.search(probe.head) is not None
+
+    return test
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,7 @@ import numpy as np
 from ..errors import InputError
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = [
     "UTF16_MISFIT",

@@ -30,9 +30,7 @@ from ..errors import InputError
 from ..model.quoting import quote
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = [
     "OTHER",

@@ -26,11 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Bool, Float, Int
 
 __all__ = ["SMALL", "best_edges", "components", "max_matching", "split_edges"]
 

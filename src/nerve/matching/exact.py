@@ -14,12 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
+    from ..model.arrays import Bool, Int
     from ..model.spans import SpanArray
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
 
 __all__ = [
     "exact_match_aligned",

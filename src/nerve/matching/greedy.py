@@ -18,12 +18,8 @@ from .assignment import split_edges
 from .overlap import same_spans
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
+    from ..model.arrays import Bool, Int
     from ..model.spans import SpanArray
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
 
 __all__ = ["MODES", "greedy_edges"]
 

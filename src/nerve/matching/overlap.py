@@ -25,11 +25,7 @@ from .assignment import best_edges
 from .exact import piece_rows
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Bool, Float, Int
 
 __all__ = [
     "candidates",

@@ -22,8 +22,7 @@ from ..model.texts import EntityTexts
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Float, Int
 
 __all__ = ["TextPairs", "as_symbols", "costs", "distances", "pair_texts", "same_key_pairs"]
 

@@ -42,8 +42,8 @@ from .text import TextPairs, as_symbols, distances
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Float, Int
+
     Progress = Callable[[int, int], None]
 
 __all__ = ["BIG", "CHUNK", "MAX_BLOCK", "CellResults", "cell_results"]

@@ -22,11 +22,8 @@ from ..matching.exact import exact_match_fragments
 from ..model.counts import Counts, Score
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
+    from ..model.arrays import Bool
     from ..model.spans import SpanArray
-
-    Bool = npt.NDArray[np.bool_]
 
 __all__ = ["DiscontinuousScores", "discontinuous_counts", "discontinuous_scores", "is_discontinuous"]
 

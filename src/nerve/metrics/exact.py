@@ -39,8 +39,7 @@ from .transitions import grow as _grow
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable", "infer_from"]
 

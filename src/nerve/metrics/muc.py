@@ -31,10 +31,7 @@ from ..plan import MucOptions
 from .muc_counts import FIELDS, Columns, DocumentMacro, ModeScores, MucCounts, document_macro, mode_scores
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = [
     "FIELDS",

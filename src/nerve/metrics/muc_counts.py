@@ -17,9 +17,7 @@ import numpy as np
 from ..model.counts import fbeta, safe_div
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = ["FIELDS", "Columns", "DocumentMacro", "ModeScores", "MucCounts", "document_macro", "mode_scores"]
 

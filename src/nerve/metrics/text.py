@@ -47,8 +47,7 @@ from ..options import TEXT_METRICS
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Float = npt.NDArray[np.float64]
+    from ..model.arrays import Float, Int
 
 __all__ = [
     "BagRow",

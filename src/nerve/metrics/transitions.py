@@ -21,8 +21,7 @@ from ..tagging.decode import transition_counts
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ..model.arrays import Bool, Int
 
 __all__ = ["TransitionTable", "evidence", "grow", "infer_from"]
 

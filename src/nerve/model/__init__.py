@@ -4,5 +4,5 @@ In: nothing but `nerve.errors`. Out: `Span` and the columnar `SpanArray` (half-o
 allowed), `Scheme` and `TagFormat` (the tag grammar), `TagVocab` (tag strings to small ids), and
 `TagBlock` (the tag ids of whole sentences, as every tag reader emits them), the shared decoding rule
 (`chunks`: tag ids → entity chunks); `quoting.quote` cuts quoted input in error messages to a
-readable length.
+readable length; `arrays` names the numpy array types that annotations use (``Int``, ``Bool``...).
 """

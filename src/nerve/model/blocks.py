@@ -10,8 +10,7 @@ import numpy as np
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from .arrays import Bool, Int
 
 __all__ = ["TagBlock", "Words"]
 

@@ -19,10 +19,7 @@ from .schemes import OUT
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Ids = npt.NDArray[np.int32]
-    Codes = npt.NDArray[np.int8]
+    from .arrays import Bool, Codes, Ids, Int
 
 __all__ = ["NO_CHUNKS", "Chunks", "decode_ids", "neighbours"]
 

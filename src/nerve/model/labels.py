@@ -17,9 +17,7 @@ import numpy as np
 from .spans import SpanArray
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from .arrays import Int
 
 __all__ = ["LabelMap", "TypeIds"]
 

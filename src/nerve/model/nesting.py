@@ -32,10 +32,7 @@ import numpy as np
 from .spans import SpanArray
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from .arrays import Bool, Int
 
 __all__ = ["POLICIES", "ROLES", "flatten", "flatten_mask", "roles"]
 

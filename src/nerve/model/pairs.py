@@ -25,8 +25,7 @@ from .schemes import OUT, Scheme, continuation_table
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Bool = npt.NDArray[np.bool_]
-    Int = npt.NDArray[np.int64]
+    from .arrays import Bool, Int
 
 __all__ = ["KIND_OF_PREVIOUS", "KIND_OF_TAG", "N_CODES", "N_KINDS", "SAME", "code_tables", "pair_codes"]
 

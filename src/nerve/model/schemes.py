@@ -24,7 +24,7 @@ from .quoting import quote
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    BoolTable = npt.NDArray[np.bool_]
+    from .arrays import Bool as BoolTable
 
 __all__ = [
     "SCHEMES",

@@ -17,11 +17,9 @@ import numpy as np
 from ..errors import InputError
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    BoolArray = npt.NDArray[np.bool_]
-    ObjectArray = npt.NDArray[np.object_]
+    from .arrays import Bool as BoolArray
+    from .arrays import Int as IntArray
+    from .arrays import ObjectArray
 
 __all__ = ["Fragments", "Span", "SpanArray"]
 

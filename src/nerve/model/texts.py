@@ -15,9 +15,7 @@ import numpy as np
 from .quoting import quote
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from .arrays import Int
 
 __all__ = ["EntityTexts"]
 

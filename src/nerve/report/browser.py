@@ -35,9 +35,7 @@ from ..io.tools.brat_files import brat_documents
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = ["CHARS", "MAX_WINDOW", "WINDOW", "instance_data"]
 

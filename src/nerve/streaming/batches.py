@@ -9,6 +9,7 @@ batch, row and position.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,10 +21,11 @@ from ..model.vocab import TagVocab
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = [
     "SWAPPED",
+    "Batch",
     "LabelList",
     "Labels",
     "check_batch",
@@ -163,20 +165,24 @@ SWAPPED = (
 )
 
 
-def check_batch(
-    gold: np.ndarray[Any, Any],
-    pred: np.ndarray[Any, Any],
-    lengths: Any,
-    ignore_index: int | None,
-    n_labels: int,
-    batch: int,
-) -> np.ndarray[Any, Any]:
+@dataclass(frozen=True)
+class Batch:
+    """One update's arrays: gold and predicted ids, each row's length (or ``None``), and its number."""
+
+    gold: np.ndarray[Any, Any]
+    pred: np.ndarray[Any, Any]
+    lengths: Any
+    number: int
+
+
+def check_batch(one: Batch, ignore_index: int | None, n_labels: int) -> np.ndarray[Any, Any]:
     """Check shapes, lengths and ids of a batch; return the mask of positions that count.
 
     Raises:
         InputError: naming the batch, and the row and position where it applies.
     """
-    where = f"batch {batch}"
+    gold, pred, lengths = one.gold, one.pred, one.lengths
+    where = f"batch {one.number}"
     if gold.ndim == 1:
         gold = gold[None, :]
         pred = pred[None, :] if pred.ndim == 1 else pred
@@ -216,19 +222,15 @@ def check_batch(
 
 
 def checked_block(
-    gold: np.ndarray[Any, Any],
-    pred: np.ndarray[Any, Any],
-    lengths: Any,
-    ignore_index: int | None,
-    label_map: LabelList,
-    batch: int,
+    one: Batch, ignore_index: int | None, label_map: LabelList
 ) -> tuple[TagBlock, np.ndarray[Any, Any]]:
     """The counted positions of a batch as a block, and their mask, after every check.
 
     Raises:
         InputError: what `check_batch` finds, or an id missing from a label mapping.
     """
-    mask = check_batch(gold, pred, lengths, ignore_index, len(label_map), batch)
+    mask = check_batch(one, ignore_index, len(label_map))
+    gold, pred = one.gold, one.pred
     if gold.ndim == 1:
         gold, pred = gold[None, :], pred[None, :]
     lookup = label_map.lookup
@@ -237,22 +239,19 @@ def checked_block(
     )
     if holes.shape[0]:
         r, c = (int(v) for v in holes[0])
-        raise InputError(f"batch {batch}", None, f"row {r}, position {c}: id not in the label mapping")
+        raise InputError(f"batch {one.number}", None, f"row {r}, position {c}: id not in the label mapping")
     return rows_block(lookup[gold[mask]], lookup[pred[mask]], mask.sum(axis=1)), mask
 
 
 def well_formed_ids(
-    gold: np.ndarray[Any, Any],
-    pred: np.ndarray[Any, Any],
-    lengths: Any,
-    ignore_index: int | None,
-    label_map: LabelList,
+    one: Batch, ignore_index: int | None, label_map: LabelList
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], Int] | None:
     """The vocabulary ids of a well-formed batch's counted positions, and their number per row.
 
     Checks with as few array passes as it takes; ``None`` for anything unusual, which
     `checked_block` then examines and names.
     """
+    gold, pred, lengths = one.gold, one.pred, one.lengths
     if (
         gold.ndim != 2
         or pred.shape != gold.shape

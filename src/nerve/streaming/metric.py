@@ -36,6 +36,7 @@ from ..plan import Plan, stream_plan
 from ..results import Result
 from ..tagging.torch_decode import DeviceTables
 from .batches import (
+    Batch,
     LabelList,
     Labels,
     checked_block,
@@ -263,15 +264,16 @@ class StreamingMetric:
         self, gold: np.ndarray[Any, Any], pred: np.ndarray[Any, Any], lengths: Any, batch: int
     ) -> None:
         label_map = self._label_map(batch)
+        one = Batch(gold, pred, lengths, batch)
         if self.policy != "error":
-            ids = well_formed_ids(gold, pred, lengths, self.ignore_index, label_map)
+            ids = well_formed_ids(one, self.ignore_index, label_map)
             if ids is not None:  # buffered for decoding later
                 self._pending.append(ids)
                 self._pending_tokens += ids[0].shape[0]
                 if self._pending_tokens >= self.flush_tokens:
                     self._flush()
                 return
-        block, mask = checked_block(gold, pred, lengths, self.ignore_index, label_map, batch)
+        block, mask = checked_block(one, self.ignore_index, label_map)
         self._add(block, (mask, batch))
 
     def _add(self, block: TagBlock, where: tuple[np.ndarray[Any, Any], int] | None) -> None:

@@ -25,10 +25,8 @@ import numpy as np
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from ..model.arrays import Codes, Int
     from ..model.vocab import TagVocab
-
-    Int = npt.NDArray[np.int64]
-    Codes = npt.NDArray[np.int8]
 
 ArrayT = TypeVar("ArrayT", bound="np.ndarray[Any, np.dtype[np.generic]]")
 

@@ -35,10 +35,7 @@ from ..options import REPAIR_POLICIES
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Ids = npt.NDArray[np.int32]
-    Codes = npt.NDArray[np.int8]
+    from ..model.arrays import Bool, Codes, Ids, Int
 
 __all__ = [
     "NO_CHUNKS",

@@ -36,7 +36,7 @@ from .decode import DecodeRules, decode_block, get_policy
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ..model.arrays import Int
 
 __all__ = ["DOCUMENTS", "TextCorpus", "decode_tag_lines", "read_bio_dirs", "read_text_files"]
 

@@ -14,9 +14,7 @@ from .entities import EvaluationIndices, EvaluationResult
 from .loaders import LOADERS, Loaded, infer_loader, load
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["STRATEGIES", "EvaluationIndices", "EvaluationResult", "Evaluator"]
 

@@ -18,9 +18,7 @@ from ...matching.overlap import in_order
 from ...model.spans import SpanArray
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["LOADERS", "Loaded", "from_conll", "from_dicts", "from_list", "infer_loader", "load"]
 

@@ -22,10 +22,8 @@ from ...errors import OptionError
 from .counts import EntityCounts
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Floats = npt.NDArray[np.float64]
-    Ints = npt.NDArray[np.int64]
+    from ...model.arrays import Float as Floats
+    from ...model.arrays import Int as Ints
 
 __all__ = [
     "AVERAGES",

@@ -5,24 +5,16 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-import re
-
-from ..format import Format, Probe, Rule
+from ..format import Format, Rule, json_keys
 from ..json.eval4ner import read_eval4ner
 
 __all__ = ["FORMAT"]
-
-_SIDES = re.compile(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"')
-
-
-def _sniff(probe: Probe) -> bool:
-    return probe.head.startswith((b"{", b"[")) and _SIDES.search(probe.head) is not None
 
 
 FORMAT = Format(
     "eval4ner",
     "spans",
     "eval4ner's (type, surface) entities, located in their sentence",
-    sniff=(Rule(90, _sniff),),
+    sniff=(Rule(90, json_keys(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', (b"{", b"["))),),
     read=lambda path, _, problems: read_eval4ner(path, problems),
 )

@@ -5,26 +5,20 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-import re
-
-from ..format import Format, Probe, Rule
+from ..format import Format, Rule, json_keys
 from ..tools.labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]
 
-_KEYS = re.compile(rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{')
-
-
-def _sniff(probe: Probe) -> bool:
-    return probe.head.startswith((b"{", b"[")) and _KEYS.search(probe.head) is not None
+_KEYS = rb'"(annotations|completions|predictions)"\s*:\s*\[|"data"\s*:\s*\{'
 
 
 FORMAT = Format(
     "labelstudio",
     "spans",
     "Label Studio's JSON exports: annotations and predictions",
-    sniff=(Rule(100, _sniff),),
+    sniff=(Rule(100, json_keys(_KEYS, (b"{", b"["))),),
     read=read_labelstudio,
     read_pair=read_labelstudio_pair,
     texts=lambda path, _: labelstudio_texts(path),

@@ -5,25 +5,17 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-import re
-
-from ..format import Format, Probe, Rule
+from ..format import Format, Rule, json_keys
 from ..json.nested import nested_texts, read_nested
 
 __all__ = ["FORMAT"]
-
-_SENTENCES = re.compile(rb'"sentences"\s*:\s*\[\s*\[')
-
-
-def _sniff(probe: Probe) -> bool:
-    return probe.head.startswith((b"{", b"[")) and _SENTENCES.search(probe.head) is not None
 
 
 FORMAT = Format(
     "nested",
     "spans",
     'DyGIE++ nested-NER JSON (inclusive ends) and {"tokens", "entities"} records',
-    sniff=(Rule(80, _sniff),),
+    sniff=(Rule(80, json_keys(rb'"sentences"\s*:\s*\[\s*\[', (b"{", b"["))),),
     read=read_nested,
     texts=lambda path, _: nested_texts(path),
 )

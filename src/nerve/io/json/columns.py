@@ -17,9 +17,7 @@ import numpy as np
 from ...model.spans import SpanArray
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["MAX_OFFSET", "fast_columns", "span_array"]
 

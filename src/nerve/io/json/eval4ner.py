@@ -19,7 +19,8 @@ import numpy as np
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
-from .jsonl import Checker, Documents, Problems, collect, json_objects, read_span_file, span_array
+from .jsonl import Checker, Problems, json_objects, read_span_file, span_array
+from .sides import both_sides
 
 __all__ = ["Entity", "locate", "locate_many", "locate_spans", "read_eval4ner"]
 
@@ -228,17 +229,7 @@ def _checked(
     path: str, objects: list[tuple[int | None, Any]], problems: Problems
 ) -> tuple[SpanArray, SpanArray]:
     """Both sides, sentence by sentence, to say what is wrong (a sentence with a problem is empty)."""
-    gold: Documents = []
-    pred: Documents = []
-    for doc, (line, obj) in enumerate(objects):
-        try:
-            g, p = _sentence(Checker(path, line, doc, {}, "char"), obj)
-        except InputError as err:
-            collect(problems, err)
-            g, p = [], []
-        gold.append(g)
-        pred.append(p)
-    return SpanArray.from_documents(gold), SpanArray.from_documents(pred)
+    return both_sides(objects, lambda doc, o: _sentence(Checker(path, o[0], doc, {}, "char"), o[1]), problems)
 
 
 def read_eval4ner(path: str, problems: Problems = None) -> tuple[SpanArray, SpanArray]:

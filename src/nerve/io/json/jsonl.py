@@ -33,9 +33,7 @@ from ..unit_offsets import in_characters
 from .columns import MAX_OFFSET, fast_columns, span_array
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = [
     "DOC_KEYS",

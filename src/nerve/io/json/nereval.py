@@ -12,7 +12,8 @@ from typing import Any
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
-from .jsonl import Checker, Documents, Problems, collect, parse_json, read_span_file
+from .jsonl import Checker, Problems, parse_json, read_span_file
+from .sides import Entities, both_sides
 
 __all__ = ["read_nereval"]
 
@@ -43,15 +44,9 @@ def read_nereval(path: str, problems: Problems = None) -> tuple[SpanArray, SpanA
     parsed = parse_json(path, read_span_file(path), "the file")
     if not isinstance(parsed, list):
         raise InputError(path, None, "expected a JSON list of {text, true, predicted} objects")
-    gold: Documents = []
-    pred: Documents = []
-    for doc, obj in enumerate(parsed):
-        check = Checker(path, None, doc, obj if isinstance(obj, dict) else {}, "char", problems)
-        try:
-            g, p = _sides(check, obj)
-        except InputError as err:
-            collect(problems, err)
-            g, p = [], []
-        gold.append(g)
-        pred.append(p)
-    return SpanArray.from_documents(gold), SpanArray.from_documents(pred)
+    return both_sides(parsed, partial(_document, path, problems), problems)
+
+
+def _document(path: str, problems: Problems, doc: int, obj: Any) -> tuple[Entities, Entities]:
+    """Both sides of document ``doc``, checked."""
+    return _sides(Checker(path, None, doc, obj if isinstance(obj, dict) else {}, "char", problems), obj)

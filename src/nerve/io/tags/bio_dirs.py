@@ -36,7 +36,7 @@ from ._read_files import FIRST, PIECE, read_all
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = [
     "Files",

@@ -4,28 +4,30 @@ In: the tokens of each file, with the document, the sentence start and the line 
 `TokenColumn`). Out: ``None`` when the files pair token by token, else an `InputError` at the
 first token where they part: another token, another document, another sentence, or a file that
 ends before the other. Entity offsets count tokens, so two files that do not hold the same tokens
-would be scored as if they did, with shifted entities.
+would be scored as if they did, with shifted entities. `read_sides` reads a gold and a prediction
+file that way, each read with `read_or_none` (a problem collected, or raised).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from ...errors import InputError, plural
 from ...model.quoting import quote
 from ..bytes import equal_ranges
+from ..json.jsonl import Problems, collect
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
+    from ...model.arrays import Bool, Bytes, Int
+    from ...model.spans import SpanArray
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Bytes = npt.NDArray[np.uint8]
+__all__ = ["PAIRED", "TokenColumn", "check_paired", "read_or_none", "read_sides"]
 
-__all__ = ["PAIRED", "TokenColumn", "check_paired"]
+Read = TypeVar("Read")
 
 #: What a prediction file of tag columns must be, said at the end of each error.
 PAIRED = "the prediction file must hold the gold file's tokens, sentences and documents, in order"
@@ -89,3 +91,36 @@ def check_paired(gold: TokenColumn, pred: TokenColumn) -> InputError | None:
         what = f"goes on with token {quote(pred.token(n))} after the gold file's {plural(n, 'token')}"
         return InputError(pred.path, int(pred.line[n]), f"{what}; {PAIRED}")
     return None
+
+
+def read_or_none(read: Callable[[str], Read], path: str, problems: Problems) -> Read | None:
+    """``read(path)``, or ``None`` when the file cannot be read and ``problems`` collects why."""
+    try:
+        return read(path)
+    except InputError as err:
+        collect(problems, err)
+        return None
+
+
+def read_sides(
+    gold: str,
+    pred: str | None,
+    problems: Problems,
+    read: Callable[[str], Read],
+    spans: Callable[[str, Read | None], SpanArray],
+    tokens: Callable[[str, Read], TokenColumn],
+) -> tuple[SpanArray, SpanArray | None]:
+    """The spans of a gold and a prediction file, read by ``read``, paired token by token first.
+
+    Offsets count tokens, so a prediction file whose ``tokens`` part from the gold file's is a
+    problem (`check_paired`): a token missing from it would shift every entity after it.
+    """
+    g = read_or_none(read, gold, problems)
+    if pred is None:
+        return spans(gold, g), None
+    p = read_or_none(read, pred, problems)
+    if g is not None and p is not None:
+        misaligned = check_paired(tokens(gold, g), tokens(pred, p))
+        if misaligned is not None:
+            collect(problems, misaligned)
+    return spans(gold, g), spans(pred, p)

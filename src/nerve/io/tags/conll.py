@@ -53,8 +53,7 @@ from .tag_ids import tag_ids, token_words
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ...model.arrays import Bool, Int
 
 __all__ = [
     "BLOCK_BYTES",

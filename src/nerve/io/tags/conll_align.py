@@ -20,10 +20,8 @@ from ..sources import LineSource
 from .conll_lines import BLANK, COMMENT, DOC, TOKEN, classify_lines
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Kinds = npt.NDArray[np.int8]
+    from ...model.arrays import Codes as Kinds
+    from ...model.arrays import Int
 
 __all__ = ["SENTENCES_NOTE", "kinds_pair", "lacks_docstarts", "rest_pairs", "sentence_rows", "separators"]
 

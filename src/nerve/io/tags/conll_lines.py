@@ -23,8 +23,7 @@ from ..sources import read_head, unify_line_ends
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bytes = npt.NDArray[np.uint8]
+    from ...model.arrays import Bytes, Int
 
 __all__ = [
     "BLANK",

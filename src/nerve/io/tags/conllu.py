@@ -32,13 +32,13 @@ from ...errors import InputError, plural
 from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Problems, collect
-from .column_pairs import TokenColumn, check_paired
+from .column_pairs import TokenColumn, read_or_none, read_sides
 from .tag_columns import ByteLines, cells, decode_tag_ids, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["DEFAULT_KEY", "conllu_texts", "read_conllu", "read_conllu_pair"]
 
@@ -146,7 +146,7 @@ def read_conllu(
 ) -> tuple[SpanArray, None]:
     """The entities of the CoNLL-U file ``path``, tags under the MISC key ``column``: one side."""
     del units
-    return _spans(path, _words_or_none(path, problems), column, problems), None
+    return _spans(path, read_or_none(_words, path, problems), column, problems), None
 
 
 def read_conllu_pair(
@@ -162,24 +162,9 @@ def read_conllu_pair(
     missing from the prediction file would shift every entity after it.
     """
     del units
-    g = _words_or_none(gold, problems)
-    if pred is None:
-        return _spans(gold, g, column, problems), None
-    p = _words_or_none(pred, problems)
-    if g is not None and p is not None:
-        misaligned = check_paired(_token_column(gold, g), _token_column(pred, p))
-        if misaligned is not None:
-            collect(problems, misaligned)
-    return _spans(gold, g, column, problems), _spans(pred, p, column, problems)
-
-
-def _words_or_none(path: str, problems: Problems) -> Words | None:
-    """`_words`, or ``None`` when the file cannot be read and ``problems`` collects why."""
-    try:
-        return _words(path)
-    except InputError as err:
-        collect(problems, err)
-        return None
+    return read_sides(
+        gold, pred, problems, _words, lambda path, w: _spans(path, w, column, problems), _token_column
+    )
 
 
 def _starts(sent: Int) -> npt.NDArray[np.bool_]:

@@ -19,9 +19,7 @@ from ..bytes import BOM, DOCSTART
 from ..sources import FileRange, Readable, unify_line_ends
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    pass
 
 __all__ = ["HEAD_BYTES", "file_delimiter", "sniff_delimiter"]
 

@@ -46,7 +46,8 @@ from .hf_rows import check_rows
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
+
     Spread = tuple[Int, Int]  # --subwords all: the word of each labelled sub-token, and their count a row
 
 __all__ = ["SUBWORD_POLICIES", "WORD_POLICIES", "is_dataset", "read_hf", "read_tokens", "words_from_subwords"]

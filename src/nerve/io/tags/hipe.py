@@ -32,13 +32,13 @@ from ...errors import InputError, plural
 from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Problems, collect
-from .column_pairs import TokenColumn, check_paired
+from .column_pairs import TokenColumn, read_or_none, read_sides
 from .tag_columns import ByteLines, cells, decode_tag_ids, merge_layers, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["DEFAULT_COLUMN", "Table", "hipe_texts", "read_hipe", "read_hipe_pair", "read_table"]
 
@@ -159,7 +159,7 @@ def read_hipe(
     and the file read as having no documents.
     """
     del units
-    return _spans(path, _table_or_none(path, problems), column, problems), None
+    return _spans(path, read_or_none(read_table, path, problems), column, problems), None
 
 
 def read_hipe_pair(
@@ -175,24 +175,15 @@ def read_hipe_pair(
     token missing from the prediction file would shift every entity after it.
     """
     del units
-    g = _table_or_none(gold, problems)
-    if pred is None:
-        return _spans(gold, g, column, problems), None
-    p = _table_or_none(pred, problems)
-    if g is not None and p is not None:
-        misaligned = check_paired(g.tokens(), p.tokens())
-        if misaligned is not None:
-            collect(problems, misaligned)
-    return _spans(gold, g, column, problems), _spans(pred, p, column, problems)
+    return read_sides(
+        gold, pred, problems, read_table, lambda path, t: _spans(path, t, column, problems), _tokens
+    )
 
 
-def _table_or_none(path: str, problems: Problems) -> Table | None:
-    """`read_table`, or ``None`` when the file cannot be read and ``problems`` collects why."""
-    try:
-        return read_table(path)
-    except InputError as err:
-        collect(problems, err)
-        return None
+def _tokens(path: str, table: Table) -> TokenColumn:
+    """The tokens of ``table``, to pair a prediction file with the gold file."""
+    del path
+    return table.tokens()
 
 
 def _spans(path: str, table: Table | None, column: str | None, problems: Problems) -> SpanArray:

@@ -19,9 +19,8 @@ from ...model.quoting import is_list, quote
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from ...model.arrays import Int
     from ...model.vocab import TagVocab
-
-    Int = npt.NDArray[np.int64]
 
 __all__ = ["iter_lists"]
 

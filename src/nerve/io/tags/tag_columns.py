@@ -28,11 +28,7 @@ from ..offsets import decode_utf8
 from ..sources import read_bytes, unify_line_ends
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Bytes = npt.NDArray[np.uint8]
+    from ...model.arrays import Bool, Bytes, Int
 
 __all__ = [
     "ByteLines",

@@ -21,9 +21,8 @@ from .conll_lines import ONE_FILE, Lines, one_tag_column
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from ...model.arrays import Int
     from ...model.vocab import TagVocab
-
-    Int = npt.NDArray[np.int64]
 
 __all__ = ["tag_ids", "token_words"]
 

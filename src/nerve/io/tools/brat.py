@@ -41,9 +41,7 @@ from ..sources import read_bytes
 from .brat_attributes import ATTRIBUTE_FORM, malformed, read_attributes
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    Int = npt.NDArray[np.int64]
+    from ...model.arrays import Int
 
 __all__ = ["KINDS", "Annotations", "Document", "check_document", "empty_document", "read_ann"]
 

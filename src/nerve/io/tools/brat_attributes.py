@@ -29,9 +29,7 @@ from ...errors import InputError
 from ...model.quoting import quote
 
 if TYPE_CHECKING:
-    import numpy.typing as npt
-
-    ObjectArray = npt.NDArray[np.object_]
+    from ...model.arrays import ObjectArray
 
 __all__ = ["ATTRIBUTE_FORM", "KEPT", "NORM", "ann_lines", "columns", "malformed", "read_attributes"]
 

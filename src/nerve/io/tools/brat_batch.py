@@ -28,9 +28,7 @@ from .brat import Document
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
-    Bytes = npt.NDArray[np.uint8]
+    from ...model.arrays import Bool, Bytes, Int
 
 __all__ = ["plain_documents"]
 

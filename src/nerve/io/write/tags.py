@@ -26,8 +26,7 @@ from ...model.schemes import BEGIN, END, INSIDE, OUT, SINGLE, Scheme, TagFormat
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    Int = npt.NDArray[np.int64]
-    Bool = npt.NDArray[np.bool_]
+    from ...model.arrays import Bool, Int
 
 __all__ = [
     "TokenColumns",
