@@ -13,13 +13,12 @@ from .. import options
 from ..api import compare
 from ..report.renderers import RENDERERS
 from .options import (
-    SCHEME,
     add_format,
     add_labels,
     add_output,
     add_reading,
+    add_repair,
     add_statistics,
-    group,
     keywords_of,
     labels,
     reading,
@@ -51,12 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(c)
     add_reading(c)
-    group(c, SCHEME).add_argument(
-        "--repair",
-        default="begin",
-        metavar="P",
-        help=f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)",
-    )
+    add_repair(c, f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)")
     add_labels(c, pattern=False)
     add_statistics(c, optional=False)
     add_output(c, list(RENDERERS), "table")  # the formats of `nerve.report.stats.COMPARE_RENDERERS`

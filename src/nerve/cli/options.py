@@ -170,9 +170,10 @@ def add_sources(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_repair(p: argparse.ArgumentParser, policies: Sequence[str], help: str) -> None:
-    """``--repair``, among ``policies``."""
-    group(p, SCHEME).add_argument("--repair", default="begin", choices=policies, help=help)
+def add_repair(p: argparse.ArgumentParser, help: str, policies: Sequence[str] | None = None) -> None:
+    """``--repair``: among ``policies``, or any value, which `nerve.options` checks as in Python."""
+    metavar = None if policies else "P"
+    group(p, SCHEME).add_argument("--repair", default="begin", choices=policies, metavar=metavar, help=help)
 
 
 def add_output(p: argparse.ArgumentParser, formats: Sequence[str], default: str) -> None:

@@ -19,10 +19,10 @@ from ..errors import OptionError
 from .options import (
     ANALYSIS,
     OUTPUT,
-    SCHEME,
     add_format,
     add_labels,
     add_reading,
+    add_repair,
     add_span_reading,
     add_statistics,
     group,
@@ -58,12 +58,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_format(r)
     add_reading(r)
-    group(r, SCHEME).add_argument(
-        "--repair",
-        default="begin",
-        metavar="P",
-        help="what to do with transitions the scheme does not allow: begin, discard or error "
-        "(default: begin)",
+    add_repair(
+        r, "what to do with transitions the scheme does not allow: begin, discard or error (default: begin)"
     )
     add_labels(r, pattern=False)
     add_span_reading(r)

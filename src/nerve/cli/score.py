@@ -25,12 +25,12 @@ from .options import (
     INPUT,
     METRICS,
     SCALE,
-    SCHEME,
     add_files,
     add_format,
     add_labels,
     add_output,
     add_reading,
+    add_repair,
     add_sources,
     add_span_reading,
     add_statistics,
@@ -58,13 +58,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_files(s)
     add_format(s)
     add_reading(s)
-    group(s, SCHEME).add_argument(  # checked by nerve.options, as in Python
-        "--repair",
-        default="begin",
-        metavar="P",
-        help="what to do with transitions the scheme does not allow: "
-        f"{', '.join(options.REPAIR_POLICIES)} (default: begin)",
-    )
+    policies = ", ".join(options.REPAIR_POLICIES)
+    add_repair(s, f"what to do with transitions the scheme does not allow: {policies} (default: begin)")
     metrics = group(s, METRICS)
     metrics.add_argument(
         "--metrics",

@@ -65,7 +65,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
             "--scheme", default="IOB2", metavar="S", help="tagging scheme (default: IOB2)"
         )
         policies = [p for p in options.REPAIR_POLICIES if p != "conlleval"]
-        add_repair(t, policies, "what to do with invalid transitions (default: begin; every one is counted)")
+        add_repair(t, "what to do with invalid transitions (default: begin; every one is counted)", policies)
         add_output(t, ["markdown", "json", "table"], "markdown")
         group(t, OUTPUT).add_argument(
             "--by-category", "-c", action="store_true", help="add a row per category"
