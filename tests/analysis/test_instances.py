@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import nerve
 from nerve.analysis.errors import CATEGORIES, categorise
-from nerve.analysis.instances import instances
+from nerve.analysis.instances import InstanceQuery, instances, instances_of
 from nerve.api import score_aligned
 from nerve.cli import main
 
@@ -121,6 +121,17 @@ def test_filters_caps_and_frequency_order() -> None:
     assert Counter(r.category for r in capped.rows) == {"missed": 2, "spurious": 1}
     assert capped.totals["missed"] == 5  # what the cap left out is still counted
     assert capped.to_dict()["shown"]["missed"] == 2
+    query = InstanceQuery(("missed",), ("PER", "LOC"), 2, "frequency", 1)  # the analysis hands it whole
+    whole = instances_of(aligned, cats, query)  # type: ignore[arg-type]
+    assert whole == instances(
+        aligned,
+        cats,
+        categories=["missed"],
+        types=["PER", "LOC"],
+        per_category=2,
+        sort="frequency",
+        context=1,
+    )  # type: ignore[arg-type]
 
 
 def test_frequency_puts_the_most_missed_surface_first(tmp_path: Path) -> None:

@@ -34,7 +34,14 @@ from .query import SORTS, InstanceQuery, check_query
 if TYPE_CHECKING:
     from ..model.arrays import Int
 
-__all__ = ["SORTS", "Instance", "InstanceQuery", "Instances", "instances"]  # SORTS, InstanceQuery: from query
+__all__ = [
+    "SORTS",
+    "Instance",
+    "InstanceQuery",
+    "Instances",
+    "instances",
+    "instances_of",
+]  # SORTS, InstanceQuery: from query
 
 
 @dataclass(frozen=True)
@@ -226,7 +233,17 @@ def instances(
     context: int = 5,
 ) -> Instances:
     """The error rows of ``aligned``, filtered, sorted and capped (see the module)."""
-    wanted = check_query(categories, sort, per_category, context)
+    asked = (
+        tuple(categories) if categories is not None else None,
+        tuple(types) if types is not None else None,
+    )
+    return instances_of(aligned, cats, InstanceQuery(*asked, per_category, sort, context))
+
+
+def instances_of(aligned: Aligned, cats: Categories, query: InstanceQuery) -> Instances:
+    """The error rows ``query`` asks for: `instances`, its options in one record."""
+    types, per_category, sort, context = query.types, query.per_category, query.sort, query.context
+    wanted = check_query(query.categories, sort, per_category, context)
     codes = np.asarray([CATEGORIES.index(c) for c in wanted], dtype=np.int64)
     g, p = aligned.gold, aligned.pred
     keep_g = np.isin(cats.gold, codes[codes != SPURIOUS])

@@ -15,7 +15,7 @@ from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
 from .errors import Categories, ErrorCounts, categorise, error_counts
-from .instances import InstanceQuery, Instances, instances
+from .instances import InstanceQuery, Instances, instances_of
 from .slices import Slices
 
 if TYPE_CHECKING:
@@ -132,13 +132,5 @@ def analyse(
     views = {v: confusion(gold, pred, cats, v) for v in ("exact", "overlap")} if confusion_matrix else None
     rows = None
     if query is not None:
-        rows = instances(
-            aligned,
-            cats,
-            categories=query.categories,
-            types=query.types,
-            per_category=query.per_category,
-            sort=query.sort,
-            context=query.context,
-        )
+        rows = instances_of(aligned, cats, query)
     return Analysis(found, views, rows, cats, slices)
