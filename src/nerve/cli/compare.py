@@ -13,10 +13,9 @@ from .. import options
 from ..api import compare
 from ..report.renderers import RENDERERS
 from .options import (
-    add_format,
+    add_input,
     add_labels,
     add_output,
-    add_reading,
     add_repair,
     add_statistics,
     keywords_of,
@@ -48,8 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         nargs="+",
         help="prediction files aligned line by line with GOLD, the baseline first (two or more)",
     )
-    add_format(c)
-    add_reading(c)
+    add_input(c)
     add_repair(c, f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)")
     add_labels(c, pattern=False)
     add_statistics(c, optional=False)

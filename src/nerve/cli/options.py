@@ -78,7 +78,7 @@ def group(p: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
 
 
 def add_files(p: argparse.ArgumentParser) -> None:
-    """FILE and the optional PRED_FILE; ``-`` reads one of them from stdin."""
+    """FILE and the optional PRED_FILE (``-`` reads one of them from stdin), and how they are read."""
     p.add_argument(
         "file",
         metavar="FILE",
@@ -87,6 +87,13 @@ def add_files(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "pred_file", metavar="PRED_FILE", nargs="?", help="the prediction file, aligned line by line"
     )
+    add_input(p)
+
+
+def add_input(p: argparse.ArgumentParser) -> None:
+    """How the input is read: ``--format`` (`add_format`) and the options of `add_reading`."""
+    add_format(p)
+    add_reading(p)
 
 
 def add_reading(p: argparse.ArgumentParser) -> None:

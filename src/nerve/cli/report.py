@@ -19,9 +19,8 @@ from ..errors import OptionError
 from .options import (
     ANALYSIS,
     OUTPUT,
-    add_format,
+    add_input,
     add_labels,
-    add_reading,
     add_repair,
     add_span_reading,
     add_statistics,
@@ -56,8 +55,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.add_argument(
         "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
     )
-    add_format(r)
-    add_reading(r)
+    add_input(r)
     add_repair(
         r, "what to do with transitions the scheme does not allow: begin, discard or error (default: begin)"
     )

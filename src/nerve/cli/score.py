@@ -26,10 +26,8 @@ from .options import (
     METRICS,
     SCALE,
     add_files,
-    add_format,
     add_labels,
     add_output,
-    add_reading,
     add_repair,
     add_sources,
     add_span_reading,
@@ -56,8 +54,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Score predicted entities against gold entities (exact match), with the signature.",
     )
     add_files(s)
-    add_format(s)
-    add_reading(s)
     policies = ", ".join(options.REPAIR_POLICIES)
     add_repair(s, f"what to do with transitions the scheme does not allow: {policies} (default: begin)")
     metrics = group(s, METRICS)

@@ -19,8 +19,6 @@ from ..io.tags.hf import read_hf
 from .options import (
     INPUT,
     add_files,
-    add_format,
-    add_reading,
     add_sources,
     add_span_reading,
     group,
@@ -43,8 +41,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="List every invalid transition with its file and line; exit 1 if there is any.",
     )
     add_files(v)
-    add_format(v)
-    add_reading(v)
     group(v, INPUT).add_argument(
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
