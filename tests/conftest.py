@@ -45,6 +45,15 @@ def install_command(name: str) -> str:
     return f"pip install -e '.[{EXTRA.get(name.partition('.')[0], 'test')}]'"
 
 
+def typed_modules_installed() -> None:
+    """mypy checks src/ against the torch and torchmetrics it imports: skip without them (CI has them)."""
+    import importlib.util
+
+    for name in ("torch", "torchmetrics"):
+        if importlib.util.find_spec(name) is None:
+            missing(f"{name} (mypy reads its types)", install_command(name))
+
+
 def need(name: str) -> ModuleType:
     """Import an optional module a test needs: skipped without it, and a failure under CI=true."""
     try:

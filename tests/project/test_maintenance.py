@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import peer
+from conftest import peer, typed_modules_installed
 from nerve._deprecated import MOVED, MOVED_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +47,7 @@ def test_hooks_are_ruff_check_ruff_format_and_mypy_from_this_environment() -> No
 @pytest.mark.slow
 def test_pre_commit_runs_every_hook_clean(tmp_path: Path) -> None:
     peer("pre_commit")
+    typed_modules_installed()  # one of the hooks is mypy
     inside = subprocess.run(
         ["git", "rev-parse", "--is-inside-work-tree"], cwd=ROOT, capture_output=True, text=True, check=False
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import nerve
+from conftest import typed_modules_installed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,6 +114,8 @@ def _tool(*args: str) -> subprocess.CompletedProcess[str]:
     ids=["ruff-check", "ruff-format", "mypy"],
 )
 def test_lint_and_types(args: tuple[str, ...]) -> None:
+    if args == ("mypy",):
+        typed_modules_installed()
     proc = _tool(*args)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
