@@ -24,13 +24,14 @@ from typing import Any
 from . import options
 from .errors import OptionError
 from .io.label_maps import label_map as read_label_map
+from .io.outputs import OutputReading, output_reading
 from .io.reader_options import ReaderOptions
 from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
 __all__ += ["Feedback", "MucOptions", "Plan", "Reading"]
-__all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse", "stream_plan"]
+__all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "reading_of", "refuse", "stream_plan"]
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 ERRORS = CATEGORIES[1:]
@@ -126,6 +127,16 @@ class Reading:
     check_tokens: bool = True
     delimiter: str | None = None
     workers: int | None = None
+    gold_format: str | None = None  # each side's format, where it is not input_format's
+    pred_format: str | None = None
+    min_score: float | None = None  # the options of model outputs (`nerve.io.outputs`), checked
+    locate: str | None = None
+    normalize: tuple[str, ...] | None = None
+
+    @property
+    def outputs(self) -> OutputReading:
+        """The options of the model output formats: ``min_score``, ``locate``, ``normalize``."""
+        return OutputReading(self.min_score, self.locate, self.normalize)
 
 
 #: The options of tagged input, in the order a span input refuses them.
@@ -236,7 +247,7 @@ class Plan:
         overlap = muc_options(k, policy)
         metrics = Metrics(options.beta(k["beta"]), overlap)
         return cls(
-            reading=Reading(**{f.name: k[f.name] for f in fields(Reading)}),
+            reading=reading_of(k),
             tagging=_tagging(k, defaults, policy),
             labels=labels,
             metrics=metrics,
@@ -244,6 +255,15 @@ class Plan:
             statistics=statistics,
             output=Feedback(k["progress"]),
         )
+
+
+def reading_of(k: Mapping[str, Any]) -> Reading:
+    """The `Reading` group of the keywords ``k``; the options of the output formats checked."""
+    outputs = output_reading(k["min_score"], k["locate"], k["normalize"])
+    given = {f.name: k[f.name] for f in fields(Reading)}
+    return Reading(
+        **{**given, "min_score": outputs.min_score, "locate": outputs.locate, "normalize": outputs.normalize}
+    )
 
 
 def stream_plan(

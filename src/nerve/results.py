@@ -220,6 +220,9 @@ class Result:
             out of the spans, or converted, counted by kind (`nerve.model.spans.SpanArray.notes`).
         discontinuous: exact scores over discontinuous entities only, when either side has one
             (`nerve.metrics.discontinuous`); ``None`` otherwise.
+        hallucinated: the predicted entities listed without offsets that were not found in their
+            text (``entity-list``), by type: their texts, in file order. Each is a false positive of
+            its type in the scores.
     """
 
     settings: Settings
@@ -232,6 +235,7 @@ class Result:
     analysis: Analysis | None = None
     notes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     discontinuous: DiscontinuousScores | None = None
+    hallucinated: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -243,6 +247,7 @@ class Result:
         source: str = "tags",
         notes: Mapping[str, Mapping[str, int]] | None = None,
         discontinuous: DiscontinuousScores | None = None,
+        hallucinated: Mapping[str, tuple[str, ...]] | None = None,
     ) -> Result:
         """The result of a run's ``totals`` under ``plan``: the one place a `Result` is assembled.
 
@@ -260,6 +265,7 @@ class Result:
             muc=totals.muc,
             notes=notes or {},
             discontinuous=discontinuous,
+            hallucinated=hallucinated or {},
         )
 
     @property
@@ -327,6 +333,10 @@ class Result:
             analysis=_merge_analysis(self.analysis, other.analysis),
             notes=_merge_notes(self.notes, other.notes),
             discontinuous=_merge_discontinuous(self.discontinuous, other.discontinuous),
+            hallucinated={
+                t: self.hallucinated.get(t, ()) + other.hallucinated.get(t, ())
+                for t in {**self.hallucinated, **other.hallucinated}
+            },
         )
 
     __add__ = merge
@@ -347,6 +357,8 @@ class Result:
             d["notes"] = {side: dict(counts) for side, counts in self.notes.items()}
         if self.discontinuous is not None:
             d["discontinuous"] = self.discontinuous.to_dict()
+        if self.hallucinated:
+            d["hallucinated"] = {t: {"count": len(v), "texts": list(v)} for t, v in self.hallucinated.items()}
         if self.warnings:
             d["warnings"] = list(self.warnings)
         return d

@@ -68,6 +68,9 @@ SAMPLES = [
     ("tests/data/formats/spacy/demo.spacy", "spacy"),
     ("tests/data/formats/spacy/demo.jsonl", "spacy-jsonl"),
     ("tests/data/formats/spacy/emerson_annotated_text.jsonl", "spacy-jsonl"),
+    ("docs/examples/outputs/pipeline-tokens.jsonl", "hf-pipeline"),
+    ("docs/examples/outputs/pipeline-grouped.json", "hf-pipeline"),
+    ("docs/examples/outputs/llm.jsonl", "entity-list"),
 ]
 # Files written here: shapes no sample has, and names of paths that are not there.
 WRITTEN = [
@@ -80,6 +83,15 @@ WRITTEN = [
     ("columns/a.txt", "a B-X\n", "conll"),
     ("prose/a.txt", "hello world\n", "brat"),
     ("bio/a.bio", "a O\n", "conll"),
+    (
+        "bare.json",
+        '[[{"entity_group": "PER", "score": 0.9, "word": "A", "start": 0, "end": 1}]]',
+        "hf-pipeline",
+    ),
+    ("pairs.jsonl", '{"text": "a", "entities": [["a", "X"]]}', "entity-list"),
+    ("by-type.jsonl", '{"text": "a", "entities": {"X": ["a"]}}', "entity-list"),
+    ("spans.jsonl", '{"text": "a", "entities": [{"start": 0, "end": 1, "label": "X"}]}', "jsonl"),
+    ("none-yet.txt", '{"text": "a", "entities": []}', "jsonl"),
 ]
 
 
@@ -156,7 +168,7 @@ def test_a_registered_record_is_a_choice_of_the_command(
         main(["score", "--help"])
     help = " ".join(capsys.readouterr().out.split())
     assert "; conllu: the MISC key (default NER); fake: the fake column" in help
-    assert "json, jsonl, brat, fake, labelstudio, spacy-jsonl: score an entity" in help
+    assert "json, jsonl, brat, fake, hf-pipeline, labelstudio, spacy-jsonl: score an entity" in help
 
 
 def test_a_registered_record_joins_the_refusal_tables(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -173,7 +185,15 @@ def test_a_registered_record_joins_the_refusal_tables(fake: Path, capsys: pytest
         OptionError, match=r"applies to tagged \(CoNLL\) input, but the input reads as fake spans"
     ):
         nerve.score(str(fake), scheme="IOB2")
-    assert formats.text_formats() == ("json", "jsonl", "brat", "fake", "labelstudio", "spacy-jsonl")
+    assert formats.text_formats() == (
+        "json",
+        "jsonl",
+        "brat",
+        "fake",
+        "hf-pipeline",
+        "labelstudio",
+        "spacy-jsonl",
+    )
     assert nerve.score(str(fake), lenient=True, offsets="byte").micro.tp == 2
     assert main(["validate", str(fake), "--comments"]) == 2
     assert (

@@ -752,6 +752,7 @@ def test_lenient_is_refused_where_entities_carry_no_text(
     path = tmp_path / name
     path.write_text(content)
     line = score_fails(capsys, [str(path), "--lenient"])
-    assert line.startswith("nerve: error: --lenient: applies to json, jsonl, brat, labelstudio, spacy-jsonl")
+    takers = "json, jsonl, brat, hf-pipeline, labelstudio, spacy-jsonl"
+    assert line.startswith(f"nerve: error: --lenient: applies to {takers}")
     with pytest.raises(nerve.OptionError, match=r"^lenient: applies to"):
         nerve.score(str(path), lenient=True)

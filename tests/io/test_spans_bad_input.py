@@ -320,11 +320,14 @@ def test_a_conll_file_read_as_jsonl(capsys: pytest.CaptureFixture[str], tmp_path
 def test_gold_and_predictions_in_two_formats(
     capsys: pytest.CaptureFixture[str], gold: Path, pred: Path
 ) -> None:
-    line = cli_error(capsys, "score", str(gold), str(pred))
     names = {DOCCANO: "doccano", LABEL_STUDIO: "labelstudio"}
+    line = cli_error(capsys, "score", str(gold), str(pred), "--format", names[gold])  # names both
     assert line.startswith(f"nerve: error: {pred}"), line
     assert f"the file looks like {names[pred]}, not {names[gold]}, and {gold} like {names[gold]}" in line
-    assert "convert both to JSONL (nerve convert FILE OUT --to jsonl)" in line
+    assert line.endswith(f"--gold-format {names[gold]} --pred-format {names[pred]}"), line
+    line = cli_error(capsys, "score", str(gold), str(pred))  # each sniffed on its own: both read, then paired
+    assert line.startswith(f"nerve: error: {pred}: has "), line
+    assert ", but the gold has" in line, line
 
 
 def test_a_bad_file_of_the_format_named_gets_no_hint(

@@ -117,8 +117,13 @@ def score(
     min_iou: float | None = None,
     min_gold_share: float | None = None,
     input_format: str | None = None,
+    gold_format: str | None = None,
+    pred_format: str | None = None,
     offsets: str | None = None,
     column: str | None = None,
+    min_score: float | None = None,
+    locate: str | None = None,
+    normalize: str | Sequence[str] | None = None,
     document_average: bool = False,
     matching: str = "optimal",
     delimiter: str | None = None,
@@ -146,18 +151,13 @@ def score(
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
     ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
-    (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``,
-    ``offsets``, ``column``, ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by
-    `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
-    ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
-    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis.
-    ``progress``: called ``(bytes read, total)`` as the input files are read (`nerve.io.progress`).
+    (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or span or dataset files, each file's format
+    sniffed on its own (``input_format`` names both, ``gold_format``/``pred_format`` one; ``offsets``,
+    ``column``, ``reader``, ``lenient``; of model outputs ``min_score``, ``locate``, ``normalize``). Options
+    checked by `nerve.options`; ``progress`` is called ``(bytes read, total)`` as the files are read.
 
-    Raises:
-        OptionError: an option value nerve cannot use, or an option that does not apply.
-        InputError: unreadable or malformed input, with file and line.
-        SchemeError: tags no scheme fits.
-        InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
+    Raises: OptionError (a value nerve cannot use, or an option that does not apply), InputError (with
+    file and line), SchemeError (tags no scheme fits), InvalidSequenceError (``repair="error"``).
     """
     raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover
 

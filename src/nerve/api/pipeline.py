@@ -19,8 +19,10 @@ from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io import formats
+from ..io.json.entity_list import HALLUCINATED
 from ..io.json.span_lists import check_columns, span_lists
 from ..io.lenient import lenient_texts
+from ..io.outputs import OutputReading
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
 from ..io.spans import check_column, document_texts, read_span_columns
@@ -38,7 +40,7 @@ from ..results import Counts, RepairStats, Result, TokenStats
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
-from .sources import Input, Source, input_kind, is_path, path_of, reading_notes, scheme_of_inputs
+from .sources import Input, Source, input_kinds, is_path, path_of, reading_notes, scheme_of_inputs
 from .span_chunks import chunks_apply, score_jsonl_chunks
 from .span_scores import exact_hits, flatten_sides
 
@@ -103,7 +105,19 @@ def spans_result(
     totals = ExactTotals(counts, TokenStats(), RepairStats("none"), None, 0, g.n_docs, muc)
     notes = {side: dict(s.notes) for side, s in (("gold", g), ("pred", p)) if s.notes}
     apart = discontinuous_scores(g, p, plan.metrics.beta)
-    return Result.of(plan, totals, source=source, notes=notes, discontinuous=apart)
+    lost = hallucinated(p)
+    return Result.of(plan, totals, source=source, notes=notes, discontinuous=apart, hallucinated=lost)
+
+
+def hallucinated(spans: SpanArray) -> dict[str, tuple[str, ...]]:
+    """The texts of the entities not found in their text (`nerve.io.json.entity_list`), by type."""
+    column = (spans.attributes or {}).get(HALLUCINATED)
+    out: dict[str, list[str]] = {}
+    if column is not None:
+        for label, text in zip(spans.label.tolist(), column.tolist(), strict=True):
+            if text is not None:
+                out.setdefault(spans.labels[label], []).append(text)
+    return {t: tuple(v) for t, v in sorted(out.items())}
 
 
 def count_inputs(
@@ -207,11 +221,13 @@ def score_input(
         )
     r = plan.reading
     where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
-    gold, pred, kind, reader = _source_kind(gold, pred, *where)
-    _only_tags(kind, plan)
+    gold, pred, kinds, reader = _source_kind(gold, pred, *where, named=(r.gold_format, r.pred_format))
+    kind = kinds[0]
+    for each in dict.fromkeys(kinds):
+        _only_tags(each, plan)
     if kind != "conll":
         reading = (r.offsets, r.column, reader.spans_key, r.lenient)
-        return _span_files((gold, pred), kind, reading, plan, keep, words)
+        return _span_files((gold, pred), kinds, reading, plan, keep, words)
     pairs = _pairs(gold, pred, r.pattern)
     inputs = [Input(g, p, r.comments, r.encoding, r.check_tokens, delimiter=r.delimiter) for g, p in pairs]
     threads = plan.tagging.policy != "conlleval" and r.delimiter is None and len(inputs) == 1
@@ -231,16 +247,23 @@ def _source_kind(
     column: str | None,
     pattern: str | None,
     reader: ReaderOptions | None,
-) -> tuple[Source, Source | None, str, ReaderOptions]:
-    """What the input is (``conll`` for tags); a Hugging Face dataset becomes the `TaggedCorpus` read."""
-    kind = input_kind(gold, input_format or ("conll" if pattern else None), offsets)
+    named: tuple[str | None, str | None] = (None, None),
+) -> tuple[Source, Source | None, tuple[str, str], ReaderOptions]:
+    """What each side is (``conll`` for tags); a Hugging Face dataset becomes the `TaggedCorpus` read.
+
+    ``named``: the gold's and the predictions' formats, where given (`input_kinds`).
+    """
+    both = input_format or ("conll" if pattern else None)
+    kind, theirs = input_kinds(gold, pred, (both, *named), offsets)
     reader = reader or ReaderOptions()
     if kind == "hf" or reader.given("tag_column", "label_names", "subwords"):
         gold, pred, kind = _hf(kind, gold, pred, reader), None, "conll"
-    check_column(column, kind)
+        theirs = kind
+    if column is not None and not any(formats.format_named(k).takes("column") for k in (kind, theirs)):
+        check_column(column, kind)
     if kind == "conll" and reader.spans_key is not None:
         raise OptionError(options.flag("spans_key"), "names a span group of spacy DocBins, not of tags")
-    return gold, pred, kind, reader
+    return gold, pred, (kind, theirs), reader
 
 
 def result_of(
@@ -258,7 +281,7 @@ def result_of(
 
 def _span_files(
     sources: tuple[Source, Source | None],
-    kind: str,
+    kinds: tuple[str, str],
     reading: tuple[str | None, str | None, str | None, bool],
     plan: Plan,
     keep: bool,
@@ -266,15 +289,27 @@ def _span_files(
 ) -> tuple[Result, Aligned | None]:
     """`score_input` of span files: the result, and with ``keep`` the `Aligned` spans (after the labels).
 
-    ``reading``: the offset units, the column (HIPE, CoNLL-U), the span group (spaCy), ``lenient``.
+    ``reading``: the offset units, the column (HIPE, CoNLL-U), the span group (spaCy), ``lenient``;
+    ``kinds``: the gold's and the predictions' formats.
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
-    if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
+    kind, outputs = kinds[0], plan.reading.outputs
+    plain = kinds[0] == kinds[1] and not outputs.given()
+    if plain and chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
-    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
-    result = spans_result(g, p, plan, kind + " lenient" * lenient)
+    g, p = read_span_columns(
+        *files,
+        fmt=kind,
+        pred_fmt=kinds[1],
+        units=offsets,
+        column=column,
+        spans_key=key,
+        lenient=lenient,
+        outputs=outputs,
+    )
+    result = spans_result(g, p, plan, source_field(kinds, outputs, lenient))
     if not keep:
         return result, None
     labels = plan.labels
@@ -285,6 +320,13 @@ def _span_files(
     with lenient_texts(lenient):
         texts = tuple(document_texts(names[0], kind, offsets)) if words else None
     return result, Aligned(g, p, None, names, texts or None)
+
+
+def source_field(kinds: tuple[str, str], outputs: OutputReading, lenient: bool) -> str:
+    """The signature's source: ``jsonl``, ``jsonl/entity-list locate in-order normalize case``..."""
+    takes = {name for k in kinds for name in formats.format_named(k).options}
+    words = [kinds[0] if kinds[0] == kinds[1] else "/".join(kinds), outputs.describe(takes)]
+    return " ".join(w for w in words if w) + " lenient" * lenient
 
 
 def _pairs(gold: Source, pred: Source | None, pattern: str | None) -> list[tuple[Source, Source | None]]:

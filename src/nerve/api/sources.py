@@ -32,6 +32,7 @@ __all__ = [
     "Source",
     "Tags",
     "input_kind",
+    "input_kinds",
     "is_path",
     "is_stream",
     "reading_notes",
@@ -180,6 +181,52 @@ def input_kind(gold: Source, input_format: str | None, offsets: str | None) -> s
         raise OptionError(options.flag("input_format"), f"{kind} input is read from a file, by its name")
     formats.check_offsets(offsets, kind)
     return kind
+
+
+def input_kinds(
+    gold: Source, pred: Source | None, named: tuple[str | None, str | None, str | None], offsets: str | None
+) -> tuple[str, str]:
+    """The formats of the gold and the prediction input, each sniffed on its own unless named.
+
+    ``named``: ``input_format`` (both sides), ``gold_format`` and ``pred_format``. Unless both are
+    files, the predictions take the gold's format. Tags and spans are not scored against each
+    other: a gold and a prediction file that read as one of each are refused, saying what fixes it.
+    """
+    both, gold_format, pred_format = named
+    if gold_format is not None:
+        options.one_of(gold_format, formats.input_choices(), "gold_format")
+    kind = input_kind(gold, gold_format or both, None)
+    theirs = kind
+    if pred_format is not None:
+        theirs = options.one_of(pred_format, formats.input_choices(), "pred_format")
+    elif both is None and kind != "hf" and _files(gold, pred):
+        theirs = sniff_format(os.fspath(pred))  # type: ignore[arg-type]
+    if theirs != kind and "spans" in {formats.format_named(k).kind for k in (kind, theirs)}:
+        spans = [k for k in (kind, theirs) if formats.format_named(k).kind == "spans"]
+        if len(spans) == 1:
+            raise _mixed(gold, pred, kind, theirs)
+    if offsets is not None:
+        formats.check_offsets(
+            offsets, kind if formats.format_named(kind).offsets or kind == theirs else theirs
+        )
+    return kind, theirs
+
+
+def _files(*sources: Source | None) -> bool:
+    """Whether every source is a path to a file (not a directory, a stream or lists)."""
+    return all(is_path(s) and os.path.isfile(os.fspath(s)) for s in sources)  # type: ignore[arg-type]
+
+
+def _mixed(gold: Source, pred: Source | None, kind: str, theirs: str) -> InputError:
+    """The error of a gold and a prediction input of which one reads as tags and the other as spans."""
+    where = os.fspath(pred) if is_path(pred) else "<pred>"  # type: ignore[arg-type]
+    g = os.fspath(gold) if is_path(gold) else "<gold>"  # type: ignore[arg-type]
+    detail = (
+        f"reads as {theirs}, but the gold {g} reads as {kind}: tags are scored against tags and spans "
+        "against spans; give the gold as spans with character offsets into the same texts (JSONL "
+        '{"text", "spans"}), or name the format sniffing misread with --gold-format or --pred-format'
+    )
+    return InputError(where, None, detail)
 
 
 def _remap(corpus: TaggedCorpus, vocab: TagVocab) -> Iterator[TagBlock]:

@@ -40,6 +40,7 @@ __all__ = [
     "add_files",
     "add_format",
     "add_output",
+    "add_outputs",
     "add_reading",
     "add_repair",
     "add_sources",
@@ -138,6 +139,26 @@ def add_format(p: argparse.ArgumentParser) -> None:
         choices=list(input_choices()),
         help="input format (default: sniffed from the file)",
     )
+
+
+def add_outputs(p: argparse.ArgumentParser) -> None:
+    """Each side's format; the options of model outputs: ``--min-score``, ``--locate``, ``--normalize``."""
+    g, choices = group(p, INPUT), list(input_choices())
+    g.add_argument(
+        "--gold-format",
+        default=None,
+        choices=choices,
+        help="the gold file's format (default: --format, else sniffed)",
+    )
+    g.add_argument(
+        "--pred-format",
+        default=None,
+        choices=choices,
+        help="the prediction file's format (default: --format, else sniffed)",
+    )
+    g.add_argument("--min-score", type=float, default=None, metavar="S", help=option_help("min_score"))
+    g.add_argument("--locate", default=None, choices=["in-order", "first", "all"], help=option_help("locate"))
+    g.add_argument("--normalize", default=None, metavar="STEPS", help=option_help("normalize"))
 
 
 def add_span_reading(p: argparse.ArgumentParser, lenient: bool = True) -> None:

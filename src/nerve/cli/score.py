@@ -28,6 +28,7 @@ from .options import (
     add_files,
     add_labels,
     add_output,
+    add_outputs,
     add_repair,
     add_sources,
     add_span_reading,
@@ -65,6 +66,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     metrics.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
     add_labels(s)
     add_span_reading(s)
+    add_outputs(s)
     add_sources(s)
     _add_subwords(s)
     group(s, INPUT).add_argument(  # checked by nerve.options, as in Python
@@ -212,7 +214,8 @@ def _add_slices(s: argparse.ArgumentParser) -> None:
 
 _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact and muc scores of tags)
     "errors confusion instances slices train meta bootstrap seed confidence unit input_format offsets column "
-    "spans_key tag_column label_names subwords flatten lenient"
+    "spans_key tag_column label_names subwords flatten lenient gold_format pred_format min_score locate "
+    "normalize"
 )
 
 
@@ -244,6 +247,8 @@ def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
     """The `Plan` of the command line's options, as `nerve.score` makes it of its keyword arguments."""
     kw = _tagged(ns)
     kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
+    kw.update(gold_format=ns.gold_format, pred_format=ns.pred_format, min_score=ns.min_score)
+    kw.update(locate=ns.locate, normalize=ns.normalize)
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
     kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
     kw.update(reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords))

@@ -7,7 +7,7 @@ token and tag columns: then it is a directory of CoNLL files.
 
 `unlike` turns a reader's error on a file that looks like another format than the one it was
 read as into one that says so, and what fixes it: ``--format``, or, when the gold and the
-predictions are in two formats, converting them into one.
+predictions are in two formats, ``--gold-format`` and ``--pred-format``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def unlike(err: InputError, fmt: str, gold: str, pred: str | None) -> InputError
     """``err`` (a reader's, on ``gold`` or ``pred`` read as ``fmt``), saying what its file looks like.
 
     Where the file looks like another format: the ``--format`` that reads it, or, when the gold
-    and the predictions look like two formats, how to give them in one.
+    and the predictions look like two formats, the ``--gold-format`` and ``--pred-format`` that do.
     """
     looks = _looks(err.source) if err.source in (gold, pred) else None
     if looks is None or looks == fmt:
@@ -58,9 +58,10 @@ def unlike(err: InputError, fmt: str, gold: str, pred: str | None) -> InputError
     other = pred if err.source == gold else gold
     theirs = _looks(other) if other is not None and other != err.source else None
     if theirs is not None and theirs != looks:
+        g, p = (looks, theirs) if err.source == gold else (theirs, looks)
         detail += (
-            f", and {other} like {theirs}: gold and predictions are read in one format; convert both "
-            "to JSONL (nerve convert FILE OUT --to jsonl)"
+            f", and {other} like {theirs}: --format names the format of both; name each file's with "
+            f"--gold-format {g} --pred-format {p}"
         )
     else:
         detail += f": pass --format {looks}"

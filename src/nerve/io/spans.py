@@ -45,6 +45,7 @@ from .format import ColumnPairReader, ColumnReader, DocumentText, PairReader, Re
 from .formats import check_column
 from .json.jsonl import Documents, Problems, collect, no_gc
 from .lenient import PRED_KEYS, lenient_texts, noted
+from .outputs import OutputReading, reading_outputs
 from .pairing import check_pairs, recording
 from .sniff import sniff_format, unlike
 from .tools.spacy import read_spacy_pair
@@ -100,6 +101,8 @@ def read_span_columns(
     column: str | None = None,
     spans_key: str | None = None,
     lenient: bool = False,
+    pred_fmt: str | None = None,
+    outputs: OutputReading | None = None,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -107,14 +110,16 @@ def read_span_columns(
         gold: the gold file, or a file with both sides.
         pred: the prediction file, if the sides are in two files.
         fmt: one of `SPAN_FORMATS`; sniffed from the gold file when ``None``.
+        pred_fmt: the prediction file's format; ``fmt``, else sniffed from the file, when ``None``.
         units: ``"char"`` or ``"token"`` offsets for json/jsonl (default: char when a document
             has a ``"text"``, token when it has ``"tokens"``); ``"char"`` or ``"utf16"`` for
             doccano and Label Studio (`nerve.io.formats.offset_units`).
         column: the HIPE tag column(s) or the CoNLL-U MISC key (`COLUMN_READERS`).
         spans_key: spacy: the span group to read instead of ``doc.ents``.
         lenient: count an entity text unlike its offsets' in the notes, not refuse it (`nerve.io.lenient`).
+        outputs: the options of the output formats, ``hf-pipeline`` and ``entity-list`` (`nerve.io.outputs`).
     """
-    g, p = _read(gold, pred, fmt, units, None, column, spans_key, lenient)
+    g, p = _read(gold, pred, fmt, units, None, column, spans_key, lenient, pred_fmt, outputs)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -149,6 +154,24 @@ def validate_spans(
     return problems
 
 
+def side_formats(
+    gold: str,
+    pred: str | None,
+    fmt: str | None = None,
+    gold_fmt: str | None = None,
+    pred_fmt: str | None = None,
+) -> tuple[str, str]:
+    """The formats of the gold and the prediction file: each named (``fmt`` names both), else sniffed.
+
+    A prediction file is sniffed on its own where the gold is a file too (else it is read in the
+    gold's format: two directories of brat or CoNLL files).
+    """
+    g = gold_fmt or fmt or sniff_format(gold)
+    if pred is None:
+        return g, g
+    return g, pred_fmt or fmt or (sniff_format(pred) if os.path.isfile(gold) and os.path.isfile(pred) else g)
+
+
 def _read(
     gold: str,
     pred: str | None,
@@ -158,26 +181,39 @@ def _read(
     column: str | None = None,
     spans_key: str | None = None,
     lenient: bool = False,
+    pred_fmt: str | None = None,
+    outputs: OutputReading | None = None,
 ) -> tuple[SpanArray, SpanArray | None]:
-    """Both sides of one file or two, checked against each other; problems raised or collected."""
-    given = fmt or sniff_format(gold)
+    """Both sides of one file or two, checked against each other; problems raised or collected.
+
+    ``pred_fmt``: the prediction file's format, when it is not the gold's (``fmt``, sniffed when
+    ``None``); ``outputs``: the options of the output formats (`nerve.io.outputs`).
+    """
+    given, theirs = side_formats(gold, pred, fmt, None, pred_fmt)
+    outputs = outputs or OutputReading()
+    _refuse_unused(outputs, (given, theirs))
     try:
-        return _read_sides(gold, pred, given, units, problems, column, spans_key, lenient)
+        with reading_outputs(outputs):
+            if theirs == given:
+                return _read_sides(gold, pred, given, units, problems, column, spans_key, lenient)
+            assert pred is not None
+            return _read_apart((gold, pred), (given, theirs), units, problems, (column, spans_key), lenient)
     except InputError as err:
-        raise unlike(err, given, gold, pred) from None
+        raise unlike(err, theirs if err.source == pred else given, gold, pred) from None
 
 
-def _read_sides(
-    gold: str,
-    pred: str | None,
-    fmt: str,
-    units: str | None,
-    problems: Problems,
-    column: str | None = None,
-    spans_key: str | None = None,
-    lenient: bool = False,
-) -> tuple[SpanArray, SpanArray | None]:
-    """`_read`, the format known."""
+def _refuse_unused(given: OutputReading, fmts: tuple[str, str]) -> None:
+    """Refuse an option of the output formats that neither side's format takes (its record says)."""
+    for name in given.given():
+        if not any(formats.format_named(f).takes(name) for f in fmts):
+            takers, read = formats.listed(formats.taking(name)), formats.listed(list(dict.fromkeys(fmts)))
+            raise OptionError(options.flag(name), f"applies to {takers} input, but the input reads as {read}")
+
+
+def _readers(
+    fmt: str, units: str | None, column: str | None, spans_key: str | None, lenient: bool
+) -> tuple[Reader, PairReader | None]:
+    """The reader of one file in ``fmt``, and of two read together (``None``: each alone); options checked."""
     options.one_of(fmt, formats.names("spans"), "input_format")
     formats.check_offsets(units, fmt)
     formats.check_lenient(lenient, fmt)
@@ -197,21 +233,85 @@ def _read_sides(
             detail = f"names a span group of spacy DocBins, but the input reads as {fmt}"
             raise OptionError(options.flag("spans_key"), detail)
         paired = partial(read_spacy_pair, spans_key=spans_key)
+    return reader, paired
+
+
+def _read_sides(
+    gold: str,
+    pred: str | None,
+    fmt: str,
+    units: str | None,
+    problems: Problems,
+    column: str | None = None,
+    spans_key: str | None = None,
+    lenient: bool = False,
+) -> tuple[SpanArray, SpanArray | None]:
+    """`_read`, the format known (one for both files)."""
+    reader, paired = _readers(fmt, units, column, spans_key, lenient)
     with no_gc(), lenient_texts(lenient) as found, recording(pred is not None and paired is None) as keys:
         g, p = reader(gold, units, problems) if paired is None else paired(gold, pred, units, problems)
         g = noted(g, found, lambda path, key: path == gold and key not in PRED_KEYS)
         p = p if p is None else noted(p, found, lambda path, key: path != gold or key in PRED_KEYS)
         if pred is not None and paired is None:  # a file without documents may stand for either side
             if p is not None and g.n_docs:
-                both_sides = "holds predictions too; give one file with both sides, or two files"
-                collect(problems, InputError(gold, None, both_sides))
+                collect(problems, InputError(gold, None, _BOTH_SIDES))
             p = _predictions(pred, reader, units, problems, lenient)
             if gold in keys and pred in keys:
                 check_pairs(keys[gold], keys[pred], problems)
+    return g, _counted(g, p, pred or gold, problems)
+
+
+_BOTH_SIDES = "holds predictions too; give one file with both sides, or two files"
+
+
+def _counted(g: SpanArray, p: SpanArray | None, where: str, problems: Problems) -> SpanArray | None:
+    """``p``, when it has as many documents as ``g`` (else the problem is raised or collected)."""
     if p is not None and p.n_docs != g.n_docs:
         detail = f"has {plural(p.n_docs, 'document')}, but the gold has {g.n_docs}"
-        collect(problems, InputError(pred or gold, None, detail))
-    return g, p
+        collect(problems, InputError(where, None, detail))
+    return p
+
+
+def _read_apart(
+    files: tuple[str, str],
+    fmts: tuple[str, str],
+    units: str | None,
+    problems: Problems,
+    where: tuple[str | None, str | None],
+    lenient: bool,
+) -> tuple[SpanArray, SpanArray | None]:
+    """Gold and predictions in two formats: each file read alone, as one side, by its format's reader.
+
+    ``units`` go to each format that takes offset units; ``where``: the column and the span group,
+    to the format that takes them. Documents pair in order, checked by text or id where both
+    files carry them.
+    """
+    (gold, pred), (mine, theirs), sides = files, fmts, []
+    records = [formats.format_named(f) for f in fmts]
+    if units is not None and not any(r.offsets for r in records):
+        formats.check_offsets(units, mine)
+    if lenient and not any(r.takes("lenient") for r in records):
+        formats.check_lenient(lenient, mine)
+    for path, fmt in ((gold, mine), (pred, theirs)):
+        record = formats.format_named(fmt)
+        names = ("column", "spans_key")
+        column, key = (w if record.takes(n) else None for w, n in zip(where, names, strict=True))
+        u = units if record.offsets else None
+        reader, paired = _readers(fmt, u, column, key, lenient and record.takes("lenient"))
+        read = (
+            reader if paired is None else lambda path, u, found, paired=paired: paired(path, None, u, found)
+        )
+        sides.append((read, u, lenient and record.takes("lenient")))
+    with no_gc(), recording() as keys:
+        with lenient_texts(sides[0][2]) as found:
+            g, both = sides[0][0](gold, sides[0][1], problems)
+        g = noted(g, found, lambda path, key: key not in PRED_KEYS)
+        if both is not None and g.n_docs:
+            collect(problems, InputError(gold, None, _BOTH_SIDES))
+        p = _predictions(pred, sides[1][0], sides[1][1], problems, sides[1][2])
+        if gold in keys and pred in keys:
+            check_pairs(keys[gold], keys[pred], problems)
+    return g, _counted(g, p, pred, problems)
 
 
 def _predictions(

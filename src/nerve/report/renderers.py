@@ -83,6 +83,17 @@ def _notes(result: Result) -> list[str]:
     ]
 
 
+def _hallucinated(result: Result) -> list[str]:
+    """The entities not found in their text, a line: ``hallucinated (false positives): LOC 1: "Berlin"``."""
+    if not result.hallucinated:
+        return []
+    by_type = (
+        f"{_type_name(t)} {len(v)}: " + ", ".join(json.dumps(x, ensure_ascii=False) for x in v)
+        for t, v in result.hallucinated.items()
+    )
+    return ["hallucinated (not in the text, counted as false positives): " + "; ".join(by_type)]
+
+
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
 
@@ -90,7 +101,7 @@ def _footer(result: Result) -> list[str]:
     """
     warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
-        return [f"documents: {result.documents}", *_notes(result), *warnings]
+        return [f"documents: {result.documents}", *_notes(result), *_hallucinated(result), *warnings]
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
     repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
@@ -108,8 +119,13 @@ def _totals(result: Result) -> list[tuple[str, object]]:
     notes = [
         (f"notes.{side}.{kind}", n) for side, counts in result.notes.items() for kind, n in counts.items()
     ]
+    lost = [
+        (f"hallucinated.{t}.{key}", value)
+        for t, v in result.hallucinated.items()
+        for key, value in (("count", len(v)), ("texts", json.dumps(list(v), ensure_ascii=False)))
+    ]
     if result.settings.source != "tags":
-        return [("documents", result.documents), *notes]
+        return [("documents", result.documents), *notes, *lost]
     r = result.repairs
     return [
         ("tokens.count", result.tokens.count),

@@ -1,0 +1,38 @@
+"""The ``entity-list`` format: entities listed without offsets, with their text (`io.json.entity_list`).
+
+In: nothing. Out: `FORMAT`, its record. Its own options: ``locate`` and ``normalize``
+(`nerve.io.outputs`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..format import Format, Probe, Rule
+from ..json.entity_list import read_entity_list
+
+__all__ = ["FORMAT"]
+
+_ENTITIES = re.compile(rb'"entities"\s*:\s*(\[\s*[\[{]|\{)')
+_OFFSETS = re.compile(rb'"(start|end|tokens|start_offset)"\s*:')
+
+
+def _sniff(probe: Probe) -> bool:
+    """JSON or JSONL documents with listed ``entities`` and no offsets or tokens in the first bytes."""
+    head = probe.head
+    return head.startswith((b"{", b"[")) and bool(_ENTITIES.search(head)) and not _OFFSETS.search(head)
+
+
+FORMAT = Format(
+    "entity-list",
+    "spans",
+    'entities without offsets: {"text", "entities": [{"text", "type"}]} a line, located in the text',
+    sniff=(Rule(116, _sniff),),
+    read=lambda path, _, problems: read_entity_list(path, problems),
+    options={
+        "locate": "how a listed entity is found in its text: in-order (default: the k-th listing of a "
+        "text is its k-th occurrence), first (its first occurrence) or all (every occurrence)",
+        "normalize": "what matching an entity's text against the text ignores, comma-separated: case, "
+        "space, punct, nfkc (default: none, exact)",
+    },
+)

@@ -1,0 +1,37 @@
+"""The ``hf-pipeline`` format: what ``pipeline("ner")`` returns per text (`nerve.io.json.hf_pipeline`).
+
+In: nothing. Out: `FORMAT`, its record. Its own option: ``min_score`` (`nerve.io.outputs`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..format import Format, Probe, Rule
+from ..json.hf_pipeline import read_hf_pipeline
+from .lenient import LENIENT
+
+__all__ = ["FORMAT"]
+
+_ENTITY = re.compile(rb'"entity(_group)?"\s*:\s*"')
+_START = re.compile(rb'"start"\s*:')
+
+
+def _sniff(probe: Probe) -> bool:
+    """JSON or JSONL whose first entities have a string ``entity`` (or ``entity_group``) and a ``start``."""
+    head = probe.head
+    return head.startswith((b"{", b"[")) and bool(_ENTITY.search(head)) and bool(_START.search(head))
+
+
+FORMAT = Format(
+    "hf-pipeline",
+    "spans",
+    'Hugging Face pipeline("ner") output: {"text"?, "entities": [{"entity" | "entity_group", "start", "end", '
+    '"score", "word"}]} a line, or bare lists',
+    sniff=(Rule(114, _sniff),),
+    read=lambda path, _, problems: read_hf_pipeline(path, problems),
+    options={
+        "min_score": "drop the predictions scored below S, counting them in the notes (default: keep all)",
+        "lenient": LENIENT,
+    },
+)
