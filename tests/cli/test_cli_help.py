@@ -24,6 +24,7 @@ LABELS = ("--map", "--types", "--ignore-types")
 SIDES = ("--gold-scheme", "--pred-scheme")
 STATISTICS = ("--bootstrap", "--seed", "--confidence", "--unit")
 SPANS = ("--offsets", "--column", "--misc-key", "--spans-key", "--tag-column", "--label-names")
+OUTPUTS = ("--gold-format", "--pred-format", "--min-score", "--locate", "--normalize")
 TEXT_INPUT = ("--label-dir", "-l", "--prediction-dir", "-p", "--pattern", "--documents")
 TEXT = {
     INPUT: TEXT_INPUT,
@@ -42,11 +43,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
             "--pattern",
             *SPANS,
             "--lenient",
-            "--gold-format",
-            "--pred-format",
-            "--min-score",
-            "--locate",
-            "--normalize",
+            *OUTPUTS,
             "--subwords",
             "--flatten",
         ),
@@ -86,7 +83,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
         "output": ("--output", "-o"),
     },
     "report": {
-        INPUT: ("--format", *READING, "--offsets", "--lenient"),
+        INPUT: ("--format", *READING, "--offsets", "--lenient", *OUTPUTS),
         SCHEME: (*TAGS, *SIDES),
         "labels": LABELS,
         "analysis": ("--max-instances", "--slices", "--train", "--meta"),

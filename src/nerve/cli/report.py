@@ -20,6 +20,7 @@ from .options import (
     ANALYSIS,
     OUTPUT,
     add_input,
+    add_outputs,
     add_labels,
     add_repair,
     add_span_reading,
@@ -56,6 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
     )
     add_input(r)
+    add_outputs(r)
     add_repair(
         r, "what to do with transitions the scheme does not allow: begin, discard or error (default: begin)"
     )
@@ -110,4 +112,6 @@ def _write(ns: argparse.Namespace, preds: Sequence[object], progress: Progress) 
     systems: Any = preds or None
     given = keywords_of(write_report, ns, progress=progress)  # its own options
     scoring = dict(repair=ns.repair, input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient)
+    scoring.update(gold_format=ns.gold_format, pred_format=ns.pred_format, min_score=ns.min_score)
+    scoring.update(locate=ns.locate, normalize=ns.normalize)
     write_report(gold, systems, ns.output, **given, **scoring, **reading(ns), **labels(ns))

@@ -78,6 +78,7 @@ def _system(k: int, system: SystemReport, cap: int) -> dict[str, Any]:
         "errors": None,
         "slices": _slices(found.get("slices"), system.name),
         "instances": None,
+        "hallucinated": [{"type": t, "texts": list(v)} for t, v in result.hallucinated.items()],
     }
     if analysis is not None and analysis.confusion is not None:
         out["confusion"] = [
