@@ -1,0 +1,125 @@
+"""``nerve score`` and ``nerve report`` of model outputs: hallucinations in every output, one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_errors import cli_error
+from conftest import have
+from nerve.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUTS = ROOT / "docs" / "examples" / "outputs"
+GOLD, LLM = str(OUTPUTS / "gold.jsonl"), str(OUTPUTS / "llm.jsonl")
+PIPELINE = str(OUTPUTS / "pipeline-tokens.jsonl")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(list(args)) == 0
+    return capsys.readouterr().out
+
+
+def test_hallucinations_reach_every_output_format(capsys: pytest.CaptureFixture[str]) -> None:
+    line = (
+        'hallucinated (not in the text, counted as false positives): LOC 1: "Berlin"; ORG 1: "hugging face"'
+    )
+    assert line in run(capsys, "score", GOLD, LLM).splitlines()
+    assert line in run(capsys, "score", GOLD, LLM, "-o", "markdown").splitlines()
+    assert f"% {line}" in run(capsys, "score", GOLD, LLM, "-o", "latex").splitlines()
+    got = json.loads(run(capsys, "score", GOLD, LLM, "-o", "json"))
+    assert got["hallucinated"] == {
+        "LOC": {"count": 1, "texts": ["Berlin"]},
+        "ORG": {"count": 1, "texts": ["hugging face"]},
+    }
+    assert got["exact"]["per_type"]["LOC"]["fp"] == 1
+    rows = dict(
+        r for r in csv.reader(io.StringIO(run(capsys, "score", GOLD, LLM, "-o", "csv"))) if len(r) == 2
+    )
+    assert (rows["hallucinated.LOC.count"], json.loads(rows["hallucinated.ORG.texts"])) == (
+        "1",
+        ["hugging face"],
+    )
+
+
+def test_hallucinations_on_the_html_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    if not have("jinja2"):
+        pytest.skip("jinja2 (the report extra) is not installed")
+    page = tmp_path / "r.html"
+    run(capsys, "report", GOLD, LLM, "-o", str(page), "--normalize", "case")
+    html = page.read_text(encoding="utf-8")
+    assert "<h3>Hallucinated entities</h3>" in html
+    assert '<li><span class="type-name">LOC</span> (1): <q>Berlin</q></li>' in html
+    assert "hugging face" not in html.split("Hallucinated entities")[1].split("</ul>")[0]  # found, with case
+    assert "locate in-order normalize case" in html
+
+
+def test_each_file_in_its_own_format(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "score", GOLD, PIPELINE, "--min-score", "0.5", "-o", "json")
+    result = json.loads(out)
+    assert "| spans jsonl/hf-pipeline min-score 0.5 |" in result["signature"]
+    assert result["notes"] == {"pred": {"predictions below min_score (dropped)": 1}}
+    named = run(
+        capsys,
+        "score",
+        GOLD,
+        PIPELINE,
+        "--gold-format",
+        "jsonl",
+        "--pred-format",
+        "hf-pipeline",
+        "--min-score",
+        "0.5",
+        "-o",
+        "json",
+    )
+    assert json.loads(named) == result
+
+
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [
+        (["--min-score", "1.5"], "nerve: error: --min-score: expected a fraction in [0, 1], but got 1.5"),
+        (
+            ["--locate", "last"],
+            "nerve: error: --locate: expected one of in-order, first, all, but got 'last'",
+        ),
+        (
+            ["--normalize", "case,foo"],
+            "nerve: error: --normalize: expected names among case, space, punct, nfkc",
+        ),
+        (
+            ["--min-score", "0.5"],
+            "nerve: error: --min-score: applies to hf-pipeline input, but the input reads as jsonl and "
+            "entity-list",
+        ),
+        (["--format", "jsonl"], "; the file looks like entity-list, not jsonl"),
+    ],
+)
+def test_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], wanted: str) -> None:
+    assert wanted in cli_error(capsys, "score", GOLD, LLM, *args)
+
+
+def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    not_a_list = tmp_path / "e.jsonl"
+    not_a_list.write_text(
+        '{"text": "Ann", "entities": [["Ann", "PER"]]}\n{"text": "Bo", "entities": "Bo/PER"}\n'
+    )
+    line = cli_error(capsys, "score", GOLD, str(not_a_list))
+    detail = "document 1 (line 2): expected a list of entities under \"entities\", got 'Bo/PER'"
+    assert line == f"nerve: error: {not_a_list}:2: {detail}"
+    scored = tmp_path / "p.json"
+    scored.write_text(
+        json.dumps([[{"entity_group": "PER", "score": 7, "word": "A", "start": 0, "end": 1}], []])
+    )
+    line = cli_error(capsys, "score", GOLD, str(scored))
+    assert line == f"nerve: error: {scored}: document 0: entity 0: expected a score in [0, 1], got 7"
+    conll = tmp_path / "g.conll"
+    conll.write_text("Ann B-PER\n")
+    line = cli_error(capsys, "score", str(conll), LLM)
+    assert line.startswith(f"nerve: error: {LLM}: reads as entity-list, but the gold {conll} reads as conll")
+    assert line.endswith("or name the format sniffing misread with --gold-format or --pred-format")
