@@ -157,7 +157,7 @@ def add_outputs(p: argparse.ArgumentParser) -> None:
         help="the prediction file's format (default: --format, else sniffed)",
     )
     g.add_argument("--min-score", type=float, default=None, metavar="S", help=option_help("min_score"))
-    g.add_argument("--locate", default=None, metavar="RULE", help=option_help("locate"))  # checked as in Python
+    g.add_argument("--locate", default=None, metavar="RULE", help=option_help("locate"))  # checked in Python
     g.add_argument("--normalize", default=None, metavar="STEPS", help=option_help("normalize"))
 
 
