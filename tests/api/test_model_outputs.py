@@ -74,7 +74,9 @@ def test_an_entity_list_scores_as_the_spans_it_is_located_at(seed: int, lies: in
         llm = write_lines(d / "e.jsonl", listed)
         by_spans = nerve.score(gold, spans)
         for rule in ("in-order", "first", "all"):
-            by_list = nerve.score(gold, llm, locate=rule)
+            by_list = nerve.score(
+                gold, llm, locate=rule, pred_format="entity-list"
+            )  # no entity: sniffs as jsonl
             extra = Counter(label for _, label in invented)
             assert by_list.hallucinated == {t: ("Atlantis",) * n for t, n in sorted(extra.items())}
             for t in set(by_spans.per_type) | set(by_list.per_type):
@@ -121,7 +123,9 @@ def test_options_no_format_of_the_run_takes_are_refused() -> None:
     ):
         nerve.score(GOLD, str(OUTPUTS / "llm.jsonl"), min_score=0.5)
     with pytest.raises(
-        OptionError, match=r"locate: applies to entity-list input, but the input reads as jsonl$"
+        OptionError,
+        match=r"locate: applies to entity-list input, but the input reads as jsonl \(a file sniffing "
+        r"misread: name its format with pred_format\)$",
     ):
         nerve.score(GOLD, locate="first")
     with pytest.raises(

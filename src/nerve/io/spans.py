@@ -207,7 +207,10 @@ def _refuse_unused(given: OutputReading, fmts: tuple[str, str]) -> None:
     for name in given.given():
         if not any(formats.format_named(f).takes(name) for f in fmts):
             takers, read = formats.listed(formats.taking(name)), formats.listed(list(dict.fromkeys(fmts)))
-            raise OptionError(options.flag(name), f"applies to {takers} input, but the input reads as {read}")
+            hint = f" (a file sniffing misread: name its format with {options.flag('pred_format')})"
+            raise OptionError(
+                options.flag(name), f"applies to {takers} input, but the input reads as {read}{hint}"
+            )
 
 
 def _readers(
