@@ -80,6 +80,12 @@ def test_each_file_in_its_own_format(capsys: pytest.CaptureFixture[str]) -> None
     assert json.loads(named) == result
 
 
+def test_validate_reads_each_file_in_its_own_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "validate", GOLD, PIPELINE) == "valid: jsonl/hf-pipeline spans\n"
+    assert main(["validate", GOLD, PIPELINE, "--format", "jsonl"]) == 1  # names both: entities unlike spans
+    assert "unknown key 'entity'" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("args", "wanted"),
     [

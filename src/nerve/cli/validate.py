@@ -15,6 +15,7 @@ from ..api.sources import input_kind
 from ..errors import OptionError, plural
 from ..io.formats import format_named, names
 from ..io.reader_options import ReaderOptions
+from ..io.spans import side_formats
 from ..io.tags.hf import read_hf
 from .options import (
     INPUT,
@@ -104,11 +105,12 @@ def run(ns: argparse.Namespace) -> Output:
 
 
 def _spans(ns: argparse.Namespace, kind: str) -> Output:
-    """Every problem of a span file (and its prediction file), then the verdict."""
+    """Every problem of a span file (and its prediction file, sniffed on its own), then the verdict."""
     problems = validate_spans(
-        ns.file, ns.pred_file, fmt=kind, units=ns.offsets, column=ns.column, spans_key=ns.spans_key
+        ns.file, ns.pred_file, fmt=ns.input_format, units=ns.offsets, column=ns.column, spans_key=ns.spans_key
     )
     lines = [f"{problem}\n" for problem in problems]
     verdict = plural(len(problems), "problem") if problems else "valid"
-    lines.append(f"{verdict}: {kind} spans\n")
+    each = "/".join(dict.fromkeys(side_formats(ns.file, ns.pred_file, ns.input_format)))
+    lines.append(f"{verdict}: {each} spans\n")
     return Output("".join(lines), 1 if problems else 0)

@@ -60,6 +60,7 @@ __all__ = [
     "document_texts",
     "read_span_columns",
     "read_spans",
+    "side_formats",
     "sniff_format",
     "validate_spans",
 ]
