@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerve
+from nerve.api.convert import convert
 from nerve.errors import InputError, OptionError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,3 +177,14 @@ def test_documents_paired_by_text(tmp_path: Path) -> None:
     other.write_text(lines[1] + "\n" + lines[0] + "\n", encoding="utf-8")  # in another order
     with pytest.raises(InputError, match="write the prediction documents in the gold file's order"):
         nerve.score(GOLD, str(other))
+
+
+def test_convert_writes_the_located_entities_and_counts_the_hallucinated(tmp_path: Path) -> None:
+    out = tmp_path / "located.jsonl"
+    report = convert(str(OUTPUTS / "llm.jsonl"), str(out), to="jsonl")
+    assert report.lost == {"hallucinated entities (not found in their text: no offsets to write)": 2}
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [d["text"] for d in written] == [
+        d["text"] for d in map(json.loads, Path(GOLD).read_text().splitlines())
+    ]
+    assert nerve.score(GOLD, str(out)).micro.fp == nerve.score(GOLD, str(OUTPUTS / "llm.jsonl")).micro.fp - 2

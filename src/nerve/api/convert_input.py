@@ -28,6 +28,7 @@ from .. import options
 from ..errors import InputError, SchemeError, SchemeOptionError
 from ..io import formats
 from ..io.bytes import intern
+from ..io.json.entity_list import located
 from ..io.spans import document_texts
 from ..io.tags.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
 from ..io.tags.conll_lines import first_token_columns
@@ -230,6 +231,9 @@ def _read_spans(path: str, fmt: str, side: str, units: str | None) -> Corpus:
             lost[f"predicted entities not converted ({options.setting('side', 'pred')} converts them)"] = len(
                 pred
             )
+    spans, invented = located(spans)  # entity-list: those not found in their text have no offsets
+    if invented:
+        lost["hallucinated entities (not found in their text: no offsets to write)"] = invented
     notes = {k: v for k, v in spans.notes.items() if k != DISCONTINUOUS}
     names = default_names(spans.n_docs)
     if fmt == "brat":

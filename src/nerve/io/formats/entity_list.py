@@ -10,6 +10,7 @@ import re
 
 from ..format import Format, Probe, Rule
 from ..json.entity_list import read_entity_list
+from ..json.output_docs import output_texts
 
 __all__ = ["FORMAT"]
 
@@ -29,6 +30,7 @@ FORMAT = Format(
     'entities without offsets: {"text", "entities": [{"text", "type"}]} a line, located in the text',
     sniff=(Rule(116, _sniff),),
     read=lambda path, _, problems: read_entity_list(path, problems),
+    texts=lambda path, _: output_texts(path),
     options={
         "locate": "how a listed entity is found in its text: in-order (default: the k-th listing of a "
         "text is its k-th occurrence), first (its first occurrence) or all (every occurrence)",

@@ -9,6 +9,7 @@ import re
 
 from ..format import Format, Probe, Rule
 from ..json.hf_pipeline import read_hf_pipeline
+from ..json.output_docs import output_texts
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]
@@ -30,6 +31,7 @@ FORMAT = Format(
     '"score", "word"}]} a line, or bare lists',
     sniff=(Rule(114, _sniff),),
     read=lambda path, _, problems: read_hf_pipeline(path, problems),
+    texts=lambda path, _: output_texts(path),
     options={
         "min_score": "drop the predictions scored below S, counting them in the notes (default: keep all)",
         "lenient": LENIENT,

@@ -35,7 +35,8 @@ from .jsonl import Problems, collect
 from .locating import locate
 from .output_docs import OutputDoc, output_documents, output_keys
 
-__all__ = ["HALLUCINATED", "HALLUCINATED_NOTE", "REPEATED_NOTE", "TEXT_KEYS", "TYPE_KEYS", "read_entity_list"]
+__all__ = ["HALLUCINATED", "HALLUCINATED_NOTE", "REPEATED_NOTE", "TEXT_KEYS", "TYPE_KEYS", "located"]
+__all__ += ["read_entity_list"]
 
 TEXT_KEYS = ("text", "span", "mention", "name", "entity")
 TYPE_KEYS = ("type", "label", "entity_type", "category", "tag")
@@ -135,3 +136,15 @@ def read_entity_list(path: str, problems: Problems = None) -> tuple[SpanArray, N
         notes[REPEATED_NOTE] = repeated
     column = np.asarray(texts, dtype=object) if hallucinated else None
     return replace(out, notes=notes, attributes=None if column is None else {HALLUCINATED: column}), None
+
+
+def located(spans: SpanArray) -> tuple[SpanArray, int]:
+    """``spans`` without the hallucinated entities (which have no place in their text), and how many."""
+    column = (spans.attributes or {}).get(HALLUCINATED)
+    if column is None:
+        return spans, 0
+    keep = np.asarray([text is None for text in column.tolist()], dtype=np.bool_)
+    kept = spans.select(keep)
+    others = {k: v for k, v in (kept.attributes or {}).items() if k != HALLUCINATED}
+    notes = {k: v for k, v in kept.notes.items() if k != HALLUCINATED_NOTE}
+    return replace(kept, attributes=others or None, notes=notes), int((~keep).sum())

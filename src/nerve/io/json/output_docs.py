@@ -25,7 +25,7 @@ from ...model.quoting import quote
 from ..pairing import DocKeys, doc_keys
 from .jsonl import Problems, collect, json_objects, parse_json, read_span_file
 
-__all__ = ["OutputDoc", "output_documents", "output_keys"]
+__all__ = ["OutputDoc", "output_documents", "output_keys", "output_texts"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,8 @@ def output_documents(path: str, problems: Problems = None, *, needs_text: bool =
 def output_keys(path: str, docs: list[OutputDoc]) -> DocKeys:
     """The `DocKeys` of the documents: their texts (where given) and ids, to pair them with the gold."""
     return doc_keys(path, [d.text for d in docs], [d.ident for d in docs], [d.line for d in docs])
+
+
+def output_texts(path: str) -> list[str | None]:
+    """Each document's text, where it has one (`nerve.io.format.Texts`)."""
+    return [d.text for d in output_documents(path)]
