@@ -129,3 +129,14 @@ def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     line = cli_error(capsys, "score", str(conll), LLM)
     assert line.startswith(f"nerve: error: {LLM}: reads as entity-list, but the gold {conll} reads as conll")
     assert line.endswith("or name the format sniffing misread with --gold-format or --pred-format")
+
+
+def test_a_gold_directory_and_a_prediction_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    brat, spans = str(ROOT / "docs" / "examples" / "brat"), str(tmp_path / "p.jsonl")
+    assert main(["convert", brat, spans, "--to", "jsonl"]) == 0
+    capsys.readouterr()
+    line = cli_error(capsys, "score", brat, spans)  # a directory's files pair with another directory's
+    assert line.endswith("; the file looks like jsonl, not brat: pass --pred-format jsonl"), line
+    result = json.loads(run(capsys, "score", brat, spans, "--pred-format", "jsonl", "-o", "json"))
+    assert "| spans brat/jsonl |" in result["signature"]
+    assert result["exact"]["micro"]["f1"] == 1.0

@@ -63,6 +63,8 @@ def unlike(err: InputError, fmt: str, gold: str, pred: str | None) -> InputError
             f", and {other} like {theirs}: --format names the format of both; name each file's with "
             f"--gold-format {g} --pred-format {p}"
         )
+    elif pred is not None and err.source == pred and not os.path.isfile(gold):  # a gold directory
+        detail += f": pass --pred-format {looks}"
     else:
         detail += f": pass --format {looks}"
     return InputError(err.source, err.line, detail)
