@@ -46,6 +46,7 @@ def test_hallucinations_reach_every_output_format(capsys: pytest.CaptureFixture[
     )
 
 
+@pytest.mark.slow  # the page's charts load matplotlib
 def test_hallucinations_on_the_html_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     if not have("jinja2"):
         pytest.skip("jinja2 (the report extra) is not installed")

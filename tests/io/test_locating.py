@@ -45,7 +45,7 @@ def cut_documents(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
 
 
 @given(cut_documents())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_in_order_recovers_entities_cut_from_their_text(doc: tuple[str, list[tuple[int, int]]]) -> None:
     text, cuts = doc
     listed = [text[s:e] for s, e in cuts]
