@@ -1,7 +1,8 @@
 """Renderers: a `Result` as a text table, JSON, Markdown, CSV or LaTeX.
 
 Every rendering carries the signature and the same information: the exact scores (and, when
-either side has discontinuous entities, the exact scores over those only), the MUC modes
+either side has discontinuous entities, the exact scores over those only), the threshold sweep when
+asked for (`nerve.report.sweep`), the MUC modes
 (scores and COR/INC/PAR/MIS/SPU/cross/POS/ACT counts) and their document average when computed, token
 accuracy, sentences, documents and repairs, and the notes of what the readers (or flattening)
 left out. Tables show scores as percentages with two decimals; JSON and CSV give full-precision
@@ -37,13 +38,21 @@ CROSS_NOTE = (
 Table = tuple[list[str], list[list[str]]]
 
 
-def _analysis_tables(result: Result) -> list[AnalysisTable]:
-    """The analysis tables (`nerve.report.analysis`), imported only for a result with an analysis."""
-    if result.analysis is None:
-        return []
-    from .analysis import analysis_tables as tables
+def _analysis_tables(result: Result, full: bool = False) -> list[AnalysisTable]:
+    """The analysis tables (`nerve.report.analysis`), then the threshold sweep's (`nerve.report.sweep`).
 
-    return tables(result)
+    Each is imported only for a result that has it; ``full``: every row of the sweep, for CSV.
+    """
+    found = []
+    if result.analysis is not None:
+        from .analysis import analysis_tables as tables
+
+        found = tables(result)
+    if result.sweep is not None:
+        from .sweep import sweep_tables
+
+        found += sweep_tables(result.sweep, full)
+    return found
 
 
 def _slices(result: Result, form: str, buf: io.StringIO | None = None) -> list[str]:
@@ -282,7 +291,7 @@ def render_csv(result: Result) -> str:
         if macros:
             buf.write("\n# muc document average\n")
             writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
-    for t in _analysis_tables(result):
+    for t in _analysis_tables(result, full=True):
         buf.write(f"\n# {t.title}" + (f": {t.note}" if t.note else "") + "\n")
         writer.writerows([t.head, *([_csv_value(v) for v in row] for row in t.rows)])
     _slices(result, "csv", buf)
