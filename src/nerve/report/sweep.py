@@ -8,19 +8,21 @@ spread evenly over it, the first and the last, and the best; JSON and CSV have e
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import charts
 from .analysis import AnalysisTable
 
 if TYPE_CHECKING:
     from ..metrics.sweep import Curve, Sweep
     from ..model.arrays import Int
 
-__all__ = ["SHOWN", "shown", "sweep_tables"]
+__all__ = ["CHART_POINTS", "SHOWN", "shown", "sweep_data", "sweep_tables"]
 
 SHOWN = 20  # thresholds of a curve in the text tables; beyond that, evenly spread ones
+CHART_POINTS = 400  # thresholds drawn by the HTML page's curve; beyond that, evenly spread ones
 
 
 def shown(curve: Curve, limit: int = SHOWN) -> Int:
@@ -90,3 +92,30 @@ def sweep_tables(sweep: Sweep, full: bool = False) -> list[AnalysisTable]:
     """The sweep's tables; ``full`` (CSV): every row of the curve, and each type's whole curve."""
     tables = [_micro(sweep, full), _best(sweep)]
     return [*tables, _per_type(sweep)] if full else tables
+
+
+def sweep_data(sweep: Sweep, system: str) -> dict[str, Any]:
+    """The HTML page's sweep: the precision-recall chart, the rows a table shows, the best rows.
+
+    ``{"svg", "rows": [row, ...], "total": thresholds, "best": row or None, "per_type": [{"name",
+    "thresholds", "best"}]}``, rows as `Curve.row` gives them (fractions; the page shows percent).
+    """
+    from ..metrics.sweep import TIE_RULE
+
+    curve = sweep.micro
+    drawn = shown(curve, CHART_POINTS)
+    best = curve.best
+    at = None if best is None else int(np.searchsorted(drawn, best))  # the best row is among those drawn
+    title = f"{system}: precision and recall by confidence threshold"
+    precision, recall = curve.precision[drawn].tolist(), curve.recall[drawn].tolist()
+    return {
+        "svg": charts.pr_curve(precision, recall, at, title) if len(curve) else None,
+        "rows": [curve.row(int(i)) for i in shown(curve)],
+        "total": len(curve),
+        "best": None if best is None else curve.row(best),
+        "tie": TIE_RULE,
+        "per_type": [
+            {"name": name, "thresholds": len(c), "best": None if c.best is None else c.row(c.best)}
+            for name, c in sweep.per_type.items()
+        ],
+    }
