@@ -119,3 +119,17 @@ def test_types_and_label_maps_apply_before_the_sweep(tmp_path: Path) -> None:
     result = nerve.score(g, p, sweep=True, types="PER")
     assert set(result.to_dict()["sweep"]["per_type"]) == {"PER"}
     assert [r["threshold"] for r in result.to_dict()["sweep"]["rows"]] == [0.9]
+
+
+@pytest.mark.parametrize("name", ['a,"b"', "rows", "\n", '"rows": "x"', "é"])
+def test_json_and_csv_keep_every_row_whatever_the_type_names(tmp_path: Path, name: str) -> None:
+    """JSON written a row a line parses to `Result.to_dict`; CSV quotes a type name as csv does."""
+    g, p = files(tmp_path, GOLD, [*PRED, (4, 7, name, 0.5)])
+    result = nerve.score(g, p, sweep=True)
+    parsed = json.loads(render(result, "json"))
+    assert parsed["sweep"] == result.to_dict()["sweep"]
+    assert parsed["exact"] == result.to_dict()["exact"]
+    per_type = render(result, "csv").split("# threshold sweep per type\n", 1)[1].split("\n\n", 1)[0]
+    rows = list(csv.reader(io.StringIO(per_type)))[1:]
+    assert [r[:2] for r in rows if r[0] == name] == [[name, "0.5"]]
+    assert len(rows) == sum(len(c) for c in result.sweep.per_type.values())  # type: ignore[union-attr]

@@ -124,12 +124,15 @@ class Curve:
     def rows(self) -> list[dict[str, Any]]:
         """Every row (`row`), the highest threshold first."""
         columns = [self.threshold, self.precision, self.recall, self.f1, self.tp, self.fp, self.fn]
-        names = ["threshold", "precision", "recall", "f1", "tp", "fp", "fn"]
-        if self.fbeta is not None:
-            columns.append(self.fbeta)
-            names.append("fbeta")
         values = zip(*(c.tolist() for c in columns), strict=True)
-        return [dict(zip(names, row, strict=True)) for row in values]
+        rows = [
+            {"threshold": t, "precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn}
+            for t, p, r, f, tp, fp, fn in values
+        ]  # a dict display a row: a long curve has 100k rows
+        if self.fbeta is not None:
+            for row, fbeta in zip(rows, self.fbeta.tolist(), strict=True):
+                row["fbeta"] = fbeta
+        return rows
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rows": [...], "best": row or null}``."""

@@ -38,20 +38,21 @@ CROSS_NOTE = (
 Table = tuple[list[str], list[list[str]]]
 
 
-def _analysis_tables(result: Result, full: bool = False) -> list[AnalysisTable]:
+def _analysis_tables(result: Result, sweep: bool = True) -> list[AnalysisTable]:
     """The analysis tables (`nerve.report.analysis`), then the threshold sweep's (`nerve.report.sweep`).
 
-    Each is imported only for a result that has it; ``full``: every row of the sweep, for CSV.
+    Each is imported only for a result that has it; ``sweep=False`` leaves the sweep's out (CSV
+    writes those itself, every row).
     """
     found = []
     if result.analysis is not None:
         from .analysis import analysis_tables as tables
 
         found = tables(result)
-    if result.sweep is not None:
+    if sweep and result.sweep is not None:
         from .sweep import sweep_tables
 
-        found += sweep_tables(result.sweep, full)
+        found += sweep_tables(result.sweep)
     return found
 
 
@@ -291,9 +292,13 @@ def render_csv(result: Result) -> str:
         if macros:
             buf.write("\n# muc document average\n")
             writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
-    for t in _analysis_tables(result, full=True):
+    for t in _analysis_tables(result, sweep=False):
         buf.write(f"\n# {t.title}" + (f": {t.note}" if t.note else "") + "\n")
         writer.writerows([t.head, *([_csv_value(v) for v in row] for row in t.rows)])
+    if result.sweep is not None:  # every row: `nerve.report.sweep.sweep_csv`
+        from .sweep import sweep_csv
+
+        buf.write(sweep_csv(result.sweep))
     _slices(result, "csv", buf)
     buf.write("\n# totals\n")
     writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
@@ -334,6 +339,10 @@ def render_json(result: Result) -> str:
     sentences = result.sentences if result.settings.source == "tags" else None
     head = {"signature": d.pop("signature"), "tokens": d.pop("tokens")}
     out = {**head, "sentences": sentences, "documents": result.documents, **d}
+    if result.sweep is not None:  # a long curve: a row a line (`nerve.report.sweep.json_rows`)
+        from .sweep import json_rows
+
+        return json_rows(out) + "\n"
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -1,16 +1,22 @@
 """The threshold sweep of a `Result` as titled tables, for the text renderers.
 
 In: a `Sweep` (`nerve.metrics.sweep`). Out: `AnalysisTable` s: the micro curve, with its best
-threshold, and each type's best threshold; CSV adds every type's whole curve. The text, Markdown
-and LaTeX tables show a readable subset of a long curve (`shown`): at most `SHOWN` thresholds
-spread evenly over it, the first and the last, and the best; JSON and CSV have every row.
+threshold, and each type's best threshold; the CSV sections (`sweep_csv`), which add every type's
+whole curve; JSON with a row a line (`json_rows`); the HTML page's part (`sweep_data`). The text,
+Markdown and LaTeX tables show a readable subset of a long curve (`shown`): at most `SHOWN`
+thresholds spread evenly over it, the first and the last, and the best; JSON and CSV have every row.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import uuid
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import orjson
 
 from . import charts
 from .analysis import AnalysisTable
@@ -19,7 +25,7 @@ if TYPE_CHECKING:
     from ..metrics.sweep import Curve, Sweep
     from ..model.arrays import Int
 
-__all__ = ["CHART_POINTS", "SHOWN", "shown", "sweep_data", "sweep_tables"]
+__all__ = ["CHART_POINTS", "SHOWN", "json_rows", "shown", "sweep_data", "sweep_tables"]
 
 SHOWN = 20  # thresholds of a curve in the text tables; beyond that, evenly spread ones
 CHART_POINTS = 400  # thresholds drawn by the HTML page's curve; beyond that, evenly spread ones
@@ -51,18 +57,63 @@ def _row(curve: Curve, i: int) -> list[object]:
     return [repr(d["threshold"]), *scores, d["tp"], d["fp"], d["fn"]]
 
 
-def _micro(sweep: Sweep, full: bool) -> AnalysisTable:
+def _lines(curve: Curve, lead: str = "") -> list[str]:
+    """Every row of ``curve`` as a CSV line at full precision, after the cell ``lead``.
+
+    Made column by column, each column's text by one ``repr`` of its list (in C): a sweep over
+    100k predictions has 100k rows, and again as many per type.
+    """
+    if not len(curve):
+        return []
+    columns: list[Any] = [curve.threshold, curve.precision, curve.recall, curve.f1]
+    columns += [curve.fbeta] if curve.fbeta is not None else []
+    columns += [curve.tp, curve.fp, curve.fn]
+    text = [repr(c.tolist())[1:-1].split(", ") for c in columns]
+    return [lead + line for line in map(",".join, zip(*text, strict=True))]
+
+
+def _cell(value: object) -> str:
+    """One CSV cell as `csv.writer` writes it (a type name may hold a comma or a quote)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow([value])  # the renderers' line end, which is quoted
+    return buf.getvalue()[:-1]
+
+
+def sweep_csv(sweep: Sweep) -> str:
+    """The sweep's CSV sections, each after a blank line: every row, each type's best, each type's rows.
+
+    ``# threshold sweep: NOTE``, ``# best threshold per type`` and ``# threshold sweep per type``.
+    """
     curve = sweep.micro
-    rows = np.arange(len(curve)) if full else shown(curve)
+    out = [f"# threshold sweep: {_note(curve, len(curve))}", ",".join(_head(curve)), *_lines(curve)]
+    best = _best(sweep)
+    out += ["", f"# {best.title}" + (f": {best.note}" if best.note else ""), ",".join(best.head)]
+    out += [",".join(_cell(v if not isinstance(v, float) else repr(v)) for v in row) for row in best.rows]
+    out += ["", "# threshold sweep per type", ",".join(["type", *_head(curve)])]
+    for name, c in sweep.per_type.items():
+        out += _lines(c, _cell(name) + ",")
+    return "\n" + "\n".join(out) + "\n"
+
+
+def _micro(sweep: Sweep) -> AnalysisTable:
+    curve = sweep.micro
+    rows = shown(curve)
+    return AnalysisTable(
+        "threshold sweep", _head(curve), [_row(curve, int(i)) for i in rows], 1, _note(curve, len(rows))
+    )
+
+
+def _note(curve: Curve, n_shown: int) -> str:
+    """What a row keeps and the best threshold; how many rows are shown, when not all of them."""
     best = curve.best
     said = "none: no predicted entity" if best is None else f"{curve.row(best)['threshold']!r}"
     note = f"keeps predictions scored >= threshold; best {said} (the highest of equal best F)"
-    if len(rows) < len(curve):
+    if n_shown < len(curve):
         note += (
-            f"; {len(rows)} of {len(curve):,} thresholds shown, spread evenly, with the best"
+            f"; {n_shown} of {len(curve):,} thresholds shown, spread evenly, with the best"
             " (json and csv have all)"
         )
-    return AnalysisTable("threshold sweep", _head(curve), [_row(curve, int(i)) for i in rows], 1, note)
+    return note
 
 
 def _best(sweep: Sweep) -> AnalysisTable:
@@ -81,17 +132,9 @@ def _best(sweep: Sweep) -> AnalysisTable:
     )
 
 
-def _per_type(sweep: Sweep) -> AnalysisTable:
-    """Every type's whole curve, for CSV."""
-    head = ["type", *_head(sweep.micro)]
-    rows = [[name, *_row(c, i)] for name, c in sweep.per_type.items() for i in range(len(c))]
-    return AnalysisTable("threshold sweep per type", head, rows, 1)
-
-
-def sweep_tables(sweep: Sweep, full: bool = False) -> list[AnalysisTable]:
-    """The sweep's tables; ``full`` (CSV): every row of the curve, and each type's whole curve."""
-    tables = [_micro(sweep, full), _best(sweep)]
-    return [*tables, _per_type(sweep)] if full else tables
+def sweep_tables(sweep: Sweep) -> list[AnalysisTable]:
+    """The sweep's tables for the text, Markdown and LaTeX outputs (CSV: `sweep_csv`)."""
+    return [_micro(sweep), _best(sweep)]
 
 
 def sweep_data(sweep: Sweep, system: str) -> dict[str, Any]:
@@ -119,3 +162,28 @@ def sweep_data(sweep: Sweep, system: str) -> dict[str, Any]:
             for name, c in sweep.per_type.items()
         ],
     }
+
+
+def json_rows(out: dict[str, Any]) -> str:
+    """``out`` (a result's JSON object, with a ``"sweep"``) as indented JSON, each sweep row on one line.
+
+    A sweep over 100k scored predictions has as many rows, micro and again per type: indented
+    key by key they would be some 45 MB written by Python's pure-Python indenting encoder, in
+    seconds. A row a line, written by orjson, is a third of that, in a fraction of a second.
+    """
+    sweep = out["sweep"]
+    curves = [sweep, *sweep["per_type"].values()]
+    rows, salt = [], uuid.uuid4().hex  # the marks: no type name or other value can be them
+    for k, curve in enumerate(curves):
+        rows.append(curve["rows"])
+        curve["rows"] = f"{salt}-{k}"
+    text = json.dumps(out, indent=2, ensure_ascii=False)
+    for k, found in enumerate(rows):
+        mark = f'"rows": "{salt}-{k}"'
+        at = text.index(mark)
+        pad = " " * (at - text.rindex("\n", 0, at) - 1 + 2)
+        lines = orjson.dumps(found).decode()[2:-2].split("},{") if found else []
+        block = "[\n" + ",\n".join(pad + "{" + line + "}" for line in lines) + "\n" + pad[:-2] + "]"
+        text = text.replace(mark, '"rows": ' + (block if found else "[]"), 1)
+        curves[k]["rows"] = found
+    return text
