@@ -134,10 +134,10 @@ class Curve:
                 row["fbeta"] = fbeta
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"rows": [...], "best": row or null}``."""
+    def to_dict(self, rows: bool = True) -> dict[str, Any]:
+        """``{"rows": [...], "best": row or null}`` (``rows=False``: the best alone)."""
         best = self.best
-        return {"rows": self.rows(), "best": None if best is None else self.row(best)}
+        return {**({"rows": self.rows()} if rows else {}), "best": None if best is None else self.row(best)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,12 +147,15 @@ class Sweep:
     micro: Curve
     per_type: Mapping[str, Curve]
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"rows", "best", "tie", "per_type": {TYPE: {"rows", "best"}}}``; ``best`` null without rows."""
+    def to_dict(self, rows: bool = True) -> dict[str, Any]:
+        """``{"rows", "best", "tie", "per_type": {TYPE: {"rows", "best"}}}``; ``best`` null without rows.
+
+        ``rows=False`` leaves every ``"rows"`` out (`nerve.report.sweep.json_text` writes them).
+        """
         return {
-            **self.micro.to_dict(),
+            **self.micro.to_dict(rows),
             "tie": TIE_RULE,
-            "per_type": {k: c.to_dict() for k, c in self.per_type.items()},
+            "per_type": {k: c.to_dict(rows) for k, c in self.per_type.items()},
         }
 
 

@@ -15,6 +15,7 @@ import csv
 import io
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, OptionError
@@ -335,14 +336,14 @@ def render_json(result: Result) -> str:
     The counts are left out of `Result.to_dict`, which compares scores: the same entities read
     as one document or as several score the same. ``sentences`` is null for span input.
     """
-    d = result.to_dict()
+    d = result.to_dict() if result.sweep is None else replace(result, sweep=None).to_dict()
     sentences = result.sentences if result.settings.source == "tags" else None
     head = {"signature": d.pop("signature"), "tokens": d.pop("tokens")}
     out = {**head, "sentences": sentences, "documents": result.documents, **d}
-    if result.sweep is not None:  # a long curve: a row a line (`nerve.report.sweep.json_rows`)
-        from .sweep import json_rows
+    if result.sweep is not None:  # a long curve: a row a line (`nerve.report.sweep.json_text`)
+        from .sweep import json_text
 
-        return json_rows(out) + "\n"
+        return json_text(out, result.sweep) + "\n"
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -2,7 +2,7 @@
 
 In: a `Sweep` (`nerve.metrics.sweep`). Out: `AnalysisTable` s: the micro curve, with its best
 threshold, and each type's best threshold; the CSV sections (`sweep_csv`), which add every type's
-whole curve; JSON with a row a line (`json_rows`); the HTML page's part (`sweep_data`). The text,
+whole curve; JSON with a row a line (`json_text`); the HTML page's part (`sweep_data`). The text,
 Markdown and LaTeX tables show a readable subset of a long curve (`shown`): at most `SHOWN`
 thresholds spread evenly over it, the first and the last, and the best; JSON and CSV have every row.
 """
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..metrics.sweep import Curve, Sweep
     from ..model.arrays import Int
 
-__all__ = ["CHART_POINTS", "SHOWN", "json_rows", "shown", "sweep_data", "sweep_tables"]
+__all__ = ["CHART_POINTS", "SHOWN", "json_text", "shown", "sweep_data", "sweep_tables"]
 
 SHOWN = 20  # thresholds of a curve in the text tables; beyond that, evenly spread ones
 CHART_POINTS = 400  # thresholds drawn by the HTML page's curve; beyond that, evenly spread ones
@@ -57,18 +57,27 @@ def _row(curve: Curve, i: int) -> list[object]:
     return [repr(d["threshold"]), *scores, d["tp"], d["fp"], d["fn"]]
 
 
+def _texts(column: Any) -> list[str]:
+    """Each number of a column as text (orjson's, in C: Python's ``repr`` takes seconds on 1M floats)."""
+    return (
+        orjson.dumps(np.ascontiguousarray(column), option=orjson.OPT_SERIALIZE_NUMPY)
+        .decode()[1:-1]
+        .split(",")
+    )
+
+
 def _lines(curve: Curve, lead: str = "") -> list[str]:
     """Every row of ``curve`` as a CSV line at full precision, after the cell ``lead``.
 
-    Made column by column, each column's text by one ``repr`` of its list (in C): a sweep over
-    100k predictions has 100k rows, and again as many per type.
+    Made column by column, each column's text at once (`_texts`): a sweep over 100k predictions
+    has 100k rows, and again as many per type.
     """
     if not len(curve):
         return []
     columns: list[Any] = [curve.threshold, curve.precision, curve.recall, curve.f1]
     columns += [curve.fbeta] if curve.fbeta is not None else []
     columns += [curve.tp, curve.fp, curve.fn]
-    text = [repr(c.tolist())[1:-1].split(", ") for c in columns]
+    text = list(map(_texts, columns))
     return [lead + line for line in map(",".join, zip(*text, strict=True))]
 
 
@@ -164,26 +173,55 @@ def sweep_data(sweep: Sweep, system: str) -> dict[str, Any]:
     }
 
 
-def json_rows(out: dict[str, Any]) -> str:
-    """``out`` (a result's JSON object, with a ``"sweep"``) as indented JSON, each sweep row on one line.
+def _json_lines(curve: Curve) -> list[str]:
+    """Every row of ``curve`` as one line of JSON, ``{"threshold": ...}`` as `Curve.row` has it.
 
-    A sweep over 100k scored predictions has as many rows, micro and again per type: indented
-    key by key they would be some 45 MB written by Python's pure-Python indenting encoder, in
-    seconds. A row a line, written by orjson, is a third of that, in a fraction of a second.
+    Made column by column, as `_lines`, and never as one dict a row: 100k rows are usual.
     """
-    sweep = out["sweep"]
-    curves = [sweep, *sweep["per_type"].values()]
-    rows, salt = [], uuid.uuid4().hex  # the marks: no type name or other value can be them
-    for k, curve in enumerate(curves):
-        rows.append(curve["rows"])
-        curve["rows"] = f"{salt}-{k}"
+    if not len(curve):
+        return []
+    names = ["threshold", "precision", "recall", "f1", "tp", "fp", "fn"]
+    columns: list[Any] = [
+        curve.threshold,
+        curve.precision,
+        curve.recall,
+        curve.f1,
+        curve.tp,
+        curve.fp,
+        curve.fn,
+    ]
+    if curve.fbeta is not None:
+        names.append("fbeta")
+        columns.append(curve.fbeta)
+    template = "{" + ", ".join(f'"{name}": %s' for name in names) + "}"
+    text = list(map(_texts, columns))
+    return [template % row for row in zip(*text, strict=True)]
+
+
+def json_text(out: dict[str, Any], sweep: Sweep) -> str:
+    """``out`` (a result's JSON object, without its sweep) with ``"sweep"``, indented, a row a line.
+
+    The sweep goes before ``"warnings"``, as in `Result.to_dict`. A sweep over 100k scored
+    predictions has as many rows, micro and again per type: indented key by key by Python's
+    indenting encoder (pure Python) they would be some 45 MB written in seconds.
+    """
+    warnings = out.pop("warnings", None)
+    salt = uuid.uuid4().hex  # the marks: no type name or other value can be them
+    curves = [sweep.micro, *sweep.per_type.values()]
+    shown = {"rows": f"{salt}-0", **sweep.to_dict(rows=False)}
+    for k, name in enumerate(sweep.per_type, start=1):
+        shown["per_type"][name] = {"rows": f"{salt}-{k}", **shown["per_type"][name]}
+    out["sweep"] = shown
+    if warnings is not None:
+        out["warnings"] = warnings
     text = json.dumps(out, indent=2, ensure_ascii=False)
-    for k, found in enumerate(rows):
+    pieces, at = [], 0
+    for k, curve in enumerate(curves):
         mark = f'"rows": "{salt}-{k}"'
-        at = text.index(mark)
-        pad = " " * (at - text.rindex("\n", 0, at) - 1 + 2)
-        lines = orjson.dumps(found).decode()[2:-2].split("},{") if found else []
-        block = "[\n" + ",\n".join(pad + "{" + line + "}" for line in lines) + "\n" + pad[:-2] + "]"
-        text = text.replace(mark, '"rows": ' + (block if found else "[]"), 1)
-        curves[k]["rows"] = found
-    return text
+        found = text.index(mark, at)
+        pad = " " * (found - text.rindex("\n", 0, found) + 1)
+        lines = _json_lines(curve)
+        block = "[\n" + pad + (",\n" + pad).join(lines) + "\n" + pad[:-2] + "]" if lines else "[]"
+        pieces += [text[at:found], '"rows": ', block]
+        at = found + len(mark)
+    return "".join([*pieces, text[at:]])
