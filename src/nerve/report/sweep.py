@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import uuid
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,19 +67,27 @@ def _texts(column: Any) -> list[str]:
     )
 
 
-def _lines(curve: Curve, lead: str = "") -> list[str]:
-    """Every row of ``curve`` as a CSV line at full precision, after the cell ``lead``.
+def _rows_text(columns: list[Any], cells: list[str], end: str) -> str:
+    """Rows of ``columns`` (numbers) as text: ``cells[i]`` before column ``i``'s, ``end`` after each row.
 
-    Made column by column, each column's text at once (`_texts`): a sweep over 100k predictions
-    has 100k rows, and again as many per type.
+    All in C (`_texts`, then one join of the interleaved pieces): 100k rows and more are usual.
     """
-    if not len(curve):
-        return []
+    parts: list[Any] = []
+    for cell, column in zip(cells, columns, strict=True):
+        parts += [repeat(cell), _texts(column)]
+    return "".join(chain.from_iterable(zip(*parts, repeat(end))))
+
+
+def _csv_columns(curve: Curve) -> list[Any]:
+    """The columns of `_head`'s names, in its order."""
     columns: list[Any] = [curve.threshold, curve.precision, curve.recall, curve.f1]
-    columns += [curve.fbeta] if curve.fbeta is not None else []
-    columns += [curve.tp, curve.fp, curve.fn]
-    text = list(map(_texts, columns))
-    return [lead + line for line in map(",".join, zip(*text, strict=True))]
+    return columns + ([curve.fbeta] if curve.fbeta is not None else []) + [curve.tp, curve.fp, curve.fn]
+
+
+def _lines(curve: Curve, lead: str = "") -> str:
+    """Every row of ``curve`` as a CSV line at full precision (each ending a line), after ``lead``."""
+    columns = _csv_columns(curve)
+    return _rows_text(columns, [lead, *[","] * (len(columns) - 1)], "\n") if len(curve) else ""
 
 
 def _cell(value: object) -> str:
@@ -94,14 +103,14 @@ def sweep_csv(sweep: Sweep) -> str:
     ``# threshold sweep: NOTE``, ``# best threshold per type`` and ``# threshold sweep per type``.
     """
     curve = sweep.micro
-    out = [f"# threshold sweep: {_note(curve, len(curve))}", ",".join(_head(curve)), *_lines(curve)]
+    out = [f"# threshold sweep: {_note(curve, len(curve))}", ",".join(_head(curve))]
+    out += [_lines(curve)[:-1]] if len(curve) else []
     best = _best(sweep)
     out += ["", f"# {best.title}" + (f": {best.note}" if best.note else ""), ",".join(best.head)]
     out += [",".join(_cell(v if not isinstance(v, float) else repr(v)) for v in row) for row in best.rows]
     out += ["", "# threshold sweep per type", ",".join(["type", *_head(curve)])]
-    for name, c in sweep.per_type.items():
-        out += _lines(c, _cell(name) + ",")
-    return "\n" + "\n".join(out) + "\n"
+    rows = "".join(_lines(c, _cell(name) + ",") for name, c in sweep.per_type.items())
+    return "\n" + "\n".join(out) + "\n" + rows
 
 
 def _micro(sweep: Sweep) -> AnalysisTable:
@@ -173,29 +182,23 @@ def sweep_data(sweep: Sweep, system: str) -> dict[str, Any]:
     }
 
 
-def _json_lines(curve: Curve) -> list[str]:
-    """Every row of ``curve`` as one line of JSON, ``{"threshold": ...}`` as `Curve.row` has it.
+def _json_rows(curve: Curve, pad: str) -> str:
+    """Every row of ``curve``, ``{"threshold": ...}`` as `Curve.row` has it, a line each after ``pad``.
 
-    Made column by column, as `_lines`, and never as one dict a row: 100k rows are usual.
+    Made column by column (`_rows_text`), never as one dict a row: 100k rows are usual.
     """
     if not len(curve):
-        return []
+        return "[]"
     names = ["threshold", "precision", "recall", "f1", "tp", "fp", "fn"]
-    columns: list[Any] = [
-        curve.threshold,
-        curve.precision,
-        curve.recall,
-        curve.f1,
-        curve.tp,
-        curve.fp,
-        curve.fn,
-    ]
+    columns: list[Any] = [curve.threshold, curve.precision, curve.recall, curve.f1, curve.tp, curve.fp]
+    columns.append(curve.fn)
     if curve.fbeta is not None:
         names.append("fbeta")
         columns.append(curve.fbeta)
-    template = "{" + ", ".join(f'"{name}": %s' for name in names) + "}"
-    text = list(map(_texts, columns))
-    return [template % row for row in zip(*text, strict=True)]
+    cells = ["{" * (k == 0) + ", " * (k > 0) + f'"{name}": ' for k, name in enumerate(names)]
+    sep = ",\n" + pad
+    text = _rows_text(columns, cells, "}" + sep)
+    return "[\n" + pad + text[: -len(sep)] + "\n" + pad[:-2] + "]"
 
 
 def json_text(out: dict[str, Any], sweep: Sweep) -> str:
@@ -220,8 +223,6 @@ def json_text(out: dict[str, Any], sweep: Sweep) -> str:
         mark = f'"rows": "{salt}-{k}"'
         found = text.index(mark, at)
         pad = " " * (found - text.rindex("\n", 0, found) + 1)
-        lines = _json_lines(curve)
-        block = "[\n" + pad + (",\n" + pad).join(lines) + "\n" + pad[:-2] + "]" if lines else "[]"
-        pieces += [text[at:found], '"rows": ', block]
+        pieces += [text[at:found], '"rows": ', _json_rows(curve, pad)]
         at = found + len(mark)
     return "".join([*pieces, text[at:]])
