@@ -5,9 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerve
 from nerve.cli import main
@@ -133,3 +136,20 @@ def test_json_and_csv_keep_every_row_whatever_the_type_names(tmp_path: Path, nam
     rows = list(csv.reader(io.StringIO(per_type)))[1:]
     assert [r[:2] for r in rows if r[0] == name] == [[name, "0.5"]]
     assert len(rows) == sum(len(c) for c in result.sweep.per_type.values())  # type: ignore[union-attr]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0, 1) | st.sampled_from([1e-05, 5e-324, 1.0, 0.0, 0.1]), min_size=1, max_size=12))
+def test_json_and_csv_numbers_read_back_exactly(scores: list[float]) -> None:
+    """The rows written column by column (orjson's numbers) parse back to `Curve.row`'s, bit for bit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pred = [(2 * i, 2 * i + 1, "AB"[i % 2], x) for i, x in enumerate(scores)]
+        g, p = files(Path(tmp), [(0, 1, "A"), (2, 3, "B")], pred, "x" * 40)
+        result = nerve.score(g, p, sweep=True, beta=2.0)
+    assert result.sweep is not None
+    assert json.loads(render(result, "json"))["sweep"] == result.to_dict()["sweep"]
+    micro = render(result, "csv").split("# threshold sweep:", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    rows = list(csv.DictReader(micro))
+    assert [float(r["threshold"]) for r in rows] == result.sweep.micro.threshold.tolist()
+    assert [float(r["f2"]) for r in rows] == result.sweep.micro.fbeta.tolist()  # type: ignore[union-attr]
+    assert [int(r["fn"]) for r in rows] == result.sweep.micro.fn.tolist()
