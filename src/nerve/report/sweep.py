@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import uuid
+from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -67,15 +68,20 @@ def _texts(column: Any) -> list[str]:
     )
 
 
-def _rows_text(columns: list[Any], cells: list[str], end: str) -> str:
-    """Rows of ``columns`` (numbers) as text: ``cells[i]`` before column ``i``'s, ``end`` after each row.
+def _row_pieces(texts: list[list[str]], cells: list[str], end: str) -> Iterator[str]:
+    """The pieces of rows: ``cells[i]`` before column ``i``'s number (``texts[i]``), ``end`` after each row.
 
-    All in C (`_texts`, then one join of the interleaved pieces): 100k rows and more are usual.
+    Interleaved in C, for one join: 100k rows and more are usual.
     """
     parts: list[Any] = []
-    for cell, column in zip(cells, columns, strict=True):
-        parts += [repeat(cell), _texts(column)]
-    return "".join(chain.from_iterable(zip(*parts, repeat(end))))
+    for cell, column in zip(cells, texts, strict=True):
+        parts += [repeat(cell), column]
+    return chain.from_iterable(zip(*parts, repeat(end)))
+
+
+def _rows_text(columns: list[Any], cells: list[str], end: str) -> str:
+    """Rows of ``columns`` (numbers) as text (`_row_pieces`), their numbers written by `_texts`."""
+    return "".join(_row_pieces(list(map(_texts, columns)), cells, end))
 
 
 def _csv_columns(curve: Curve) -> list[Any]:
@@ -182,23 +188,25 @@ def sweep_data(sweep: Sweep, system: str) -> dict[str, Any]:
     }
 
 
-def _json_rows(curve: Curve, pad: str) -> str:
-    """Every row of ``curve``, ``{"threshold": ...}`` as `Curve.row` has it, a line each after ``pad``.
+def _json_rows(curve: Curve, pad: str) -> Iterator[str]:
+    """The pieces of ``curve``'s rows, ``{"threshold": ...}`` as `Curve.row` has it, a line each.
 
-    Made column by column (`_rows_text`), never as one dict a row: 100k rows are usual.
+    Made column by column (`_row_pieces`), never as one dict a row: 100k rows are usual.
     """
     if not len(curve):
-        return "[]"
+        return iter(("[]",))
     names = ["threshold", "precision", "recall", "f1", "tp", "fp", "fn"]
     columns: list[Any] = [curve.threshold, curve.precision, curve.recall, curve.f1, curve.tp, curve.fp]
     columns.append(curve.fn)
     if curve.fbeta is not None:
         names.append("fbeta")
         columns.append(curve.fbeta)
-    cells = ["{" * (k == 0) + ", " * (k > 0) + f'"{name}": ' for k, name in enumerate(names)]
-    sep = ",\n" + pad
-    text = _rows_text(columns, cells, "}" + sep)
-    return "[\n" + pad + text[: -len(sep)] + "\n" + pad[:-2] + "]"
+    texts = list(map(_texts, columns))
+    cells = [", " * (k > 0) + f'"{name}": ' for k, name in enumerate(names)]
+    first = "".join(cell + text[0] for cell, text in zip(cells, texts, strict=True))
+    cells[0] = ",\n" + pad + "{" + cells[0]
+    rest = _row_pieces([text[1:] for text in texts], cells, "}")
+    return chain(("[\n", pad, "{", first, "}"), rest, ("\n", pad[:-2], "]"))
 
 
 def json_text(out: dict[str, Any], sweep: Sweep) -> str:
@@ -218,11 +226,12 @@ def json_text(out: dict[str, Any], sweep: Sweep) -> str:
     if warnings is not None:
         out["warnings"] = warnings
     text = json.dumps(out, indent=2, ensure_ascii=False)
-    pieces, at = [], 0
+    pieces: list[Iterable[str]] = []
+    at = 0
     for k, curve in enumerate(curves):
         mark = f'"rows": "{salt}-{k}"'
         found = text.index(mark, at)
         pad = " " * (found - text.rindex("\n", 0, found) + 1)
-        pieces += [text[at:found], '"rows": ', _json_rows(curve, pad)]
+        pieces += [(text[at:found], '"rows": '), _json_rows(curve, pad)]
         at = found + len(mark)
-    return "".join([*pieces, text[at:]])
+    return "".join(chain.from_iterable([*pieces, (text[at:],)]))
