@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .metrics.discontinuous import DiscontinuousScores
     from .metrics.exact import ExactTotals
     from .metrics.muc import MucResult
+    from .metrics.sweep import Sweep
     from .model.vocab import TagVocab
     from .plan import MucOptions, Plan
 
@@ -223,6 +224,7 @@ class Result:
         hallucinated: the predicted entities listed without offsets that were not found in their
             text (``entity-list``), by type: their texts, in file order. Each is a false positive of
             its type in the scores.
+        sweep: P/R/F1 at each confidence threshold of the predictions, when asked for (`nerve.metrics.sweep`).
     """
 
     settings: Settings
@@ -236,6 +238,7 @@ class Result:
     notes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     discontinuous: DiscontinuousScores | None = None
     hallucinated: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    sweep: Sweep | None = None
 
     @classmethod
     def of(
@@ -321,6 +324,8 @@ class Result:
         if settings is None:
             msg = f"cannot merge results with different settings: {self.signature!r} vs {other.signature!r}"
             raise NerveError(msg)
+        if self.sweep is not None or other.sweep is not None:  # its curves do not add up
+            raise NerveError("cannot merge results with a threshold sweep: sweep the whole corpus at once")
         return replace(
             self,
             settings=settings,
@@ -359,6 +364,8 @@ class Result:
             d["discontinuous"] = self.discontinuous.to_dict()
         if self.hallucinated:
             d["hallucinated"] = {t: {"count": len(v), "texts": list(v)} for t, v in self.hallucinated.items()}
+        if self.sweep is not None:
+            d["sweep"] = self.sweep.to_dict()
         if self.warnings:
             d["warnings"] = list(self.warnings)
         return d

@@ -146,15 +146,16 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    sweep: bool = False,
     progress: ProgressFn | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
-    (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or span or dataset files, each file's format
-    sniffed on its own (``input_format`` names both, ``gold_format``/``pred_format`` one; ``offsets``,
-    ``column``, ``reader``, ``lenient``; of model outputs ``min_score``, ``locate``, ``normalize``). Options
-    checked by `nerve.options`; ``progress`` is called ``(bytes read, total)`` as the files are read.
+    ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
+    file, tag lists, a `TaggedCorpus`, or span or dataset files, each file's format sniffed on its own
+    (``input_format`` names both, ``gold_format``/``pred_format`` one; ``offsets``, ``column``, ``reader``,
+    ``lenient``; of model outputs ``min_score``, ``locate``, ``normalize``). Checked by `nerve.options`:
+    the scheme options, ``beta``, the MUC options, the labels, the analysis, ``sweep``; ``progress``.
 
     Raises: OptionError (a value nerve cannot use, or an option that does not apply), InputError (with
     file and line), SchemeError (tags no scheme fits), InvalidSequenceError (``repair="error"``).

@@ -19,6 +19,7 @@ from ..errors import OptionError
 from .options import (
     ANALYSIS,
     OUTPUT,
+    SWEEP_HELP,
     add_input,
     add_labels,
     add_outputs,
@@ -90,6 +91,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     analysis.add_argument(
         "--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV"
     )
+    analysis.add_argument("--sweep", action="store_true", help=SWEEP_HELP + "; a precision-recall curve")
     add_statistics(r, optional=False)  # the page always shows intervals
     r.set_defaults(run=run)
 
@@ -114,4 +116,5 @@ def _write(ns: argparse.Namespace, preds: Sequence[object], progress: Progress) 
     scoring = dict(repair=ns.repair, input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient)
     scoring.update(gold_format=ns.gold_format, pred_format=ns.pred_format, min_score=ns.min_score)
     scoring.update(locate=ns.locate, normalize=ns.normalize)
+    scoring.update(sweep=ns.sweep)
     write_report(gold, systems, ns.output, **given, **scoring, **reading(ns), **labels(ns))
