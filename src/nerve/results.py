@@ -221,9 +221,8 @@ class Result:
             out of the spans, or converted, counted by kind (`nerve.model.spans.SpanArray.notes`).
         discontinuous: exact scores over discontinuous entities only, when either side has one
             (`nerve.metrics.discontinuous`); ``None`` otherwise.
-        hallucinated: the predicted entities listed without offsets that were not found in their
-            text (``entity-list``), by type: their texts, in file order. Each is a false positive of
-            its type in the scores.
+        hallucinated: the predictions listed without offsets and not found in their text
+            (``entity-list``), by type: their texts in file order, each a false positive of its type.
         sweep: P/R/F1 at each confidence threshold of the predictions, when asked for (`nerve.metrics.sweep`).
     """
 

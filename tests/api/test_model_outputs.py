@@ -188,3 +188,13 @@ def test_convert_writes_the_located_entities_and_counts_the_hallucinated(tmp_pat
         d["text"] for d in map(json.loads, Path(GOLD).read_text().splitlines())
     ]
     assert nerve.score(GOLD, str(out)).micro.fp == nerve.score(GOLD, str(OUTPUTS / "llm.jsonl")).micro.fp - 2
+
+
+@pytest.mark.parametrize("name", ["pipeline-tokens.jsonl", "pipeline-grouped.json"])
+def test_the_sweep_over_pipeline_scores_is_min_score_at_each_threshold(name: str) -> None:
+    path = str(OUTPUTS / name)
+    rows = nerve.score(GOLD, path, sweep=True).sweep.to_dict()["rows"]  # type: ignore[union-attr]
+    assert len(rows) == 5  # one threshold per distinct (merged) score
+    for row in rows:
+        at = nerve.score(GOLD, path, min_score=row["threshold"]).micro
+        assert (row["tp"], row["fp"], row["fn"]) == (at.tp, at.fp, at.fn), row

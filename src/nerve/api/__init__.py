@@ -156,8 +156,7 @@ def score(
     (``input_format`` names both, ``gold_format``/``pred_format`` one; ``offsets``, ``column``, ``reader``,
     ``lenient``; of model outputs ``min_score``, ``locate``, ``normalize``). Checked by `nerve.options`:
     the scheme options, ``beta``, the MUC options, the labels, the analysis, ``sweep``; ``progress``.
-
-    Raises: OptionError (a value nerve cannot use, or an option that does not apply), InputError (with
+    Raises OptionError (a value nerve cannot use, or an option that does not apply), InputError (with
     file and line), SchemeError (tags no scheme fits), InvalidSequenceError (``repair="error"``).
     """
     raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover

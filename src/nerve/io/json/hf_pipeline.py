@@ -11,8 +11,9 @@ In: a file of documents (`nerve.io.json.output_docs`: JSONL of ``{"id"?, "text"?
   previous one's. The entity's score is the mean of its sub-tokens' (as the pipeline's).
 - any other strategy: ``{"entity_group": "PER", "score", "word", "start", "end"}``.
 
-Out: `read_pipeline_documents`, each document's `PipelineEntity` s with their scores (kept for
-what scores are used for); and `read_hf_pipeline`, the predictions as a `SpanArray`.
+Out: `read_pipeline_documents`, each document's `PipelineEntity` s with their scores; and
+`read_hf_pipeline`, the predictions as a `SpanArray`, their scores in its ``score`` column (which
+``sweep`` reads).
 
 Checks: offsets are integers with ``0 <= start < end`` (``null`` offsets: a slow tokenizer),
 within the text where it is given, where ``word`` must be what they cover, but for the
@@ -23,9 +24,12 @@ counted in the notes.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy as np
 
 from ...errors import InputError
 from ...model.quoting import quote
@@ -173,6 +177,7 @@ def read_hf_pipeline(path: str, problems: Problems = None) -> tuple[SpanArray, N
     docs = read_pipeline_documents(path, problems)
     dropped = 0
     kept: list[list[tuple[int, int, str]]] = []
+    scores: list[float] = []
     for index, entities in enumerate(docs):
         if minimum is not None:
             if any(e.score is None for e in entities):
@@ -182,7 +187,10 @@ def read_hf_pipeline(path: str, problems: Problems = None) -> tuple[SpanArray, N
             dropped += len(entities) - len(above)
             entities = above
         kept.append([(e.start, e.end, e.label) for e in entities])
+        scores += [math.nan if e.score is None else e.score for e in entities]
     spans = SpanArray.from_documents(kept)
+    if any(not math.isnan(s) for s in scores):  # the confidences, for the threshold sweep
+        spans = replace(spans, score=np.asarray(scores, dtype=np.float64))
     if minimum is not None:
         spans = replace(spans, notes={BELOW_MIN_SCORE: dropped})
     return spans, None
