@@ -20,11 +20,13 @@ from .errors import OptionError, SchemeOptionError
 from .model.schemes import ALIASES, SCHEMES, SUPPORTED_SCHEMES, Scheme, TagFormat
 
 __all__ = [
+    "FLATTEN_POLICIES",
     "MATCHINGS",
     "METRIC_FAMILIES",
     "OFFSET_UNITS",
     "REPAIR_POLICIES",
     "SLICES",
+    "SUBWORD_POLICIES",
     "TEXT_METRICS",
     "beta",
     "bootstrap",
@@ -62,6 +64,8 @@ TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token", "utf16", "byte")
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
+SUBWORD_POLICIES = ("first", "last", "majority", "all")  # hf: sub-token labels to word labels
+FLATTEN_POLICIES = ("outermost", "innermost", "longest", "first")  # = model.nesting.POLICIES, no numpy
 UNITS = ("auto", "document", "sentence")  # what the bootstrap resamples; auto: documents if 20 or more
 DEFAULT_RESAMPLES = 1000
 MAX_RESAMPLES = 1_000_000  # resamples and trials: every resample's scores are kept in memory

@@ -20,8 +20,8 @@ from .model.signature import repair_field, signature
 if TYPE_CHECKING:
     from .analysis.summary import Analysis
     from .metrics.discontinuous import DiscontinuousScores
-    from .metrics.exact import ExactTotals
     from .metrics.muc import MucResult
+    from .metrics.totals import ExactTotals
     from .model.vocab import TagVocab
     from .plan import MucOptions, Plan
 

@@ -8,7 +8,6 @@ whole input is read; they grow with the number of tags, not with its square.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,6 +32,7 @@ from ..tagging.decode import (
 )
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
+from .totals import ExactTotals
 from .transitions import TransitionTable, evidence, infer_from
 from .transitions import grow as _grow
 
@@ -42,20 +42,6 @@ if TYPE_CHECKING:
     from ..model.arrays import Bool, Int
 
 __all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable", "infer_from"]
-
-
-@dataclass(frozen=True)
-class ExactTotals:
-    """What an `ExactAccumulator` ends with."""
-
-    counts: dict[str, Counts]
-    tokens: TokenStats
-    repairs: RepairStats
-    scheme: Scheme | None  # None: spans, which have no scheme
-    sentences: int
-    documents: int
-    muc: MucResult | None = None
-    pred_scheme: Scheme | None = None  # the predictions', when it is not ``scheme``
 
 
 class ExactAccumulator:

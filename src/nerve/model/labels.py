@@ -12,12 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .spans import SpanArray
-
 if TYPE_CHECKING:
     from .arrays import Int
+    from .spans import SpanArray
 
 __all__ = ["LabelMap", "TypeIds"]
 
@@ -64,6 +61,8 @@ class LabelMap:
 
     def spans(self, spans: SpanArray) -> SpanArray:
         """``spans`` renamed and filtered, labelled by the types that remain (in first-seen order)."""
+        from .spans import SpanArray  # here: a plan's label map imports no arrays
+
         ids = TypeIds(self)
         mapped = ids.of(spans.labels)
         label = mapped[spans.label] if len(mapped) else spans.label
@@ -89,11 +88,15 @@ class TypeIds:
     def __init__(self, label_map: LabelMap):
         self.label_map = label_map
         self.names: list[str] = []
+        import numpy as np  # a label map used on arrays: numpy is loaded by then
+
         self._index: dict[str, int] = {}
         self._ids: Int = np.zeros(0, dtype=np.int64)
 
     def of(self, source: Sequence[str]) -> Int:
         """The scored id of each of ``source``'s types (a vocabulary's names, which only grow)."""
+        import numpy as np
+
         old = self._ids.shape[0]
         if len(source) > old:
             more = [self.add(self.label_map.target(name)) for name in source[old:]]
