@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import options
 from ..analysis.query import InstanceQuery
+from ..compiled import count
 from ..errors import InputError, InvalidSequenceError, OptionError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.json.jsonl import is_offset
@@ -64,7 +65,13 @@ __all__ = [
 
 
 def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
-    """`score` under ``plan``, telling its ``progress`` of the bytes read of the input files."""
+    """`score` under ``plan``: on the compiled engine where `nerve.compiled.route` says, else numpy's."""
+    result = count(gold, pred, plan)
+    return result if result is not None else numpy_scored(gold, pred, plan)
+
+
+def numpy_scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """`score` under ``plan`` on the numpy engine, telling its ``progress`` of the bytes read."""
     progress, train = plan.output.progress, plan.analysing.train
     with reporting(progress, file_bytes((gold, pred, train)) if progress else 0):
         return _analysed(gold, pred, plan)

@@ -41,6 +41,8 @@ COMMANDS: dict[str, str] = {
 def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser of every command, or of ``command`` alone (its help and errors are the same).
 
+    ``--version`` (the first argument) needs none of them: only the version and the engine's name.
+
     With it, each command's own parser by name.
     """
     parser = argparse.ArgumentParser(
@@ -51,6 +53,8 @@ def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[s
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    if command == "--version":
+        modules = []  # it prints and exits before a command is parsed: ``nerve --version`` loads none
     for name in modules:
         module = importlib.import_module(f"{__name__}.{name}")
         if name == "text":

@@ -10,14 +10,10 @@ import sys
 from typing import Any
 
 from .. import options
-from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
-from ..api import scored
-from ..api.planned import plan_of
+from ..compiled import count
 from ..errors import OptionError
 from ..io.reader_options import ReaderOptions
-from ..io.tags.hf import SUBWORD_POLICIES
-from ..model.nesting import POLICIES
-from ..plan import Plan
+from ..plan import DEFAULTS, INSTANCE_FORMATS, SORTS, InstanceQuery, Plan
 from ..report.renderers import RENDERERS, render
 from ..results import Result
 from .options import (
@@ -72,7 +68,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         metavar="POLICY",
         help="span input: keep one of overlapping entities of each side before scoring, "
-        f"dropped ones counted in the notes: {', '.join(POLICIES)}",
+        f"dropped ones counted in the notes: {', '.join(options.FLATTEN_POLICIES)}",
     )
     _add_muc(s)
     _add_analysis(s)
@@ -93,7 +89,7 @@ def _add_subwords(s: argparse.ArgumentParser) -> None:
     group(s, INPUT).add_argument(
         "--subwords",
         default=None,
-        choices=SUBWORD_POLICIES,
+        choices=options.SUBWORD_POLICIES,
         help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label; "
         "all: every labelled sub-token scored, the gold spread over them as Hugging Face's label_all_tokens",
     )
@@ -241,13 +237,17 @@ def _tagged(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
-    """The `Plan` of the command line's options, as `nerve.score` makes it of its keyword arguments."""
+    """The `Plan` of the command line's options, as `nerve.score` makes it of its keyword arguments.
+
+    Made of `nerve.plan.DEFAULTS` (`nerve.score`'s own), so that a run the compiled engine counts
+    imports no API module.
+    """
     kw = _tagged(ns)
     kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
     kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
     kw.update(reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords))
-    return plan_of(**kw)
+    return Plan.of(DEFAULTS, **kw)
 
 
 def run(ns: argparse.Namespace) -> Output:
@@ -255,7 +255,12 @@ def run(ns: argparse.Namespace) -> Output:
     if ns.dask is not None:
         return Output(render(_on_dask(ns), ns.output))
     with Progress("B", BYTES_PER_SECOND) as progress:
-        result = scored(source(ns.file), source(ns.pred_file), _plan(ns, progress))  # type: ignore[arg-type]
+        gold, pred, plan = source(ns.file), source(ns.pred_file), _plan(ns, progress)
+        result = count(gold, pred, plan)  # the compiled engine, where it counts the run (no numpy)
+        if result is None:
+            from ..api import numpy_scored  # only here: the numpy engine and the analysis
+
+            result = numpy_scored(gold, pred, plan)  # type: ignore[arg-type]
     for warning in result.warnings:  # in the rendering too; on stderr, where a pipe does not hide it
         sys.stderr.write(f"nerve: warning: {warning}\n")
     text = render(result, ns.output)
