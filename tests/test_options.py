@@ -364,7 +364,7 @@ def test_command_lets_bugs_through(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug")
 
-    monkeypatch.setattr("nerve.cli.score.count", broken)
+    monkeypatch.setattr("nerve.compiled.count", broken)
     with pytest.raises(ValueError, match="a bug"):
         main(["score", str(EXAMPLE)])
 
@@ -432,3 +432,9 @@ def test_the_choices_the_command_names_without_importing_arrays_are_the_readers_
 
     assert options.FLATTEN_POLICIES == POLICIES
     assert options.SUBWORD_POLICIES == SUBWORD_POLICIES == ("first", "last", "majority", "all")
+
+
+def test_the_output_names_the_command_lists_are_the_renderers() -> None:
+    from nerve.report.renderers import RENDERERS
+
+    assert options.OUTPUTS == tuple(RENDERERS)

@@ -6,18 +6,21 @@
 1.0
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from . import _deprecated
 from ._version import __version__
-from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: ``nerve --version`` stays cheap
 if TYPE_CHECKING:
+    from typing import Any
+
     from .analysis.query import InstanceQuery
     from .api import decode, encode, score, score_text, validate, validate_spans
     from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
+    from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
     from .io.tags.conll import TaggedCorpus, read_conll
     from .model.schemes import SUPPORTED_SCHEMES, TagFormat
     from .model.spans import Span, SpanArray
@@ -27,9 +30,11 @@ if TYPE_CHECKING:
 
 _deprecated.install()
 
-# The other public names and the module of each, imported on first use (PEP 562), so that
+# The public names and the module of each, imported on first use (PEP 562), so that
 # ``import nerve.cli`` and ``nerve score`` load only what they use.
 _LAZY = {
+    **dict.fromkeys(("InputError", "InvalidSequenceError", "NerveError", "OptionError"), ".errors"),
+    **dict.fromkeys(("Problem", "SchemeError"), ".errors"),
     "InstanceQuery": ".analysis.query",
     "compare": ".api",
     "decode": ".api",

@@ -27,6 +27,7 @@ from .io.label_maps import label_map as read_label_map
 from .io.reader_options import ReaderOptions
 from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
+from .options import INSTANCE_FORMATS, SORTS
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
 __all__ += ["Feedback", "MucOptions", "Plan", "Reading"]
@@ -34,8 +35,6 @@ __all__ += ["ANALYSIS", "DEFAULTS", "Statistics", "Tagging", "check_query", "ref
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 ERRORS = CATEGORIES[1:]
-SORTS = ("position", "frequency")
-INSTANCE_FORMATS = ("jsonl", "csv", "table")
 GREEDY_GOLD_SHARE = 0.01  # nervaluate's default min_overlap_percentage, 1 %
 PathLike = str | os.PathLike[str]
 #: `nerve.score`'s keyword arguments and their defaults, as its signature has them (the tests hold

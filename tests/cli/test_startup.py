@@ -33,7 +33,8 @@ import atexit, json, os, pickle, sys
 
 def _report():
     names = sorted(m for m in sys.modules if m.split(".")[0] == "nerve")
-    sys.stderr.write("\\n" + json.dumps({"nerve": names, "numpy": "numpy" in sys.modules}) + "\\n")
+    found = {"nerve": names, "numpy": "numpy" in sys.modules, "typing": "typing" in sys.modules}
+    sys.stderr.write("\\n" + json.dumps(found) + "\\n")
 
 atexit.register(_report)
 if os.environ.get("FAKE"):
@@ -52,22 +53,18 @@ from nerve.cli import main
 sys.exit(main())
 """
 
-# What each command loads (besides nerve._speedups, where it is built).
+# What each command loads (besides nerve._speedups, where it is built). ``--version``: no command.
 VERSION = {"nerve", "nerve._deprecated", "nerve._engine", "nerve._version", "nerve.cli", "nerve.cli.output"}
-VERSION |= {"nerve.errors", "nerve.model", "nerve.model.quoting", "nerve.model.schemes", "nerve.options"}
-# The road from the command line to the totals and from them to the rendering.
-COMPILED = VERSION | {"nerve.cli.options", "nerve.cli.progress", "nerve.cli.score", "nerve.compiled"}
-COMPILED |= {"nerve.io", "nerve.io.format", "nerve.io.formats", "nerve.io.label_maps", "nerve.io.progress"}
-COMPILED |= {"nerve.io.reader_options", "nerve.io.sources", "nerve.metrics", "nerve.metrics.totals"}
-COMPILED |= {"nerve.model.counts"}
+# ``score --help``: its parser, the option names and the format records (none of their readers).
+RECORDS = "bio brat conll conllu doccano eval4ner hf hipe jsonl labelstudio lenient nereval nervaluate nested"
+HELP = VERSION | {"nerve.cli.options", "nerve.cli.progress", "nerve.cli.score", "nerve.errors", "nerve.io"}
+HELP |= {"nerve.io.format", "nerve.io.formats", "nerve.model", "nerve.model.quoting", "nerve.model.schemes"}
+HELP |= {"nerve.options", *(f"nerve.io.formats.{name}" for name in (*RECORDS.split(), "spacy", "spacy_jsonl"))}
+# The compiled engine's road from the command line to the totals, and from them to the rendering.
+COMPILED = HELP | {"nerve.compiled", "nerve.io.label_maps", "nerve.io.progress", "nerve.io.reader_options"}
+COMPILED |= {"nerve.io.sources", "nerve.metrics", "nerve.metrics.totals", "nerve.model.counts"}
 COMPILED |= {"nerve.model.labels", "nerve.model.signature", "nerve.model.vocab", "nerve.plan", "nerve.report"}
 COMPILED |= {"nerve.report.renderers", "nerve.report.tables", "nerve.results"}
-COMPILED |= {f"nerve.io.formats.{name}" for name in ("bio", "brat", "conll", "conllu", "doccano", "eval4ner")}
-COMPILED |= {f"nerve.io.formats.{name}" for name in ("hf", "hipe", "jsonl", "labelstudio", "lenient")}
-COMPILED |= {
-    f"nerve.io.formats.{name}" for name in ("nereval", "nervaluate", "nested", "spacy", "spacy_jsonl")
-}
-HELP = COMPILED - {"nerve.metrics", "nerve.metrics.totals", "nerve.model.vocab", "nerve.io.sources"}
 # The numpy engine: the API, the CoNLL reader, decoding and exact matching. No reader of another
 # format: the format records name theirs (`nerve.io.format.Lazy`).
 NUMPY = COMPILED | {"nerve.api", "nerve.api.compare", "nerve.api.dirs", "nerve.api.pipeline"}
@@ -94,10 +91,13 @@ def imported(*args: str, **env: str) -> tuple[str, set[str], bool]:
     )
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stderr.strip().splitlines()[-1])
+    if args in (("--version",), ("score", "--help")):
+        assert not found["typing"], args
     return proc.stdout, set(found["nerve"]) - {"nerve._speedups"}, found["numpy"]
 
 
 def test_version_and_score_help_import_no_numpy_and_no_command_they_do_not_run() -> None:
+    """And no typing: the parsers cost about the interpreter's start-up (bench/bench_startup.py)."""
     out, modules, numpy = imported("--version")
     assert out.startswith(f"nerve {nerve.__version__} (speedups: ")
     assert not numpy

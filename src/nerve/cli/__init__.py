@@ -10,7 +10,6 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import re
 import sys
@@ -18,9 +17,10 @@ from collections.abc import Sequence
 
 from .._engine import engine
 from .._version import __version__
-from ..errors import InvalidSequenceError, NerveError, plural
-from ..options import command_line_names
 from .output import Output, StdoutError, check_stdout, emit
+
+# ``nerve --version`` and ``nerve COMMAND --help`` print and exit while the arguments are parsed, so
+# what only a run needs (nerve's errors and options, their dataclasses and typing) is imported after.
 
 __all__ = ["COMMANDS", "main"]
 
@@ -77,6 +77,8 @@ def _parse(args: list[str]) -> argparse.Namespace:
     parser, commands = _parser(args[0] if args else None)
     ns, extras = parser.parse_known_args(args)
     if extras:
+        import difflib
+
         command = commands[ns.command]
         flags = sorted(set(_FLAG.findall(command.format_usage())))
         hints = []
@@ -113,6 +115,9 @@ def _run(args: list[str]) -> Output:
 
         return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
     ns = _parse(args)
+    from ..errors import InvalidSequenceError, NerveError, plural
+    from ..options import command_line_names
+
     try:
         with command_line_names():
             output: Output = ns.run(ns)

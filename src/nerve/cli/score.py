@@ -7,15 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from .. import options
-from ..compiled import count
-from ..errors import OptionError
-from ..io.reader_options import ReaderOptions
-from ..plan import DEFAULTS, INSTANCE_FORMATS, SORTS, InstanceQuery, Plan
-from ..report.renderers import RENDERERS, render
-from ..results import Result
 from .options import (
     ANALYSIS,
     INPUT,
@@ -36,6 +29,16 @@ from .options import (
 )
 from .output import Output, write_text
 from .progress import Progress
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..plan import InstanceQuery, Plan
+    from ..results import Result
+
+# The parser (``nerve score --help``) needs only the option names; what a run needs (the plan, the
+# engines, the renderers) is imported by `run`.
 
 __all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
 
@@ -74,7 +77,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     _add_analysis(s)
     _add_slices(s)
     add_statistics(s, optional=True)
-    add_output(s, list(RENDERERS), "table")
+    add_output(s, list(options.OUTPUTS), "table")
     group(s, SCALE).add_argument(
         "--dask",
         metavar="ADDRESS",
@@ -128,7 +131,7 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
     g.add_argument("--instances", metavar="FILE", help="write every error as a row to FILE (- for stdout)")
     g.add_argument(
         "--instances-format",
-        choices=INSTANCE_FORMATS,
+        choices=options.INSTANCE_FORMATS,
         help="jsonl, csv or table (default: by FILE's extension, .jsonl, .csv, else table)",
     )
     g.add_argument(
@@ -143,7 +146,9 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--per-category", type=int, metavar="N", help="instances: at most N rows per category")
     g.add_argument(
-        "--sort", choices=SORTS, help="instances: by position (default), or most frequent surface forms first"
+        "--sort",
+        choices=options.SORTS,
+        help="instances: by position (default), or most frequent surface forms first",
     )
     g.add_argument(
         "--context", type=int, metavar="K", help="instances: K tokens of context each side (default 5)"
@@ -162,6 +167,9 @@ _INSTANCE_FLAGS = (
 
 def _query(ns: argparse.Namespace) -> InstanceQuery | None:
     """The instances asked for by ``--instances`` and its options (refused without it)."""
+    from ..errors import OptionError
+    from ..plan import InstanceQuery
+
     if ns.instances is None:
         given = [f"--{n.replace('_', '-')}" for n in _INSTANCE_FLAGS if getattr(ns, n) is not None]
         if given:
@@ -215,6 +223,7 @@ _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact an
 def _on_dask(ns: argparse.Namespace) -> Result:
     """``--dask``: exact and muc counts of tagged files made on Dask workers (`nerve.integrations.dask`)."""
     from ..api.partial import plan
+    from ..errors import OptionError
     from ..integrations.dask import connect, score_files  # only here: plain scoring never imports Dask
 
     given = [n for n in _NOT_ON_DASK.split() if getattr(ns, n, None) not in (None, False)]
@@ -242,6 +251,9 @@ def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
     Made of `nerve.plan.DEFAULTS` (`nerve.score`'s own), so that a run the compiled engine counts
     imports no API module.
     """
+    from ..io.reader_options import ReaderOptions
+    from ..plan import DEFAULTS, Plan
+
     kw = _tagged(ns)
     kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
@@ -252,6 +264,9 @@ def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
 
 def run(ns: argparse.Namespace) -> Output:
     """Score, and hand back the rendering with status 0."""
+    from ..compiled import count
+    from ..report.renderers import render
+
     if ns.dask is not None:
         return Output(render(_on_dask(ns), ns.output))
     with Progress("B", BYTES_PER_SECOND) as progress:

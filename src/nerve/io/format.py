@@ -17,9 +17,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
 if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
     from ..model.spans import SpanArray
     from .json.jsonl import Problems
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
 from ..errors import SchemeError
 from .quoting import quote
 
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
 if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
     import numpy as np
     import numpy.typing as npt
 
@@ -174,7 +176,7 @@ def get_scheme(name: str) -> Scheme:
     return SCHEMES[key]
 
 
-Position = Literal["prefix", "suffix", "bare"]
+Position: TypeAlias = 'Literal["prefix", "suffix", "bare"]'
 
 
 @dataclass(frozen=True)
