@@ -13,7 +13,6 @@ import errno
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO, Union
 
 from ..errors import InputError
@@ -139,10 +138,9 @@ def _name(path: Readable) -> str:
 def _check_path(path: Readable) -> None:
     if not isinstance(path, (str, os.PathLike)):
         return
-    p = Path(path)
-    if p.is_dir():
+    if os.path.isdir(path):  # os.path, not pathlib: sniffing a file's head imports no pathlib
         raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
-    if not p.exists():
+    if not os.path.exists(path):
         raise not_found(os.fspath(path))
 
 
