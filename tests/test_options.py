@@ -437,4 +437,4 @@ def test_the_choices_the_command_names_without_importing_arrays_are_the_readers_
 def test_the_output_names_the_command_lists_are_the_renderers() -> None:
     from nerve.report.renderers import RENDERERS
 
-    assert options.OUTPUTS == tuple(RENDERERS)
+    assert tuple(RENDERERS) == options.OUTPUTS
