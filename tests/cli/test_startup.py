@@ -148,3 +148,15 @@ def test_a_run_the_compiled_engine_counts_imports_no_numpy_and_renders_as_numpy_
     assert out == expected
     if output == "json":
         assert json.loads(out)["exact"]["micro"]["tp"] > 0
+
+
+def test_the_error_names_import_on_first_use_as_before() -> None:
+    code = (
+        "import sys, nerve; assert 'nerve.errors' not in sys.modules; "
+        "from nerve import NerveError, OptionError; from nerve.errors import InputError; "
+        "assert issubclass(OptionError, NerveError) and nerve.errors.InputError is InputError; print('ok')"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": SRC}, capture_output=True
+    )
+    assert proc.stdout == b"ok\n", proc.stderr
