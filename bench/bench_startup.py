@@ -104,7 +104,8 @@ def rows(engines: bool, compare: str | None) -> list[Row]:
     paired = [out[0]]
     for row in out[1:]:
         if "stub" in row.name:
-            continue  # the old tree has no compiled road
+            paired.append(row)  # the other tree may have no compiled road
+            continue
         path = os.pathsep.join([compare, os.environ.get("PYTHONPATH", "")])
         other = Row(f"{row.name} [{compare}]", row.args, {**row.env, "PYTHONPATH": path})
         paired += [other, row]
