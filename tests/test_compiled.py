@@ -12,8 +12,7 @@ import pytest
 import nerve
 from nerve import compiled
 from nerve.io import formats
-from nerve.metrics.totals import ExactTotals
-from nerve.model.counts import Counts, RepairStats, TokenStats
+from nerve.model.counts import Counts, ExactTotals, RepairStats, TokenStats
 from nerve.model.schemes import SCHEMES, TagFormat
 from nerve.model.vocab import TagVocab
 from nerve.plan import DEFAULTS, Plan

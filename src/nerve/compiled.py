@@ -4,7 +4,7 @@ In: the input (a file name or a byte stream) and the `Plan` of a run. Out: `rout
 reader that counts it, or ``None`` where the numpy engine does (`nerve.api.scored`); and `count`,
 the run's `Result` counted by that reader, or ``None`` to hand the run over to numpy. Nothing on
 this road imports numpy: the plan, the sniffing of the file's head, the compiled reader, the
-totals (`nerve.metrics.totals`), `Result.of` and the renderers do without it, so a plain
+totals (`nerve.model.counts.ExactTotals`), `Result.of` and the renderers do without it, so a plain
 ``nerve score file.conll`` on the compiled engine never loads it.
 
 The compiled reader is the ``accelerated`` field of the ``conll`` format's record
@@ -26,7 +26,7 @@ from .io.progress import file_bytes, reporting
 from .results import Result
 
 if TYPE_CHECKING:
-    from .metrics.totals import ExactTotals
+    from .model.counts import ExactTotals
     from .model.vocab import TagVocab
     from .plan import Plan
 

@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING, Any
 from . import options
 from ._version import __version__
 from .errors import InputError, NerveError
-from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
+from .model.counts import Counts, ExactTotals, RepairStats, Score, TokenStats, fbeta, safe_div
 from .model.signature import repair_field, signature
 
 if TYPE_CHECKING:
     from .analysis.summary import Analysis
     from .metrics.discontinuous import DiscontinuousScores
     from .metrics.muc import MucResult
-    from .metrics.totals import ExactTotals
     from .model.vocab import TagVocab
     from .plan import MucOptions, Plan
 

@@ -63,7 +63,7 @@ HELP |= {"nerve.io.format", "nerve.io.formats", "nerve.model", "nerve.model.quot
 HELP |= {"nerve.options", *(f"nerve.io.formats.{name}" for name in RECORDS.split())}
 # The compiled engine's road from the command line to the totals, and from them to the rendering.
 COMPILED = HELP | {"nerve.compiled", "nerve.io.label_maps", "nerve.io.progress", "nerve.io.reader_options"}
-COMPILED |= {"nerve.io.sources", "nerve.metrics", "nerve.metrics.totals", "nerve.model.counts"}
+COMPILED |= {"nerve.io.sources", "nerve.model.counts"}
 COMPILED |= {"nerve.model.labels", "nerve.model.signature", "nerve.model.vocab", "nerve.plan", "nerve.report"}
 COMPILED |= {"nerve.report.renderers", "nerve.report.tables", "nerve.results"}
 # The numpy engine: the API, the CoNLL reader, decoding and exact matching. No reader of another
@@ -78,7 +78,8 @@ NUMPY |= {"nerve.io.unit_offsets", "nerve.io.tools", "nerve.io.tools.spacy", "ne
 NUMPY |= {f"nerve.io.tags.{name}" for name in ("conll", "conll_align", "conll_lines", "delimiters", "lists")}
 NUMPY |= {f"nerve.io.tags.{name}" for name in ("hf", "hf_files", "hf_rows", "ranges", "tag_ids")}
 NUMPY |= {"nerve.matching", "nerve.matching.assignment", "nerve.matching.exact", "nerve.matching.greedy"}
-NUMPY |= {"nerve.matching.overlap", "nerve.metrics.discontinuous", "nerve.metrics.exact", "nerve.metrics.muc"}
+NUMPY |= {"nerve.matching.overlap", "nerve.metrics", "nerve.metrics.discontinuous", "nerve.metrics.exact"}
+NUMPY |= {"nerve.metrics.muc"}
 NUMPY |= {"nerve.metrics.muc_counts", "nerve.metrics.transitions", "nerve.model.blocks", "nerve.model.chunks"}
 NUMPY |= {"nerve.model.nesting", "nerve.model.pairs", "nerve.model.spans", "nerve.tagging"}
 NUMPY |= {"nerve.tagging.conlleval_rules", "nerve.tagging.decode"}

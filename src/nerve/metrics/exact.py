@@ -17,7 +17,7 @@ from ..matching.exact import exact_match_aligned
 from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.chunks import Chunks
-from ..model.counts import Counts, RepairStats, TokenStats
+from ..model.counts import Counts, ExactTotals, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
 from ..model.pairs import code_tables
 from ..model.schemes import Scheme, check_letters
@@ -32,7 +32,6 @@ from ..tagging.decode import (
 )
 from .muc import FIELDS as MUC_FIELDS
 from .muc import MODES, MucOptions, MucResult, count_all, mode_scores
-from .totals import ExactTotals
 from .transitions import TransitionTable, evidence, infer_from
 from .transitions import grow as _grow
 
