@@ -81,6 +81,7 @@ def test_every_other_run_is_numpys(reader: list[tuple[Any, Any, Plan]], tmp_path
         (NEWS, None, {"errors": True}),
         (NEWS, None, {"slices": "length"}),
         (NEWS, None, {"bootstrap": 10}),
+        (NEWS, None, {"sweep": True}),
         (NEWS, None, {"input_format": "jsonl"}),
         (SPANS, None, {}),  # sniffed as span file
         (NEWS, SPANS, {}),

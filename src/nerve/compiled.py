@@ -63,7 +63,7 @@ def _exact_only(plan: Plan) -> bool:
     spans = (r.offsets, r.column, r.flatten, r.pattern) != (None, None, None, None) or r.lenient
     reader = r.reader.given("spans_key", "tag_column", "label_names", "subwords") is not None
     analysed = plan.analysing.asked or plan.statistics is not None
-    return not (spans or reader or analysed or plan.metrics.overlap is not None)
+    return not (spans or reader or analysed or plan.metrics.overlap is not None or plan.metrics.sweep)
 
 
 def _conll(side: object, named: str | None) -> bool:

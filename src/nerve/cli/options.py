@@ -40,6 +40,7 @@ __all__ = [
     "SCALE",
     "SCHEME",
     "STATISTICS",
+    "SWEEP_HELP",
     "add_files",
     "add_format",
     "add_output",
@@ -64,6 +65,9 @@ STATISTICS = "statistics"
 OUTPUT = "output"
 SCALE = "scale"
 GROUPS = (INPUT, SCHEME, LABELS, METRICS, ANALYSIS, STATISTICS, OUTPUT, SCALE)
+SWEEP_HELP = (
+    'P/R/F1 at each confidence threshold of predictions with a "score" (JSON/JSONL spans), and the best'
+)
 
 
 def group(p: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
