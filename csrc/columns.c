@@ -378,24 +378,25 @@ int cols_fuzz_one(const unsigned char *data, size_t len) {
 
 static PyObject *bytes_of(const void *p, size_t n) { return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n); }
 
-/* scan_columns(data, mode) -> (start, end, kind, width) as int64, int64, int8, int32 bytes, or the
- * stop code (int) where the Python reader must read the input instead. */
+/* scan_columns(data, mode, block=1 MiB) -> (start, end, kind, width) as int64, int64, int8, int32
+ * bytes, or the stop code (int) where the Python reader must read the input instead. The data is
+ * fed to the core in blocks of `block` bytes (the tests cut lines and CR LF pairs with small ones). */
 static PyObject *scan_columns(PyObject *self, PyObject *args) {
     const char *data;
-    Py_ssize_t len;
+    Py_ssize_t len, block_size = (Py_ssize_t)1 << 20;
     int mode;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y#i", &data, &len, &mode)) {
+    if (!PyArg_ParseTuple(args, "y#i|n", &data, &len, &mode, &block_size)) {
         return NULL;
     }
-    if (mode != COLS_HIPE && mode != COLS_CONLLU) {
-        PyErr_SetString(PyExc_ValueError, "mode must be 0 (HIPE) or 1 (CoNLL-U)");
+    if ((mode != COLS_HIPE && mode != COLS_CONLLU) || block_size < 1) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0 (HIPE) or 1 (CoNLL-U), block at least 1");
         return NULL;
     }
     cols_state st;
     cols_init(&st, mode);
     Py_BEGIN_ALLOW_THREADS;
-    size_t at = 0, block = (size_t)1 << 20;
+    size_t at = 0, block = (size_t)block_size;
     while (at < (size_t)len && !st.stop) {
         size_t take = (size_t)len - at < block ? (size_t)len - at : block;
         cols_feed(&st, (const unsigned char *)data + at, take);

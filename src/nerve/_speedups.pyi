@@ -4,7 +4,7 @@ def abi() -> int:
     """The ``Py_LIMITED_API`` version the module was compiled against."""
 
 # csrc/columns.c: HIPE and CoNLL-U lines (nerve.io.tags.column_scan)
-def scan_columns(data: bytes, mode: int, /) -> tuple[bytes, bytes, bytes, bytes] | int:
+def scan_columns(data: bytes, mode: int, block: int = ..., /) -> tuple[bytes, bytes, bytes, bytes] | int:
     """The lines of a HIPE (0) or CoNLL-U (1) file, or the code of why not.
 
     The lines: start, end (int64), kind (int8), width (int32).
