@@ -17,6 +17,7 @@ PyMethodDef nerve_core_methods[] = {
 static PyMethodDef *const TABLES[] = {
     nerve_core_methods,
     nerve_columns_methods,
+    nerve_brat_methods,
 };
 
 static int exec_module(PyObject *module) {

@@ -15,3 +15,9 @@ def cells(data: bytes, start: bytes, end: bytes, k: int, width: int, /) -> tuple
 
 def intern(data: bytes, start: bytes, end: bytes, k: int, width: int, /) -> tuple[list[bytes], bytes]:
     """The distinct strings of the ranges in the order met, and the int64 index of each among them."""
+
+# csrc/brat.c: brat documents of plain entities (nerve.io.tools.brat_batch)
+def brat_plain(
+    ann: bytes, text: bytes, counts: bytes, text_len: bytes, /
+) -> tuple[bytes, bytes, bytes, bytes, bytes] | None:
+    """Each line's start, end, type range (int64) and each document's slow flag (uint8); or None."""
