@@ -11,6 +11,7 @@ answers are the same by construction, and `test_what_hands_over` pins which inpu
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -20,12 +21,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 from nerve._engine import speedups
 from nerve.errors import InputError
 from nerve.io.tags.column_scan import CONLLU, HIPE, scan_lines
 from nerve.io.tags.conllu import conllu_texts, read_conllu, read_conllu_pair
 from nerve.io.tags.hipe import hipe_texts, read_hipe, read_hipe_pair
+from nerve.io.tools.brat_files import read_brat
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-NESTED\tMISC"
 TAGS = ["O", "B-PER", "I-PER", "E-LOC", "S-ORG", "I-LOC", "_", "B-LOC", "L-PER", "U-ORG", "X", "B-"]
@@ -116,7 +119,8 @@ def outcome(value: object) -> object:
 def same_on_both(call: Callable[[], object]) -> object:
     c, numpy = on_engine(False, call), on_engine(True, call)
     assert c == numpy
-    event("error" if isinstance(c, tuple) and c[:1] == ("InputError",) else "read")
+    with contextlib.suppress(InvalidArgument):  # outside a hypothesis test: no events
+        event("error" if isinstance(c, tuple) and c[:1] == ("InputError",) else "read")
     return c
 
 
@@ -281,3 +285,43 @@ def test_numpy_engine_is_what_runs_without_speedups(monkeypatch: pytest.MonkeyPa
     speedups.cache_clear()
     assert scan_lines(b"TOKEN\n", HIPE) is None
     assert importlib.import_module("nerve._speedups").scan_columns(b"TOKEN\n", HIPE) != 1
+
+
+FORMATS = Path(__file__).parents[1] / "data" / "formats"
+
+
+@pytest.mark.parametrize("path", sorted((FORMATS / "hipe").glob("*.tsv")), ids=lambda p: p.name)
+def test_real_hipe_files_on_both_engines(path: Path) -> None:
+    """The HIPE scorer's own test files: every column, the texts, and the pairs they come in."""
+    for column in ("NE-COARSE-LIT", "NE-FINE-LIT", "NE-COARSE-LIT,NE-NESTED", "NE-FINE-METO"):
+        assert same_on_both(lambda c=column: read_hipe(str(path), column=c)) is not None
+    assert same_on_both(lambda: hipe_texts(str(path)))
+    gold = path.with_name(path.name.replace("-pred.", "-true."))
+    if gold != path:
+        same_on_both(lambda: collected(lambda p: read_hipe_pair(str(gold), str(path), problems=p)))
+
+
+@pytest.mark.parametrize("path", sorted((FORMATS / "conllu").glob("*.conllu")), ids=lambda p: p.name)
+def test_real_conllu_files_on_both_engines(path: Path) -> None:
+    """A Universal Dependencies treebank (no NER key: the same refusal) and the sample."""
+    for key in (None, "SpaceAfter", "Translit"):
+        same_on_both(lambda k=key: read_conllu(str(path), column=k))
+    assert same_on_both(lambda: conllu_texts(str(path)))
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "wlp-wnut2020/gold/standoff",
+        "wlp-wnut2020/predictions/baseline-crf/standoff",
+        "bio-ncbi-disease/spyysalo-standoff/test",
+    ],
+)
+def test_real_brat_directories_on_both_engines(shared_data: Path, where: str) -> None:
+    """Real brat directories (../shared/data): the same spans, notes and errors on both engines."""
+    path = shared_data / where
+    if not path.is_dir():
+        pytest.skip(f"{where} is not in ../shared/data")
+    found = same_on_both(lambda: read_brat(str(path)))
+    assert isinstance(found, tuple)
+    assert found[0] != "InputError"
