@@ -5,7 +5,8 @@
  * len)` any number of times (blocks may cut lines and CR LF pairs anywhere), `cols_finish(&st)`;
  * then `st.n` lines, each with `start[i]`, `end[i]` (absolute byte offsets, line end excluded),
  * `kind[i]` (COLS_*) and `width[i]` (tab-separated cells), unless `st.stop` is nonzero: the input
- * holds something the core does not handle (bytes that are not UTF-8, a CoNLL-U ID that is none),
+ * holds something the core does not handle (bytes that are not UTF-8, a CoNLL-U ID that is none,
+ * a line of 2^31 tabs or more),
  * and the Python reader reads the whole input instead, raising its usual error. `cols_free(&st)`.
  * `cols_fuzz_one(data, len)` drives it all in uneven blocks.
  *
@@ -21,7 +22,7 @@
 
 enum { COLS_HIPE = 0, COLS_CONLLU = 1 };
 enum { COLS_ROW = 0, COLS_MARKER = 1, COLS_COMMENT = 2, COLS_BLANK = 3, COLS_SKIPPED = 4 };
-enum { COLS_OK = 0, COLS_NOT_UTF8 = 1, COLS_BAD_ID = 2, COLS_NO_MEMORY = 3 };
+enum { COLS_OK = 0, COLS_NOT_UTF8 = 1, COLS_BAD_ID = 2, COLS_NO_MEMORY = 3, COLS_TOO_WIDE = 4 };
 
 typedef struct {
     int mode;
@@ -196,6 +197,10 @@ static void add_line(cols_state *st, const unsigned char *p, size_t n, int64_t a
     }
     if (high && !valid_utf8(p, n)) {
         st->stop = COLS_NOT_UTF8;
+        return;
+    }
+    if (tabs >= INT32_MAX) { /* a width the int32 column cannot hold: numpy reads it */
+        st->stop = COLS_TOO_WIDE;
         return;
     }
     int kind = COLS_ROW;
