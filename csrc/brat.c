@@ -133,6 +133,8 @@ static int brat_plain_core(const unsigned char *ann, size_t n, const unsigned ch
 }
 
 /* The fuzz entry point: data as one document's .ann over the same bytes as its text. */
+int brat_fuzz_one(const unsigned char *data, size_t len); /* for the fuzz target, which declares it too */
+
 int brat_fuzz_one(const unsigned char *data, size_t len) {
     int64_t lines = 0;
     for (size_t i = 0; i < len; i++) {

@@ -357,6 +357,8 @@ static int cols_finish(cols_state *st) {
 }
 
 /* The fuzz entry point: the whole of data in blocks of uneven sizes, in both modes. */
+int cols_fuzz_one(const unsigned char *data, size_t len); /* for the fuzz target, which declares it too */
+
 int cols_fuzz_one(const unsigned char *data, size_t len) {
     for (int mode = COLS_HIPE; mode <= COLS_CONLLU; mode++) {
         cols_state st;
