@@ -325,3 +325,26 @@ def test_real_brat_directories_on_both_engines(shared_data: Path, where: str) ->
     found = same_on_both(lambda: read_brat(str(path)))
     assert isinstance(found, tuple)
     assert found[0] != "InputError"
+
+
+def test_the_readers_take_the_compiled_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On clean files the C engine does the reading: the numpy scans are not called at all."""
+    import nerve.io.tags.conllu as conllu_module
+    import nerve.io.tags.hipe as hipe_module
+    import nerve.io.tools.brat_batch as brat_batch
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the numpy path ran")
+
+    for module, name in ((hipe_module, "text_bytes"), (conllu_module, "text_bytes"), (brat_batch, "_numpy")):
+        monkeypatch.setattr(module, name, refuse)
+    hipe = tmp_path / "a.tsv"
+    hipe.write_text(f"{HEADER}\n# document_id = 1\nParis\tB-LOC\tO\tB-LOC\tO\t_\n", encoding="utf-8")
+    assert read_hipe(str(hipe))[0].documents() == [[(0, 1, "LOC")]]
+    conllu = tmp_path / "a.conllu"
+    conllu.write_text("# newdoc\n1\tParis\t_\t_\t_\t_\t0\t_\t_\tNER=B-LOC\n", encoding="utf-8")
+    assert read_conllu(str(conllu))[0].documents() == [[(0, 1, "LOC")]]
+    (tmp_path / "brat").mkdir()
+    (tmp_path / "brat" / "d.txt").write_text("Paris", encoding="utf-8")
+    (tmp_path / "brat" / "d.ann").write_text("T1\tLOC 0 5\tParis\n", encoding="utf-8")
+    assert read_brat(str(tmp_path / "brat"))[0].documents() == [[(0, 5, "LOC")]]
