@@ -2,3 +2,22 @@
 
 def abi() -> int:
     """The ``Py_LIMITED_API`` version the module was compiled against."""
+
+# csrc/columns.c: HIPE and CoNLL-U lines (nerve.io.tags.column_scan)
+def scan_columns(data: bytes, mode: int, block: int = ..., /) -> tuple[bytes, bytes, bytes, bytes] | int:
+    """The lines of a HIPE (0) or CoNLL-U (1) file, or the code of why not.
+
+    The lines: start, end (int64), kind (int8), width (int32).
+    """
+
+def cells(data: bytes, start: bytes, end: bytes, k: int, width: int, /) -> tuple[bytes, bytes]:
+    """Where cell ``k`` (of ``width``, tab-separated) of each line ``[start, end)`` is (int64)."""
+
+def intern(data: bytes, start: bytes, end: bytes, k: int, width: int, /) -> tuple[list[bytes], bytes]:
+    """The distinct strings of the ranges in the order met, and the int64 index of each among them."""
+
+# csrc/brat.c: brat documents of plain entities (nerve.io.tools.brat_batch)
+def brat_plain(
+    ann: bytes, text: bytes, counts: bytes, text_len: bytes, /
+) -> tuple[bytes, bytes, bytes, bytes, bytes] | None:
+    """Each line's start, end, type range (int64) and each document's slow flag (uint8); or None."""
