@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -32,10 +33,17 @@ from ..offsets import UTF16_MISFIT, units_to_chars
 from ..pairing import DocKeys, check_pairs, doc_keys
 from ..unit_offsets import UNIT_NAMES
 
-__all__ = ["SPAN_KEYS", "doccano_ids", "doccano_texts", "read_doccano", "read_doccano_pair"]
+__all__ = [
+    "SPAN_KEYS",
+    "doccano_ids",
+    "doccano_texts",
+    "read_doccano",
+    "read_doccano_pair",
+    "read_doccano_users",
+]
 
 #: The keys a doccano document may hold its spans under, in the order they are looked for.
-SPAN_KEYS = ("label", "labels", "entities")
+SPAN_KEYS = ("label", "labels", "entities", "annotations")
 _FORM = '[start, end, "TYPE"] or {"start_offset", "end_offset", "label"}'
 
 
@@ -150,3 +158,42 @@ def doccano_ids(path: str) -> list[str | None]:
     objects = json_objects(path, read_span_file(path), "jsonl")
     ids = [o.get("id") if isinstance(o, dict) else None for _, o in objects]
     return [str(i) if isinstance(i, (int, str)) and not isinstance(i, bool) else None for i in ids]
+
+
+def _user(item: Any) -> str | None:
+    who = item.get("user") if isinstance(item, dict) else None
+    return None if who is None or isinstance(who, (bool, list, dict)) else str(who)
+
+
+def read_doccano_users(
+    path: str, units: str | None = None, problems: Problems = None
+) -> tuple[dict[str, SpanArray], dict[str, list[bool]]]:
+    """Each user's spans of an export whose span objects carry a ``"user"`` (doccano 1.x), by user.
+
+    Users are named by their ``user`` value, in the order they first appear; a span without one
+    raises. doccano does not say which documents a user saw: a document where a user marked
+    nothing reads as annotated with no entity (every document is marked present).
+
+    Raises:
+        InputError: a span without a user, besides `read_doccano`'s problems.
+    """
+    objects = list(json_objects(path, read_span_file(path), "jsonl"))
+    users: dict[str, None] = {}
+    for doc, (line, obj) in enumerate(objects):
+        check = Checker(path, line, doc, {}, "char", None)
+        for i, item in enumerate(_items(check, obj) if isinstance(obj, dict) else []):
+            name = _user(item)
+            if name is None:
+                raise check.fail(f'span {i}: expected a "user" on every span of a multi-user export')
+            users.setdefault(name)
+    sides: dict[str, SpanArray] = {}
+    for name in users:
+        docs = []
+        for doc, (line, obj) in enumerate(objects):
+            check = Checker(path, line, doc, {}, "char", problems)
+            text = _text(check, obj)
+            check.text = text
+            mine = [item for item in _items(check, obj) if _user(item) == name]
+            docs.append(check.spans(mine, partial(_span, check, text, units or "char")))
+        sides[name] = replace(SpanArray.from_documents(docs), source=path)
+    return sides, {name: [True] * len(objects) for name in users}
