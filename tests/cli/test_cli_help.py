@@ -97,6 +97,13 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
         SCHEME: ("--from-scheme", "--tag-format", "--outside"),
         "output": ("--to", "--scheme", "--flatten", "--force", "--report"),
     },
+    "agree": {
+        INPUT: ("--annotators", "--format", "--offsets"),
+        SCHEME: ("--scheme", "--tag-format", "--outside"),
+        "analysis": ("--instance-category", "--instance-type", "--per-category", "--sort", "--context"),
+        "statistics": ("--bootstrap", "--seed", "--confidence", "--unit"),
+        "output": ("--output", "--consensus", "-o", "--out", "--to"),
+    },
     **{name: TEXT for name in ("ecer-ewer", "bow", "botw", "boe")},
     "nerval": NERVAL,
     "ie-all": NERVAL,

@@ -13,7 +13,7 @@ not compared (their extents are).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -92,8 +92,9 @@ def agree_intervals(
     check_memory(n, columns, plural(columns, "column"))
     if units < 2:
         return None, None, flags
-    matrix = np.concatenate([*pairs, parts], axis=1) if pairs else parts
-    totals = resample_totals(matrix, n, np.random.default_rng(seed))
+    matrix = np.concatenate([*(p.astype(np.float64) for p in pairs), parts], axis=1)
+    # alpha's parts are fractions: resample_totals sums in float64 whatever it is given
+    totals = resample_totals(cast("Int", matrix), n, np.random.default_rng(seed))
     f1 = np.zeros(n)
     for i in range(len(pairs)):
         tp, fp, fn = totals[:, 3 * i], totals[:, 3 * i + 1], totals[:, 3 * i + 2]

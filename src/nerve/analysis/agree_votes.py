@@ -65,7 +65,8 @@ def votes_of(spans: list[SpanArray], present: Bool) -> Votes:
     labels = tuple(sorted({name for s in spans for name in s.labels}))
     moved = [s.relabel(labels) for s in spans]
     rows = np.concatenate(
-        [np.stack([s.doc, s.start, s.end, s.label], axis=1) for s in moved] or [np.zeros((0, 4))]
+        [np.stack([s.doc, s.start, s.end, s.label], axis=1) for s in moved]
+        or [np.zeros((0, 4), dtype=np.int64)]
     ).astype(np.int64)
     who = np.repeat(np.arange(len(spans), dtype=np.int64), [len(s) for s in spans])
     order = (

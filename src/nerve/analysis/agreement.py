@@ -34,7 +34,7 @@ import numpy as np
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
-    from ..model.arrays import Float, Int
+    from ..model.arrays import Bool, Float, Int
 
 __all__ = [
     "ONE_LABEL",
@@ -59,7 +59,7 @@ class Undefined:
     fix: str
 
 
-def token_labels(spans: SpanArray, doc_start: Int, present: np.ndarray, labels: tuple[str, ...]) -> Int:
+def token_labels(spans: SpanArray, doc_start: Int, present: Bool, labels: tuple[str, ...]) -> Int:
     """The label of each token (``labels.index(type) + 1``, 0 for none, -1 in a document left out).
 
     ``spans`` are in token offsets of the documents ``doc_start`` bounds; ``present`` says which

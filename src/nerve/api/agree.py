@@ -13,12 +13,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
 
 from .. import options
-from ..analysis.agree_result import AgreeBootstrap, Agreement, Annotator, Estimate, PairScores, mean
+from ..analysis.agree_result import (
+    AgreeBootstrap,
+    Agreement,
+    Annotator,
+    Disagreements,
+    Estimate,
+    PairScores,
+    mean,
+)
 from ..analysis.agree_stats import agree_intervals, pair_counts
 from ..analysis.agree_votes import RULES, votes_of
 from ..analysis.agreement import (
@@ -31,8 +40,9 @@ from ..analysis.agreement import (
     label_counts,
     token_labels,
 )
-from ..errors import plural
-from ..plan import InstanceQuery, Metrics, MucOptions, Plan, statistics_of
+from ..errors import OptionError, plural
+from ..model.arrays import Int
+from ..plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics, statistics_of
 from .agree_input import Annotations, read_annotations
 from .agree_rows import check_agree_query, consensus_of, disagreements_of
 from .pipeline import spans_result
@@ -62,7 +72,7 @@ def _pair(ann: Annotations, i: int, j: int, plan: Plan) -> PairScores:
     )
 
 
-def _kappas(ann: Annotations, pairs: list[PairScores]) -> tuple[list[PairScores], np.ndarray, int]:
+def _kappas(ann: Annotations, pairs: list[PairScores]) -> tuple[list[PairScores], Int, int]:
     """The pairs with their Cohen's kappa, the token label counts, and the number of labels."""
     types = tuple(sorted({name for s in ann.token_spans for name in s.labels}))
     k = len(types) + 1
@@ -80,8 +90,6 @@ def _kappas(ann: Annotations, pairs: list[PairScores]) -> tuple[list[PairScores]
 
 
 def _with_kappa(p: PairScores, value: float | None, tokens: int, reason: str | None) -> PairScores:
-    from dataclasses import replace
-
     return replace(p, kappa=value, tokens=tokens, kappa_reason=reason)
 
 
@@ -109,8 +117,9 @@ def agree(
     tag_format: str | None = None,
     outside: str = "O",
     bootstrap: int | None = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
+    seed: int | None = None,
+    confidence: float | None = None,
+    unit: str | None = None,
     instances: InstanceQuery | None = None,
     consensus: str | None = None,
     out: PathLike | None = None,
@@ -120,8 +129,8 @@ def agree(
 
     ``sources``: one file or directory per annotator (``annotators`` names them), or one Label
     Studio, doccano or CoNLL file of several (``annotators`` picks them by id, user or column
-    number). ``bootstrap`` resamples of documents (``None`` or 0: no intervals) drawn with
-    ``seed`` give intervals at ``confidence``. ``instances`` filters the disagreements listed
+    number). ``bootstrap`` resamples of documents (``None`` or 0: no intervals; ``unit`` can only
+    be ``document``) drawn with ``seed`` give intervals at ``confidence``. ``instances`` filters the disagreements listed
     (categories ``missed``, ``type``, ``boundary``, ``boundary_type``). ``consensus`` (``majority``
     or ``unanimous``) computes the consensus, written to ``out`` in format ``to`` (default: from
     ``out``'s extension, else ``jsonl``).
@@ -135,45 +144,55 @@ def agree(
     query = check_agree_query(instances)
     rule = options.one_of(consensus, RULES, "consensus") if consensus is not None else None
     if rule is None and (out is not None or to is not None):
-        raise options_error(
-            "consensus", "out and to write the consensus: name a rule (majority or unanimous)"
-        )
-    stats = statistics_of(bootstrap or None, seed, confidence, None)
+        written = f"{options.flag('out')} and {options.flag('to')} write the consensus"
+        detail = f"{written}: name its rule, majority or unanimous"
+        raise OptionError(options.flag("consensus"), detail)
+    if unit not in (None, "auto", "document"):
+        detail = f"agreement resamples documents (the statistics pair annotators within them), got {unit!r}"
+        raise OptionError(options.flag("unit"), detail)
+    stats = statistics_of(None if bootstrap in (None, 0, "0") else bootstrap, seed, confidence, None)
     ann = read_annotations(paths, wanted, input_format, offsets, (scheme, tag_format, outside))
-    plan = Plan(metrics=Metrics(1.0, MucOptions()))
-    pairs = [_pair(ann, i, j, plan) for i, j in combinations(range(len(ann.names)), 2)]
-    pairs, counts, _ = _kappas(ann, pairs)
-    m = len(ann.names)
-    doc_start = ann.tokens.doc_start
-    token_doc = np.repeat(np.arange(len(ann.documents), dtype=np.int64), np.diff(doc_start))
-    parts = alpha_parts(counts, token_doc, len(ann.documents))
-    fleiss_value, fleiss_tokens = fleiss(counts, m)
-    alpha_value = alpha(parts.sum(axis=0))
-    mean_f1 = mean([p.exact.f1 for p in pairs])
-    f1_interval = alpha_interval = None
-    info = None
-    if stats is not None:
-        per_pair = [
-            pair_counts(ann.spans[i], ann.spans[j], ann.present[i] & ann.present[j])
-            for i, j in combinations(range(m), 2)
-        ]
-        f1_interval, alpha_interval, flags = agree_intervals(
-            per_pair, parts, stats.resamples, stats.seed, stats.confidence
-        )
-        info = AgreeBootstrap(stats.resamples, stats.seed, stats.confidence, len(ann.documents), flags)
-    reason = _interval_reason(info)
     people, warnings = _annotators(ann)
     votes = votes_of(list(ann.spans), ann.present)
     agreed = consensus_of(votes, ann, rule, out, to) if rule is not None else None
     if agreed is not None and agreed.ties:
-        warnings += (
-            f"{plural(agreed.ties, 'entity')} tied (marked by exactly half): left out of the consensus",
-        )
-    return Agreement(
+        ties = plural(agreed.ties, "entity", "entities")
+        warnings += (f"{ties} tied (marked by exactly half of the annotators): left out of the consensus",)
+    return replace(
+        _measured(ann, stats),
         annotators=people,
+        disagreements=disagreements_of(votes, ann, query),
+        consensus=agreed,
+        warnings=warnings,
+    )
+
+
+def _measured(ann: Annotations, stats: Statistics | None) -> Agreement:
+    """The pairs' scores and kappas, Fleiss' kappa and alpha, and the intervals ``stats`` asks for."""
+    plan = Plan(metrics=Metrics(1.0, MucOptions()))
+    together = list(combinations(range(len(ann.names)), 2))
+    pairs, counts, _ = _kappas(ann, [_pair(ann, i, j, plan) for i, j in together])
+    doc_start = ann.tokens.doc_start
+    token_doc = np.repeat(np.arange(len(ann.documents), dtype=np.int64), np.diff(doc_start))
+    parts = alpha_parts(counts, token_doc, len(ann.documents))
+    fleiss_value, fleiss_tokens = fleiss(counts, len(ann.names))
+    alpha_value = alpha(parts.sum(axis=0))
+    f1_interval = alpha_interval = info = None
+    if stats is not None:
+        per_pair = [
+            pair_counts(ann.spans[i], ann.spans[j], ann.present[i] & ann.present[j]) for i, j in together
+        ]
+        n, seed, level = stats.resamples, stats.seed, stats.confidence
+        f1_interval, alpha_interval, flags = agree_intervals(per_pair, parts, n, seed, level)
+        info = AgreeBootstrap(n, seed, level, len(ann.documents), flags)
+    reason = _interval_reason(info)
+    return Agreement(
+        annotators=(),
         pairs=tuple(pairs),
         types=tuple(sorted({t for s in ann.spans for t in s.labels})),
-        mean_f1=Estimate(mean_f1, f1_interval, reason if info is not None and f1_interval is None else None),
+        mean_f1=Estimate(
+            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
+        ),
         mean_partial_f1=mean([p.partial.f1 for p in pairs]),
         fleiss_kappa=Estimate(
             fleiss_value, None, None if fleiss_value is not None else _fleiss_reason(fleiss_tokens)
@@ -182,23 +201,15 @@ def agree(
         alpha=Estimate(alpha_value, alpha_interval, _alpha_reason(alpha_value, alpha_interval, info, reason)),
         documents=len(ann.documents),
         tokens=int(doc_start[-1]),
-        disagreements=disagreements_of(votes, ann, query),
+        disagreements=Disagreements(0, {}, ()),
         bootstrap=info,
-        consensus=agreed,
-        warnings=warnings,
     )
-
-
-def options_error(option: str, detail: str) -> Exception:
-    from ..errors import OptionError
-
-    return OptionError(options.flag(option), detail)
 
 
 def _interval_reason(info: AgreeBootstrap | None) -> str | None:
     """Why an interval is n/a: the flags that say so (one document or none), or no spread."""
     if info is None:
-        return None
+        return None  # no interval asked for: nothing to explain
     said = [f.message for f in info.flags if f.kind in ("no_units", "one_unit", "degenerate")]
     return "; ".join(said) or "a resample leaves the statistic undefined: n/a"
 

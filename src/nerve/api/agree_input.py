@@ -20,6 +20,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from ..model.spans import SpanArray
 from .agree_columns import read_tag_columns
 from .convert_fates import Fates
 from .convert_input import Corpus, default_names, read_corpus, tokenised
+
+if TYPE_CHECKING:
+    from ..model.arrays import Bool
 
 __all__ = ["Annotations", "read_annotations"]
 
@@ -58,7 +62,7 @@ class Annotations:
     sources: tuple[str, ...]
     spans: tuple[SpanArray, ...]
     token_spans: tuple[SpanArray, ...]
-    present: np.ndarray
+    present: Bool
     documents: list[str]
     texts: list[str] | None
     tokens: TokenColumns
@@ -121,7 +125,7 @@ def _names(paths: list[str], given: Sequence[str] | None) -> list[str]:
     return stems if len(set(stems)) == len(stems) else [f"{s}#{i + 1}" for i, s in enumerate(stems)]
 
 
-def _by_name(corpora: list[Corpus]) -> tuple[list[str], list[Corpus], np.ndarray]:
+def _by_name(corpora: list[Corpus]) -> tuple[list[str], list[Corpus], Bool]:
     """Brat directories: documents paired by file name; a file one lacks is a document left out."""
     union = list(dict.fromkeys(n for c in corpora for n in c.names))
     where = {n: i for i, n in enumerate(union)}
@@ -139,7 +143,7 @@ def _by_name(corpora: list[Corpus]) -> tuple[list[str], list[Corpus], np.ndarray
 
 def _by_position(
     paths: list[str], corpora: list[Corpus], given: list[list[bool]] | None
-) -> tuple[list[str], list[Corpus], np.ndarray]:
+) -> tuple[list[str], list[Corpus], Bool]:
     counts = [c.spans.n_docs for c in corpora]
     for path, count in zip(paths[1:], counts[1:], strict=True):
         if count != counts[0]:
@@ -196,7 +200,7 @@ def _aligned(
     names: list[str],
     paths: list[str],
     corpora: list[Corpus],
-    present: np.ndarray,
+    present: Bool,
     documents: list[str],
     fmts: list[str],
 ) -> Annotations:
@@ -237,7 +241,7 @@ def _agreed(
     names: list[str],
     paths: list[str],
     docs: Sequence[Sequence[object]],
-    present: np.ndarray,
+    present: Bool,
     documents: list[str],
     what: str,
 ) -> list[str]:
@@ -257,7 +261,7 @@ def _agreed(
     return out  # type: ignore[return-value]
 
 
-def _merged(columns: list[TokenColumns | None], present: np.ndarray, first: int) -> TokenColumns:
+def _merged(columns: list[TokenColumns | None], present: Bool, first: int) -> TokenColumns:
     """One token list: each document's tokens from an annotator who annotated it."""
     n_docs = present.shape[1]
     words: list[str] = []

@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "conlleval": "conlleval",
     "report": "report",
     "convert": "convert",
+    "agree": "agree",
 }
 
 
