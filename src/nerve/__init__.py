@@ -13,8 +13,10 @@ from ._version import __version__
 from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 
 if TYPE_CHECKING:
+    from .analysis.agree_result import Agreement
     from .analysis.query import InstanceQuery
     from .api import decode, encode, score, score_text, validate, validate_spans
+    from .api.agree import agree
     from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
@@ -31,6 +33,8 @@ _deprecated.install()
 # ``import nerve.cli`` and ``nerve score`` load only what they use.
 _LAZY = {
     "InstanceQuery": ".analysis.query",
+    "Agreement": ".analysis.agree_result",
+    "agree": ".api.agree",
     "compare": ".api",
     "decode": ".api",
     "encode": ".api",
@@ -74,6 +78,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "SUPPORTED_SCHEMES",
+    "Agreement",
     "ChunkEvaluator",
     "Counts",
     "ExactScores",
@@ -95,6 +100,7 @@ __all__ = [
     "TaggedCorpus",
     "TokenStats",
     "__version__",
+    "agree",
     "compare",
     "decode",
     "encode",

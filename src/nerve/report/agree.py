@@ -73,7 +73,10 @@ def agree_tables(result: Agreement) -> list[Table]:
         ],
     ]
     b = result.bootstrap
-    note = f"percentile, {b.n} resamples of the {b.units} documents, seed {b.seed}" if b is not None else ""
+    note = ""
+    if b is not None:
+        said = [f"{f.kind}: {f.message}" for f in b.flags if f.kind == "few_units"]
+        note = "; ".join([f"percentile, {b.n} resamples of the {b.units} documents, seed {b.seed}", *said])
     level = f" ({100 * b.confidence:g}% interval)" if b is not None else ""
     tables.append(
         (f"over all annotators{level}", ["statistic", "value", "low", "high", "n/a because"], stats, note)
