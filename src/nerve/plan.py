@@ -126,6 +126,8 @@ class Reading:
     check_tokens: bool = True
     delimiter: str | None = None
     workers: int | None = None
+    gold_annotator: str | None = None  # the annotators picked from an export of several (`nerve.agree`'s)
+    pred_annotator: str | None = None
 
 
 #: The options of tagged input, in the order a span input refuses them.

@@ -43,6 +43,8 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
             *SPANS,
             "--lenient",
             "--subwords",
+            "--gold-annotator",
+            "--pred-annotator",
             "--flatten",
         ),
         SCHEME: (*TAGS, *SIDES),

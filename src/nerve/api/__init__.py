@@ -141,13 +141,17 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    gold_annotator: str | int | None = None,
+    pred_annotator: str | int | None = None,
     progress: ProgressFn | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
     ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
     (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``,
-    ``offsets``, ``column``, ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by
+    ``offsets``, ``column``, ``reader``; ``lenient`` counts entity texts unlike their offsets';
+    ``gold_annotator`` and ``pred_annotator`` pick two annotators of Label Studio or doccano exports).
+    Checked by
     `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
     ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
     ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis.

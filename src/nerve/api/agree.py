@@ -130,10 +130,10 @@ def agree(
     ``sources``: one file or directory per annotator (``annotators`` names them), or one Label
     Studio, doccano or CoNLL file of several (``annotators`` picks them by id, user or column
     number). ``bootstrap`` resamples of documents (``None`` or 0: no intervals; ``unit`` can only
-    be ``document``) drawn with ``seed`` give intervals at ``confidence``. ``instances`` filters the disagreements listed
-    (categories ``missed``, ``type``, ``boundary``, ``boundary_type``). ``consensus`` (``majority``
-    or ``unanimous``) computes the consensus, written to ``out`` in format ``to`` (default: from
-    ``out``'s extension, else ``jsonl``).
+    be ``document``) drawn with ``seed`` give intervals at ``confidence``. ``instances`` filters
+    the disagreements listed (categories ``missed``, ``type``, ``boundary``, ``boundary_type``).
+    ``consensus`` (``majority`` or ``unanimous``) computes the consensus, written to ``out`` in
+    format ``to`` (default: from ``out``'s extension, else ``jsonl``).
 
     Raises:
         InputError: unreadable or unpairable input (see `nerve.api.agree_input`).

@@ -35,6 +35,7 @@ from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..plan import Metrics, MucOptions, Plan, Reading
 from ..results import Counts, RepairStats, Result, TokenStats
+from .annotator_sides import annotator_sides, check_annotators
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
@@ -208,6 +209,7 @@ def score_input(
     r = plan.reading
     where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
     gold, pred, kind, reader = _source_kind(gold, pred, *where)
+    check_annotators(kind, r)
     _only_tags(kind, plan)
     if kind != "conll":
         reading = (r.offsets, r.column, reader.spans_key, r.lenient)
@@ -273,7 +275,12 @@ def _span_files(
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
-    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
+    picked = annotator_sides(files, kind, offsets, plan.reading)
+    if picked is None:
+        picked = read_span_columns(
+            *files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient
+        )
+    g, p = picked
     result = spans_result(g, p, plan, kind + " lenient" * lenient)
     if not keep:
         return result, None
