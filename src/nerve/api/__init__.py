@@ -149,19 +149,15 @@ def score(
 
     ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
     (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``,
-    ``offsets``, ``column``, ``reader``; ``lenient`` counts entity texts unlike their offsets';
-    ``gold_annotator`` and ``pred_annotator`` pick two annotators of Label Studio or doccano exports).
-    Checked by
-    `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
-    ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
-    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis.
-    ``progress``: called ``(bytes read, total)`` as the input files are read (`nerve.io.progress`).
+    ``offsets``, ``column``, ``reader``, ``lenient``; ``gold_annotator``, ``pred_annotator``: two annotators of
+    an export). Checked by `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``),
+    ``beta``, ``delimiter``, ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``,
+    ``min_gold_share``, ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``,
+    ``flatten``; analysis. ``progress``: called ``(bytes read, total)`` as files are read (`nerve.io.progress`).
 
     Raises:
-        OptionError: an option value nerve cannot use, or an option that does not apply.
-        InputError: unreadable or malformed input, with file and line.
-        SchemeError: tags no scheme fits.
-        InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
+        OptionError: a bad or inapplicable option. InputError: unreadable or malformed input (file, line).
+        SchemeError: tags no scheme fits. InvalidSequenceError: with ``repair="error"``, every invalid one.
     """
     raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover
 
