@@ -88,6 +88,10 @@ def _split(path: str, fmt: str, units: str | None, how: tuple[str, str | None, s
     elif fmt == "doccano":
         formats.check_offsets(units, fmt)
         sides, present = read_doccano_users(path, units)
+        if not sides:
+            raise InputError(
+                path, None, f"holds one annotator's entities (no span names a user); give {MANY}"
+            )
         texts = doccano_texts(path)
     elif fmt == "conll":
         columns = read_tag_columns(path, *how)

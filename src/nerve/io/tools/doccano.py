@@ -170,22 +170,29 @@ def read_doccano_users(
 ) -> tuple[dict[str, SpanArray], dict[str, list[bool]]]:
     """Each user's spans of an export whose span objects carry a ``"user"`` (doccano 1.x), by user.
 
-    Users are named by their ``user`` value, in the order they first appear; a span without one
-    raises. doccano does not say which documents a user saw: a document where a user marked
-    nothing reads as annotated with no entity (every document is marked present).
+    Users are named by their ``user`` value, in the order they first appear; none where no span
+    names one (a file of one annotator); a span without one among spans with one raises. doccano
+    does not say which documents a user saw: a document where a user marked nothing reads as
+    annotated with no entity (every document is marked present).
 
     Raises:
         InputError: a span without a user, besides `read_doccano`'s problems.
     """
     objects = list(json_objects(path, read_span_file(path), "jsonl"))
     users: dict[str, None] = {}
+    nameless = None
     for doc, (line, obj) in enumerate(objects):
         check = Checker(path, line, doc, {}, "char", None)
         for i, item in enumerate(_items(check, obj) if isinstance(obj, dict) else []):
             name = _user(item)
             if name is None:
-                raise check.fail(f'span {i}: expected a "user" on every span of a multi-user export')
-            users.setdefault(name)
+                nameless = nameless or check.fail(
+                    f'span {i}: expected a "user" on every span of a multi-user export'
+                )
+            else:
+                users.setdefault(name)
+    if users and nameless is not None:
+        raise nameless
     sides: dict[str, SpanArray] = {}
     for name in users:
         docs = []
