@@ -83,7 +83,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
         "output": ("--output", "-o"),
     },
     "report": {
-        INPUT: ("--format", *READING, "--offsets", "--lenient"),
+        INPUT: ("--format", *READING, "--agree", "--annotators", "--offsets", "--lenient"),
         SCHEME: (*TAGS, *SIDES),
         "labels": LABELS,
         "analysis": ("--max-instances", "--slices", "--train", "--meta"),
