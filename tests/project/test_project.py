@@ -12,6 +12,7 @@ import pytest
 
 import nerve
 from conftest import typed_modules_installed
+from nerve import _engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,7 +96,7 @@ def test_console_script_runs() -> None:
     assert exe is not None, "the nerve console script is not installed"
     proc = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0
-    assert proc.stdout.strip() == f"nerve {nerve.__version__}"
+    assert proc.stdout.strip() == f"nerve {nerve.__version__} (speedups: {_engine.engine()})"
 
 
 def _tool(*args: str) -> subprocess.CompletedProcess[str]:

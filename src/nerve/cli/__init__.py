@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from .._engine import engine
 from .._version import __version__
 from ..errors import InvalidSequenceError, NerveError, plural
 from ..options import command_line_names
@@ -47,7 +48,7 @@ def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[s
         prog="nerve",
         description="Evaluation for named-entity recognition and other chunking tasks.",
     )
-    parser.add_argument("--version", action="version", version=f"nerve {__version__}")
+    parser.add_argument("--version", action="version", version=f"nerve {__version__} (speedups: {engine()})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
