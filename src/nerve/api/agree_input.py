@@ -33,6 +33,7 @@ from ..io.tools.doccano import doccano_texts, read_doccano_users
 from ..io.tools.labelstudio import labelstudio_texts, read_labelstudio_annotators
 from ..io.write.tags import TokenColumns
 from ..model.spans import SpanArray
+from ..plan import Converting
 from .agree_columns import read_tag_columns
 from .convert_fates import Fates
 from .convert_input import Corpus, default_names, read_corpus, tokenised
@@ -191,8 +192,9 @@ def read_annotations(
     else:
         names, given = _names(paths, annotators), None
         scheme, tag_format, outside = how
+        reading = Converting("jsonl", from_scheme=scheme, tag_format=tag_format, outside=outside)
         pairs = zip(paths, fmts, strict=True)
-        corpora = [read_corpus(p, f, "gold", scheme, tag_format, outside, offsets) for p, f in pairs]
+        corpora = [read_corpus(p, f, reading, offsets) for p, f in pairs]
     if all(f == "brat" for f in fmts) and len(set(paths)) > 1:
         documents, corpora, present = _by_name(corpora)
     else:

@@ -16,7 +16,7 @@ from ..analysis.agree_result import Consensus, Disagreement, Disagreements
 from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, clusters_apart, consensus
 from ..errors import OptionError
 from ..io import formats
-from ..plan import InstanceQuery
+from ..plan import Converting, InstanceQuery
 from .agree_input import Annotations
 from .convert_input import Corpus
 from .convert_write import write_corpus
@@ -139,5 +139,5 @@ def _write(spans: object, ann: Annotations, out: str, to: str | None) -> str:
         corpus = Corpus(spans, list(ann.texts), None, list(ann.documents), "jsonl")
     else:
         corpus = Corpus(spans, None, ann.tokens, list(ann.documents), "conll")
-    write_corpus(corpus, (ann.sources[0], out), target, ("IOB2", None))
+    write_corpus(corpus, (ann.sources[0], out), Converting(target, "IOB2"))
     return out
