@@ -43,8 +43,7 @@ def pair_counts(a: SpanArray, b: SpanArray, both: Bool) -> Int:
     out = np.zeros((n_docs, 3), dtype=np.int64)
     if not len(rows):
         return out
-    _, key = np.unique(rows, axis=0, return_inverse=True)
-    key = key.reshape(-1)
+    key = _keys(rows)
     k = int(key.max()) + 1
     n_a = len(sides[0])
     hits = np.minimum(np.bincount(key[:n_a], minlength=k), np.bincount(key[n_a:], minlength=k))
@@ -55,6 +54,15 @@ def pair_counts(a: SpanArray, b: SpanArray, both: Bool) -> Int:
     found = np.bincount(sides[1].doc, minlength=n_docs)
     out[:, 0], out[:, 1], out[:, 2] = tp, found - tp, gold - tp
     return out
+
+
+def _keys(rows: Int) -> Int:
+    """An id for each distinct row ``(doc, start, end, label)``: one int64 each where they fit."""
+    top = rows.max(axis=0) + 1
+    if float(np.prod(top.astype(np.float64))) < 2.0**62:
+        flat = ((rows[:, 0] * top[1] + rows[:, 1]) * top[2] + rows[:, 2]) * top[3] + rows[:, 3]
+        return np.asarray(np.unique(flat, return_inverse=True)[1].reshape(-1), dtype=np.int64)
+    return np.asarray(np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1), dtype=np.int64)
 
 
 def document_flags(units: int) -> tuple[Flag, ...]:

@@ -46,9 +46,9 @@ def _text(ann: Annotations, doc: int, start: int, end: int) -> str | None:
 def _context(ann: Annotations, doc: int, start: int, end: int, words: int) -> str:
     """The cluster's text with ``words`` words either side, the cluster in ``[[ ]]``."""
     if ann.texts is not None:
-        text = ann.texts[doc]
-        left = " ".join(text[:start].split()[-words:]) if words else ""
-        right = " ".join(text[end:].split()[:words]) if words else ""
+        text, reach = ann.texts[doc], 64 * words  # a window wide enough for that many words
+        left = " ".join(text[max(0, start - reach) : start].split()[-words:]) if words else ""
+        right = " ".join(text[end : end + reach].split()[:words]) if words else ""
     else:
         base, stop = int(ann.tokens.doc_start[doc]), int(ann.tokens.doc_start[doc + 1])
         left = " ".join(ann.tokens.words[max(base, base + start - words) : base + start])
@@ -57,53 +57,64 @@ def _context(ann: Annotations, doc: int, start: int, end: int, words: int) -> st
     return " ".join(part for part in (left, f"[[{inner}]]", right) if part)
 
 
-def _row(votes: Votes, ann: Annotations, category: str, rows: list[int], words: int) -> Disagreement:
-    doc = int(votes.doc[rows[0]])
-    start = int(min(votes.start[r] for r in rows))
-    end = int(max(votes.end[r] for r in rows))
-    marks = {}
-    for a, name in enumerate(ann.names):
-        if not ann.present[a, doc]:
-            continue
-        mine = [r for r in rows if votes.voters[r, a]]
-        marks[name] = tuple(
-            (_text(ann, doc, int(votes.start[r]), int(votes.end[r])), votes.labels[int(votes.label[r])])
-            for r in mine
-        )
-    return Disagreement(
-        ann.documents[doc],
-        start,
-        end,
-        category,
-        _text(ann, doc, start, end),
-        _context(ann, doc, start, end, words),
-        marks,
-    )
+class _Columns:
+    """The votes as Python lists, read once for the rows (not once per row from numpy)."""
+
+    def __init__(self, votes: Votes, ann: Annotations) -> None:
+        self.doc, self.start, self.end = votes.doc.tolist(), votes.start.tolist(), votes.end.tolist()
+        self.label = [votes.labels[i] for i in votes.label.tolist()]
+        self.voters = votes.voters.tolist()
+        self.present = ann.present.T.tolist()
+        self.ann = ann
+
+    def extent(self, rows: list[int]) -> tuple[int, int, int]:
+        return self.doc[rows[0]], min(self.start[r] for r in rows), max(self.end[r] for r in rows)
+
+    def row(self, category: str, rows: list[int], words: int) -> Disagreement:
+        ann = self.ann
+        doc, start, end = self.extent(rows)
+        marks = {}
+        for a, name in enumerate(ann.names):
+            if self.present[doc][a]:
+                mine = [r for r in rows if self.voters[r][a]]
+                marks[name] = tuple(
+                    (_text(ann, doc, self.start[r], self.end[r]), self.label[r]) for r in mine
+                )
+        text, context = _text(ann, doc, start, end), _context(ann, doc, start, end, words)
+        return Disagreement(ann.documents[doc], start, end, category, text, context, marks)
+
+
+def _capped(picked: list[tuple[str, list[int]]], cap: int | None) -> list[tuple[str, list[int]]]:
+    """The first ``cap`` of each category (all without a cap), in order."""
+    if cap is None:
+        return picked
+    taken: Counter[str] = Counter()
+    kept = []
+    for c, rows in picked:
+        taken[c] += 1
+        if taken[c] <= cap:
+            kept.append((c, rows))
+    return kept
 
 
 def disagreements_of(votes: Votes, ann: Annotations, query: InstanceQuery) -> Disagreements:
     """Every disagreeing cluster counted by category; those ``query`` picks listed."""
     found = clusters_apart(votes)
     by_category = Counter(category for _, category, _ in found)
+    cols = _Columns(votes, ann)
     wanted = set(query.categories or AGREE_CATEGORIES)
     types = set(query.types) if query.types else None
     picked = [
         (c, rows)
         for _, c, rows in found
-        if c in wanted and (types is None or any(votes.labels[int(votes.label[r])] in types for r in rows))
+        if c in wanted and (types is None or any(cols.label[r] in types for r in rows))
     ]
-    listed = [_row(votes, ann, c, rows, query.context) for c, rows in picked]
-    if query.sort == "frequency":
-        often = Counter(r.text for r in listed)
-        listed.sort(key=lambda r: -often[r.text])  # stable: by position within a surface
-    if query.per_category is not None:
-        taken: Counter[str] = Counter()
-        kept = []
-        for r in listed:
-            taken[r.category] += 1
-            if taken[r.category] <= query.per_category:
-                kept.append(r)
-        listed = kept
+    if query.sort == "frequency":  # the most frequent surfaces first; by position within one
+        surface = [_text(ann, *cols.extent(rows)) for _, rows in picked]
+        often = Counter(surface)
+        order = sorted(range(len(picked)), key=lambda i: -often[surface[i]])
+        picked = [picked[i] for i in order]
+    listed = [cols.row(c, rows, query.context) for c, rows in _capped(picked, query.per_category)]
     counts = {c: by_category[c] for c in AGREE_CATEGORIES}
     return Disagreements(len(found), counts, tuple(listed))
 
