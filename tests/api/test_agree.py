@@ -26,8 +26,8 @@ def test_label_studio_annotators_and_the_task_one_left_out() -> None:
     result = nerve.agree(EXPORT)
     assert result.names == ("3", "7", "9")
     seven = result.annotators[1]
-    assert (seven.documents, seven.missing) == (3, ("doc0004",))
-    assert any("annotator 7 left out 1 document (doc0004)" in w for w in result.warnings)
+    assert (seven.documents, seven.missing) == (3, ("task-4",))
+    assert any("annotator 7 left out 1 document (task-4)" in w for w in result.warnings)
     assert result.pair("3", "7").documents == 3  # type: ignore[union-attr]
     assert result.pair("3", "9").documents == 4  # type: ignore[union-attr]
 

@@ -31,7 +31,7 @@ def test_json_has_the_keys_the_issue_names(capsys: pytest.CaptureFixture[str]) -
     assert {"pairwise", "kappa", "fleiss_kappa", "alpha", "annotators", "disagreements"} <= set(found)
     assert found["pairwise"]["exact"]["matrix"]["3"]["7"] == pytest.approx(0.9)
     assert found["pairwise"]["exact"]["matrix"]["3"]["3"] is None
-    assert found["annotators"][1]["missing"] == ["doc0004"]
+    assert found["annotators"][1]["missing"] == ["task-4"]
     assert found["alpha"]["interval"] is not None
     assert found["bootstrap"]["flags"][0]["kind"] == "few_units"
     assert found["disagreements"]["total"] == 5
@@ -49,7 +49,7 @@ def test_every_format_carries_the_matrices_and_the_warning(
 ) -> None:
     out = _run(capsys, "agree", EXPORT, "--output", fmt, "--bootstrap", "50")
     assert "Krippendorff" in out
-    assert "annotator 7 left out 1 document (doc0004)" in out
+    assert "annotator 7 left out 1 document (task-4)" in out
     assert ("0.9" if fmt == "csv" else "90.00") in out
 
 
@@ -120,16 +120,16 @@ def test_ties_are_counted_and_named(capsys: pytest.CaptureFixture[str], tmp_path
     )
     tied = found["consensus"]["tied"]
     assert found["consensus"]["ties"] == len(tied) == 6
-    assert {"document": "doc0001", "text": "Merkel", "type": "PER", "marked_by": ["9"]} in tied
+    assert {"document": "task-1", "text": "Merkel", "type": "PER", "marked_by": ["9"]} in tied
     assert any("6 entities tied" in w for w in found["warnings"])
 
 
 def test_consensus_as_brat(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _run(capsys, "agree", EXPORT, "--consensus", "unanimous", "-o", str(tmp_path / "brat"), "--to", "brat")
-    ann = (tmp_path / "brat" / "doc0003.ann").read_text()
+    ann = (tmp_path / "brat" / "task-3.ann").read_text()
     assert "Tim Cook" in ann
     assert "Austin" not in ann  # all three annotated the task, and 9 did not mark it
-    assert "London" in (tmp_path / "brat" / "doc0004.ann").read_text()  # 3 and 9 annotated it: both marked it
+    assert "London" in (tmp_path / "brat" / "task-4.ann").read_text()  # 3 and 9 annotated it: both marked it
 
 
 def test_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def test_heatmap_holds_every_pair(browser: Any, tmp_path: Path) -> None:
             shown = row.locator("td").all_inner_texts()
             want = ["-" if a == b else f"{100 * (matrix[a][b] or 0):.2f}" for b in result.names]
             assert shown == want
-    assert page.locator(".warnings").inner_text().count("annotator 7 left out 1 document (doc0004)") == 1
+    assert page.locator(".warnings").inner_text().count("annotator 7 left out 1 document (task-4)") == 1
     assert page.locator("ol.disagreements li.instance").count() == result.disagreements.total == 5
     missed = page.locator("li.instance.cat-missed").first.inner_text()
     assert "Amnesty International" in missed

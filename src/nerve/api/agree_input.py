@@ -29,14 +29,14 @@ from ..errors import InputError, OptionError
 from ..io import formats
 from ..io.sniff import sniff_format
 from ..io.sources import not_found
-from ..io.tools.doccano import doccano_texts, read_doccano_users
-from ..io.tools.labelstudio import labelstudio_texts, read_labelstudio_annotators
+from ..io.tools.doccano import doccano_ids, doccano_texts, read_doccano_users
+from ..io.tools.labelstudio import labelstudio_texts, read_labelstudio_annotators, tasks
 from ..io.write.tags import TokenColumns
 from ..model.spans import SpanArray
 from ..plan import Converting
 from .agree_columns import read_tag_columns
 from .convert_fates import Fates
-from .convert_input import Corpus, default_names, read_corpus, tokenised
+from .convert_input import Corpus, default_names, given_names, read_corpus, tokenised
 
 if TYPE_CHECKING:
     from ..model.arrays import Bool
@@ -86,6 +86,8 @@ def _split(path: str, fmt: str, units: str | None, how: tuple[str, str | None, s
         formats.check_offsets(units, fmt)
         sides, present = read_labelstudio_annotators(path, units)
         texts = labelstudio_texts(path)
+        ids = [t.get("id") if isinstance(t, dict) else None for t in tasks(path)]
+        given = [f"task-{i}" if isinstance(i, (int, str)) and not isinstance(i, bool) else None for i in ids]
     elif fmt == "doccano":
         formats.check_offsets(units, fmt)
         sides, present = read_doccano_users(path, units)
@@ -94,12 +96,13 @@ def _split(path: str, fmt: str, units: str | None, how: tuple[str, str | None, s
                 path, None, f"holds one annotator's entities (no span names a user); give {MANY}"
             )
         texts = doccano_texts(path)
+        given = [None if i is None else f"doc-{i}" for i in doccano_ids(path)]
     elif fmt == "conll":
         columns = read_tag_columns(path, *how)
         return {who: (c, [True] * c.spans.n_docs) for who, c in columns.items()}
     else:
         raise InputError(path, None, f"holds one annotator's entities ({fmt}); give {MANY}")
-    names = default_names(len(texts))
+    names = given_names(given, default_names(len(texts)))  # the tool's ids where each is one's own
     return {who: (Corpus(spans, texts, None, names, fmt), present[who]) for who, spans in sides.items()}
 
 
