@@ -151,3 +151,27 @@ def test_score_picks_two_annotators(capsys: pytest.CaptureFixture[str]) -> None:
     assert "has no annotator '8'" in cli_error(
         capsys, "score", EXPORT, "--gold-annotator", "8", "--pred-annotator", "3"
     )
+
+
+def test_consensus_of_tag_columns_as_conll(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Three tag columns: the majority's entities written back as IOB2 tags, token by token."""
+    rows = [
+        ("Ada", "B-PER", "B-PER", "O"),
+        ("Lovelace", "I-PER", "I-PER", "O"),
+        ("met", "O", "O", "O"),
+        ("Bob", "B-PER", "B-ORG", "B-PER"),
+        ("Smith", "O", "O", "I-PER"),
+    ]
+    source = tmp_path / "three.conll"
+    source.write_text("\n".join(" ".join(r) for r in rows) + "\n")
+    out = tmp_path / "consensus.conll"
+    _run(capsys, "agree", str(source), "--consensus", "majority", "-o", str(out), "--bootstrap", "0")
+    written = [line.split() for line in out.read_text().splitlines() if line.strip()]
+    assert [w[0] for w in written] == [r[0] for r in rows]
+    assert [w[-1] for w in written] == [
+        "B-PER",
+        "I-PER",
+        "O",
+        "O",
+        "O",
+    ]  # Bob: PER, PER+Smith, ORG: no majority
