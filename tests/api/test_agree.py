@@ -48,6 +48,11 @@ def test_picked_annotators_are_named_in_order() -> None:
     result = nerve.agree(EXPORT, annotators="9,3")
     assert result.names == ("9", "3")
     assert len(result.pairs) == 1
+    renamed = nerve.agree(EXPORT, annotators="9=carol,3=alice")
+    assert renamed.names == ("carol", "alice")
+    assert renamed.pairs[0].exact == result.pairs[0].exact
+    with pytest.raises(OptionError, match="names an annotator twice"):
+        nerve.agree(EXPORT, annotators="9=x,3=x")
 
 
 def _brat_project(root: Path, per_doc: int, documents: int) -> list[Path]:

@@ -107,19 +107,24 @@ def _split(path: str, fmt: str, units: str | None, how: tuple[str, str | None, s
 
 
 def _picked(path: str, found: Split, wanted: Sequence[str] | None) -> Split:
-    """The annotators ``wanted`` of an export (all by default), in that order; at least two."""
-    names = list(found)
+    """The annotators ``wanted`` of an export (all by default), in that order; at least two.
+
+    ``ID=NAME`` picks annotator ``ID`` and names it ``NAME``.
+    """
+    pairs = [(n, n) for n in found]
     if wanted is not None:
-        unknown = [w for w in wanted if w not in found]
+        pairs = [(w.split("=", 1)[0], w.split("=", 1)[-1]) for w in wanted]
+        unknown = [who for who, _ in pairs if who not in found]
         if unknown:
-            detail = f"has no annotator {unknown[0]!r}: its annotators are {', '.join(names)}"
+            detail = f"has no annotator {unknown[0]!r}: its annotators are {', '.join(found)}"
             raise InputError(path, None, detail, option=options.flag("annotators"))
-        names = list(dict.fromkeys(wanted))
-    if len(names) < 2:
-        only = f"one annotator only ({', '.join(names) or 'none'})"
+        if len({n for _, n in pairs}) < len(pairs):
+            raise OptionError(options.flag("annotators"), f"names an annotator twice: {', '.join(wanted)}")
+    if len(pairs) < 2:
+        only = f"one annotator only ({', '.join(n for _, n in pairs) or 'none'})"
         fix = f"pick two or more with {options.flag('annotators')}" if len(found) > 1 else f"give {MANY}"
         raise InputError(path, None, f"{only}: agreement needs two or more; {fix}")
-    return {n: found[n] for n in names}
+    return {name: found[who] for who, name in pairs}
 
 
 def _names(paths: list[str], given: Sequence[str] | None) -> list[str]:

@@ -43,7 +43,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         metavar="A,B,C",
         help="names of the files' annotators, in order; of one export: the annotators to compare "
-        "(Label Studio completed_by ids, doccano users, CoNLL tag column numbers counted from 1)",
+        "(Label Studio completed_by ids, doccano users, CoNLL tag column numbers counted from 1), "
+        "ID=NAME to rename one",
     )
     read.add_argument(
         "--format",
