@@ -179,3 +179,24 @@ def test_score_of_an_export_given_twice_is_refused_without_annotators() -> None:
         nerve.score(EXPORT, gold_annotator="3")
     with pytest.raises(OptionError, match="gold_annotator"):
         nerve.score(ROOT / "examples" / "news.conll", gold_annotator="3")
+
+
+def test_what_reading_changed_is_counted_and_warned(tmp_path: Path) -> None:
+    """Repaired tags and entities widened to token edges are counted per annotator, and said."""
+    (tmp_path / "tags.conll").write_text("Ada B-PER I-PER\nmet O O\nBob I-PER B-PER\n")
+    result = nerve.agree(tmp_path / "tags.conll", bootstrap=None)
+    assert dict(result.annotators[0].notes) == {
+        "invalid transitions repaired by beginning an entity (O -> I)": 1
+    }
+    assert "annotator 2: 1 invalid transitions repaired by beginning an entity (O -> I)" in result.warnings
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text('{"text": "Ada-Lovelace met Bob", "label": [[0, 5, "PER"]]}\n')
+    b.write_text('{"text": "Ada-Lovelace met Bob", "label": [[0, 3, "PER"]]}\n')
+    widened = nerve.agree(a, b, input_format="doccano", bootstrap=None)
+    assert [dict(x.notes) for x in widened.annotators] == [
+        {"entities widened to token boundaries (a boundary fell inside a token) for the token labels": 1},
+        {},
+    ]
+    assert widened.pairs[0].exact.f1 == 0.0  # the F1 is on the characters as marked
+    # "Ada-L" covers the tokens Ada, -, Lovelace: PER PER PER O O against PER O O O O
+    assert widened.pairs[0].kappa == pytest.approx((0.6 - 0.44) / (1 - 0.44))

@@ -39,17 +39,22 @@ def mean(values: list[float | None]) -> float | None:
 
 @dataclass(frozen=True)
 class Annotator:
-    """One annotator: name, where read from, entities, documents annotated, and those left out."""
+    """One annotator: name, source, entities, documents annotated and left out, and what changed.
+
+    ``notes``: what reading changed, by reason (repairs of invalid tags, entities widened to token
+    edges), each also a warning.
+    """
 
     name: str
     source: str
     entities: int
     documents: int
     missing: tuple[str, ...] = ()
+    notes: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"name", "source", "entities", "documents", "missing": [...]}``."""
-        return {**self.__dict__, "missing": list(self.missing)}
+        """``{"name", "source", "entities", "documents", "missing": [...], "notes": {reason: n}}``."""
+        return {**self.__dict__, "missing": list(self.missing), "notes": dict(self.notes)}
 
 
 @dataclass(frozen=True)

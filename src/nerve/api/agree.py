@@ -95,10 +95,15 @@ def _with_kappa(p: PairScores, value: float | None, tokens: int, reason: str | N
 
 def _annotators(ann: Annotations) -> tuple[tuple[Annotator, ...], tuple[str, ...]]:
     """Each annotator, with the documents they left out, and the warnings that name them."""
-    out, warnings = [], []
+    out: list[Annotator] = []
+    warnings: list[str] = []
     for a, name in enumerate(ann.names):
         missing = tuple(d for d, here in zip(ann.documents, ann.present[a].tolist(), strict=True) if not here)
-        out.append(Annotator(name, ann.sources[a], len(ann.spans[a]), int(ann.present[a].sum()), missing))
+        notes = ann.notes[a] if ann.notes else {}
+        out.append(
+            Annotator(name, ann.sources[a], len(ann.spans[a]), int(ann.present[a].sum()), missing, notes)
+        )
+        warnings.extend(f"annotator {name}: {n} {why}" for why, n in notes.items())
         if missing:
             shown = ", ".join(missing[:10]) + (", ..." if len(missing) > 10 else "")
             warnings.append(

@@ -57,6 +57,8 @@ class Annotations:
         present: ``(annotators, documents)``: which documents each annotator annotated.
         documents: each document's name; ``texts``: its text, where every input has it.
         tokens: every document's tokens; ``fmt``: the format of each source.
+        notes: what reading each annotator's entities changed, by reason: invalid transitions
+            repaired (tags), entities widened to token edges or covering no token (texts cut).
     """
 
     names: tuple[str, ...]
@@ -68,6 +70,7 @@ class Annotations:
     texts: list[str] | None
     tokens: TokenColumns
     fmt: tuple[str, ...]
+    notes: tuple[dict[str, int], ...] = ()
 
 
 def _format(path: str, given: str | None) -> str:
@@ -222,7 +225,20 @@ def _aligned(
     chars = all(c.texts is not None for c in corpora)
     if chars:
         texts = _agreed(names, paths, [c.texts or [] for c in corpora], present, documents, "text")
-    tokened = [tokenised(c, Fates(len(c.spans))) for c in corpora]
+    fates = [Fates(len(c.spans)) for c in corpora]
+    tokened = [tokenised(c, f) for c, f in zip(corpora, fates, strict=True)]
+    where = "for the token labels" if chars else "(all statistics use tokens)"
+    notes = tuple(
+        {
+            **{
+                f"invalid transitions repaired by beginning an entity ({k})": n
+                for k, n in c.repairs.items()
+                if n
+            },
+            **{f"{reason} {where}": n for reason, n in f.counts().items()},
+        }
+        for c, f in zip(corpora, fates, strict=True)
+    )
     if any(c.tokens is None for c in tokened):
         a = next(i for i, c in enumerate(tokened) if c.tokens is None)
         raise InputError(paths[a], None, "holds no text or tokens to compare annotators on")
@@ -242,6 +258,7 @@ def _aligned(
         texts if chars else None,
         tokens,
         tuple(fmts),
+        notes,
     )
 
 
