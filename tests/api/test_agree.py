@@ -96,6 +96,10 @@ def test_pairwise_f1_matches_bratiaa_on_five_annotators(tmp_path: Path) -> None:
     matrix = theirs.compute_total_f1_matrix()
     order = theirs.annotators  # sorted names
     result = nerve.agree(*dirs, bootstrap=100)
+    project = nerve.agree(tmp_path / "project", bootstrap=None)  # bratiaa's layout: annotators by name
+    assert project.names == tuple(sorted(NAMES))
+    assert project.matrix("exact") == result.matrix("exact")
+    assert project.alpha.value == result.alpha.value
     assert result.documents == 8
     ours = result.matrix("exact")
     for i, a in enumerate(order):

@@ -1,6 +1,7 @@
 """What `nerve.agree` reads: the entities of several annotators of the same documents.
 
-In: several files or directories, one per annotator, in any format nerve reads (each sniffed on
+In: several files or directories, one per annotator (or a brat project laid out as bratiaa reads
+it: one subdirectory per annotator), in any format nerve reads (each sniffed on
 its own, read by its `Format` record through `nerve.api.convert_input.read_corpus`); or one file
 that holds several annotators: a Label Studio export (told apart by ``completed_by``), a doccano
 export whose spans carry a ``user``, or a CoNLL file with one tag column per annotator after the
@@ -130,6 +131,19 @@ def _picked(path: str, found: Split, wanted: Sequence[str] | None) -> Split:
     return {name: found[who] for who, name in pairs}
 
 
+def _brat_project(path: str) -> list[str]:
+    """The annotators' directories of a brat project laid out as bratiaa reads it.
+
+    They are its subdirectories that hold ``.ann`` files, where the project itself holds none;
+    none otherwise (or fewer than two).
+    """
+    if not os.path.isdir(path) or any(n.endswith(".ann") for n in os.listdir(path)):
+        return []
+    subdirs = sorted(os.path.join(path, n) for n in os.listdir(path) if os.path.isdir(os.path.join(path, n)))
+    found = [d for d in subdirs if any(f.endswith(".ann") for _, _, files in os.walk(d) for f in files)]
+    return found if len(found) > 1 else []
+
+
 def _names(paths: list[str], given: Sequence[str] | None) -> list[str]:
     """Each file's annotator: ``given`` in order, else the file name without its extension."""
     if given is not None:
@@ -194,6 +208,10 @@ def read_annotations(
     for path in paths:
         if not os.path.exists(path):
             raise not_found(path, "no such file or directory")
+    project = _brat_project(paths[0]) if len(paths) == 1 and input_format in (None, "brat") else []
+    if project:  # bratiaa's layout: one directory per annotator under the project's
+        paths = project
+        annotators = annotators or [os.path.basename(p) for p in project]
     fmts = [_format(p, input_format) for p in paths]
     if len(paths) == 1:
         picked = _picked(paths[0], _split(paths[0], fmts[0], offsets, how), annotators)
