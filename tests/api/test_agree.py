@@ -134,6 +134,9 @@ def test_a_conll_file_of_tag_columns_and_files_of_one_annotator_each(tmp_path: P
     assert one.names == many.names == ("2", "3", "4")
     assert one.to_dict()["pairwise"] == many.to_dict()["pairwise"]
     assert one.matrix("exact")["2"]["3"] == 0.5
+    spaced = tmp_path / "spaced.conll"  # runs of spaces and tabs between the columns
+    spaced.write_text("\n".join("  ".join(r[:2]) + "\t " + " ".join(r[2:]) for r in rows) + "\n")
+    assert nerve.agree(spaced, bootstrap=None).to_dict()["pairwise"] == one.to_dict()["pairwise"]
 
 
 def test_a_doccano_export_of_several_users(tmp_path: Path) -> None:

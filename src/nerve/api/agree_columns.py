@@ -30,11 +30,14 @@ __all__ = ["read_tag_columns"]
 
 def _field_index(ft: FieldTable, rows: Int, width: int) -> Int:
     """``(width, rows)``: the gap holding field ``j`` of each row (fields are the non-empty gaps)."""
+    offsets = np.arange(width, dtype=np.int64)[:, None]
+    if np.array_equal(ft.last[rows] - ft.first[rows] + 1, ft.count[rows]):  # one separator each
+        return np.asarray(ft.first[rows][None, :] + offsets, dtype=np.int64)
     nonempty = ft.end > ft.start
     where = np.flatnonzero(nonempty)
     before = np.concatenate([[0], np.cumsum(nonempty)]).astype(np.int64)
     first = before[ft.first_gap[rows]]
-    return np.asarray(where[first[None, :] + np.arange(width, dtype=np.int64)[:, None]], dtype=np.int64)
+    return np.asarray(where[first[None, :] + offsets], dtype=np.int64)
 
 
 def _strings(buf: Bytes, ft: FieldTable, fields: Int) -> list[str]:
