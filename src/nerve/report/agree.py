@@ -124,7 +124,9 @@ def _text_tables(
     result: Agreement,
     layout: Callable[[list[str], list[list[str]], int], list[str]],
     heading: Callable[[str], str],
+    comment: str = "",
 ) -> str:
+    """Every table laid out by ``layout`` under its ``heading``; notes and warnings after ``comment``."""
     out: list[str] = []
     for title, head, rows, note in agree_tables(result):
         if not rows and title in ("disagreement list", "consensus ties"):
@@ -138,9 +140,9 @@ def _text_tables(
         body = [[_fmt(c, True) for c in r] for r in rows]
         out += layout(head, body, LABELS.get(title, 1))
         if note:
-            out.append(note)
+            out.append(comment + note)
         out.append("")
-    out += [f"warning: {w}" for w in result.warnings]
+    out += [f"{comment}warning: {w}" for w in result.warnings]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -153,7 +155,7 @@ def _markdown(result: Agreement) -> str:
 
 
 def _latex(result: Agreement) -> str:
-    return _text_tables(result, lambda h, b, n: latex_tabular(h, b, n), lambda t: f"% {t}")
+    return _text_tables(result, lambda h, b, n: latex_tabular(h, b, n), lambda t: f"% {t}", "% ")
 
 
 def _json(result: Agreement) -> str:
