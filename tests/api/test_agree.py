@@ -207,3 +207,21 @@ def test_what_reading_changed_is_counted_and_warned(tmp_path: Path) -> None:
     assert widened.pairs[0].exact.f1 == 0.0  # the F1 is on the characters as marked
     # "Ada-L" covers the tokens Ada, -, Lovelace: PER PER PER O O against PER O O O O
     assert widened.pairs[0].kappa == pytest.approx((0.6 - 0.44) / (1 - 0.44))
+
+
+def test_score_of_doccano_exports_of_several_users(tmp_path: Path) -> None:
+    """Read as one side, users' spans would merge: refused; picked, one user against another."""
+    line = {"text": "Ada met Bob", "annotations": [
+        {"start_offset": 0, "end_offset": 3, "label": "PER", "user": 1},
+        {"start_offset": 8, "end_offset": 11, "label": "PER", "user": 2},
+    ]}  # fmt: skip
+    path = tmp_path / "users.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(InputError, match=r"holds 2 annotators \(1, 2\): read as usual"):
+        nerve.score(path, path, input_format="doccano")
+    other = tmp_path / "other.jsonl"
+    other.write_text(path.read_text())
+    with pytest.raises(InputError, match=r"holds the spans of 2 users \(1, 2\)"):
+        nerve.score(path, other, input_format="doccano")
+    result = nerve.score(path, input_format="doccano", gold_annotator=1, pred_annotator=2)
+    assert (result.micro.tp, result.micro.fp, result.micro.fn) == (0, 1, 1)

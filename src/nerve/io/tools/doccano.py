@@ -28,6 +28,7 @@ import numpy as np
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
+from ...options import flag
 from ..json.jsonl import Checker, Problems, collect, is_offset, json_objects, read_span_file
 from ..offsets import UTF16_MISFIT, units_to_chars
 from ..pairing import DocKeys, check_pairs, doc_keys
@@ -110,7 +111,8 @@ def _read(path: str, units: str | None, problems: Problems) -> tuple[DocKeys, Sp
     ids: list[Any] = []
     docs: list[list[tuple[int, int, str]]] = []
     notes: Counter[str] = Counter()
-    for doc, (line, obj) in enumerate(json_objects(path, read_span_file(path), "jsonl")):
+    objects = json_objects(path, read_span_file(path), "jsonl")
+    for doc, (line, obj) in enumerate(objects):
         try:
             text, spans = _document(path, line, doc, obj, units or "char", problems, notes)
         except InputError as err:
@@ -120,6 +122,13 @@ def _read(path: str, units: str | None, problems: Problems) -> tuple[DocKeys, Sp
         lines.append(line)
         ids.append(obj.get("id") if isinstance(obj, dict) else None)
         docs.append(spans)
+    users = list(dict.fromkeys(u for _, o in objects for u in _users(o)))
+    if len(users) > 1:  # read as one side, several annotators' spans would be merged
+        detail = (
+            f"holds the spans of {len(users)} users ({', '.join(users)}): pick them with "
+            f"{flag('gold_annotator')} and {flag('pred_annotator')}, or compare them all with nerve agree"
+        )
+        raise InputError(path, None, detail)
     spans_of = SpanArray.from_documents(docs)
     keys = doc_keys(path, texts, ids, lines, by_id=False)  # doccano numbers its examples itself
     return keys, replace(spans_of, source=path, notes=dict(sorted(notes.items())))
@@ -158,6 +167,12 @@ def doccano_ids(path: str) -> list[str | None]:
     objects = json_objects(path, read_span_file(path), "jsonl")
     ids = [o.get("id") if isinstance(o, dict) else None for _, o in objects]
     return [str(i) if isinstance(i, (int, str)) and not isinstance(i, bool) else None for i in ids]
+
+
+def _users(obj: Any) -> list[str]:
+    """The users named by a document's spans (doccano 1.x exports of several annotators)."""
+    items = next((obj[k] for k in SPAN_KEYS if k in obj), None) if isinstance(obj, dict) else None
+    return [u for u in map(_user, items) if u is not None] if isinstance(items, list) else []
 
 
 def _user(item: Any) -> str | None:
