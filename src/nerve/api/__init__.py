@@ -143,17 +143,17 @@ def score(
     lenient: bool = False,
     gold_annotator: str | int | None = None,
     pred_annotator: str | int | None = None,
+    sweep: bool = False,
     progress: ProgressFn | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
-    (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``,
-    ``offsets``, ``column``, ``reader``, ``lenient``; ``gold_annotator``, ``pred_annotator``: annotators of
-    an export). Checked by `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``),
-    ``beta``, ``delimiter``, ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"``
-    (``min_iou``, ``min_gold_share``, ``document_average``, ``matching``); ``label_map``, ``types``,
-    ``ignore_types``, ``flatten``; analysis. ``progress``: called ``(bytes read, total)`` as files are read.
+    ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
+    file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``, ``offsets``, ``column``,
+    ``reader``, ``lenient``; ``gold_annotator``, ``pred_annotator``: annotators of an export). Checked by
+    `nerve.options`: ``scheme`` (``auto``; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
+    ``comments``, ``workers``, ``check_tokens``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
+    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; ``sweep``.
 
     Raises:
         OptionError: a bad or inapplicable option. InputError: unreadable or malformed input (file, line).
