@@ -139,6 +139,10 @@ def test_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert "--unit" in cli_error(capsys, "agree", EXPORT, "--unit", "sentence")
     assert "--consensus" in cli_error(capsys, "agree", EXPORT, "-o", str(tmp_path / "x.jsonl"))
     assert "no such file" in cli_error(capsys, "agree", EXPORT, str(tmp_path / "missing.json"))
+    (tmp_path / "there.jsonl").write_text("")
+    there = cli_error(capsys, "agree", EXPORT, "--consensus", "majority", "-o", str(tmp_path / "there.jsonl"))
+    assert "there.jsonl exists; pass it to write over it" in there
+    assert "--force" in there
 
 
 def test_score_picks_two_annotators(capsys: pytest.CaptureFixture[str]) -> None:

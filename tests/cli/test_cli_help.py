@@ -105,7 +105,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
         SCHEME: ("--scheme", "--tag-format", "--outside"),
         "analysis": ("--instance-category", "--instance-type", "--per-category", "--sort", "--context"),
         "statistics": ("--bootstrap", "--seed", "--confidence", "--unit"),
-        "output": ("--output", "--consensus", "-o", "--out", "--to"),
+        "output": ("--output", "--consensus", "-o", "--out", "--to", "--force"),
     },
     **{name: TEXT for name in ("ecer-ewer", "bow", "botw", "boe")},
     "nerval": NERVAL,

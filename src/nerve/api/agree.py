@@ -129,6 +129,7 @@ def agree(
     consensus: str | None = None,
     out: PathLike | None = None,
     to: str | None = None,
+    force: bool = False,
 ) -> Agreement:
     """Agreement between the annotators of ``sources`` (see the module).
 
@@ -138,7 +139,8 @@ def agree(
     be ``document``) drawn with ``seed`` give intervals at ``confidence``. ``instances`` filters
     the disagreements listed (categories ``missed``, ``type``, ``boundary``, ``boundary_type``).
     ``consensus`` (``majority`` or ``unanimous``) computes the consensus, written to ``out`` in
-    format ``to`` (default: from ``out``'s extension, else ``jsonl``).
+    format ``to`` (default: from ``out``'s extension, else ``jsonl``), over an existing ``out`` only
+    with ``force``.
 
     Raises:
         InputError: unreadable or unpairable input (see `nerve.api.agree_input`).
@@ -152,6 +154,8 @@ def agree(
         written = f"{options.flag('out')} and {options.flag('to')} write the consensus"
         detail = f"{written}: name its rule, majority or unanimous"
         raise OptionError(options.flag("consensus"), detail)
+    if out is not None and os.path.exists(out) and not force:
+        raise OptionError(options.flag("force"), f"{os.fspath(out)} exists; pass it to write over it")
     if unit not in (None, "auto", "document"):
         detail = f"agreement resamples documents (the statistics pair annotators within them), got {unit!r}"
         raise OptionError(options.flag("unit"), detail)

@@ -16,6 +16,7 @@ from ..analysis.agree_result import Consensus, Disagreement, Disagreements
 from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, clusters_apart, consensus
 from ..errors import OptionError
 from ..io import formats
+from ..model.spans import SpanArray
 from ..plan import Converting, InstanceQuery
 from .agree_input import Annotations
 from .convert_input import Corpus
@@ -139,11 +140,8 @@ def consensus_of(
     return Consensus(rule, len(spans), len(tied), tied, written)
 
 
-def _write(spans: object, ann: Annotations, out: str, to: str | None) -> str:
+def _write(spans: SpanArray, ann: Annotations, out: str, to: str | None) -> str:
     """Write the consensus ``spans`` to ``out`` in ``to`` (or the format its extension names)."""
-    from ..model.spans import SpanArray
-
-    assert isinstance(spans, SpanArray)
     target = to or {".conll": "conll", ".jsonl": "jsonl"}.get(os.path.splitext(out)[1], "jsonl")
     options.one_of(target, formats.targets(), "to")
     if ann.texts is not None:

@@ -76,6 +76,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     out.add_argument(
         "--to", default=None, metavar="FORMAT", help="--consensus: jsonl, brat, conll... (default: from -o)"
     )
+    out.add_argument("--force", action="store_true", help="--consensus: write over -o's file if it exists")
     a.set_defaults(run=run)
 
 
