@@ -15,8 +15,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: ``nerve
 if TYPE_CHECKING:
     from typing import Any
 
+    from .analysis.agree_result import Agreement
     from .analysis.query import InstanceQuery
     from .api import decode, encode, score, score_text, validate, validate_spans
+    from .api.agree import agree
     from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
@@ -36,6 +38,8 @@ _LAZY = {
     **dict.fromkeys(("InputError", "InvalidSequenceError", "NerveError", "OptionError"), ".errors"),
     **dict.fromkeys(("Problem", "SchemeError"), ".errors"),
     "InstanceQuery": ".analysis.query",
+    "Agreement": ".analysis.agree_result",
+    "agree": ".api.agree",
     "compare": ".api",
     "decode": ".api",
     "encode": ".api",
@@ -81,6 +85,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "SUPPORTED_SCHEMES",
+    "Agreement",
     "ChunkEvaluator",
     "Counts",
     "ExactScores",
@@ -102,6 +107,7 @@ __all__ = [
     "TaggedCorpus",
     "TokenStats",
     "__version__",
+    "agree",
     "compare",
     "decode",
     "encode",

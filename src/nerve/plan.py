@@ -47,7 +47,8 @@ DEFAULTS: Mapping[str, Any] = {
     **dict(matching="optimal", delimiter=None, label_map=None, types=None, ignore_types=None),
     **dict(pattern=None, gold_scheme=None, pred_scheme=None, errors=False, confusion=False),
     **dict(instances=None, slices=None, train=None, meta=None, bootstrap=None, seed=None),
-    **dict(confidence=None, unit=None, reader=None, flatten=None, lenient=False, sweep=False, progress=None),
+    **dict(confidence=None, unit=None, reader=None, flatten=None, lenient=False, gold_annotator=None),
+    **dict(pred_annotator=None, sweep=False, progress=None),
 }
 
 
@@ -137,6 +138,8 @@ class Reading:
     check_tokens: bool = True
     delimiter: str | None = None
     workers: int | None = None
+    gold_annotator: str | None = None  # the annotators picked from an export of several (`nerve.agree`'s)
+    pred_annotator: str | None = None
 
 
 #: The options of tagged input, in the order a span input refuses them.

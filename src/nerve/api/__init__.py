@@ -148,6 +148,8 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    gold_annotator: str | int | None = None,
+    pred_annotator: str | int | None = None,
     sweep: bool = False,
     progress: ProgressFn | None = None,
 ) -> Result:
@@ -155,16 +157,14 @@ def score(
 
     ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
     file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``, ``offsets``, ``column``,
-    ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by `nerve.options`: ``scheme``
-    (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``, ``comments``, ``workers``,
-    ``check_tokens``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``, ``document_average``,
-    ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis; ``sweep``; ``progress``.
+    ``reader``, ``lenient``; ``gold_annotator``, ``pred_annotator``: annotators of an export). Checked by
+    `nerve.options`: ``scheme`` (``auto``; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
+    ``comments``, ``workers``, ``check_tokens``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
+    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; ``sweep``.
 
     Raises:
-        OptionError: an option value nerve cannot use, or an option that does not apply.
-        InputError: unreadable or malformed input, with file and line.
-        SchemeError: tags no scheme fits.
-        InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
+        OptionError: a bad or inapplicable option. InputError: unreadable or malformed input (file, line).
+        SchemeError: tags no scheme fits. InvalidSequenceError: with ``repair="error"``, every invalid one.
     """
     raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover
 

@@ -217,6 +217,10 @@ def score_input(
     r = plan.reading
     where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
     gold, pred, kind, reader = _source_kind(gold, pred, *where)
+    if r.gold_annotator is not None or r.pred_annotator is not None:
+        from .annotator_sides import check_annotators  # span exports only: plain scoring does not load it
+
+        check_annotators(kind, r)
     _only_tags(kind, plan)
     if plan.metrics.sweep and kind == "conll":
         name = path_of(pred) or (os.fspath(gold) if is_path(gold) else "<pred>")  # type: ignore[arg-type]
@@ -286,7 +290,14 @@ def _span_files(
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key or plan.metrics.sweep)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
-    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
+    from .annotator_sides import annotator_sides  # span files only: plain scoring does not load it
+
+    picked = annotator_sides(files, kind, offsets, plan.reading)
+    if picked is None:
+        picked = read_span_columns(
+            *files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient
+        )
+    g, p = picked
     result = spans_result(g, p, plan, kind + " lenient" * lenient, files[1] or files[0])
     if not keep:
         return result, None

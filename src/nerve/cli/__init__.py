@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "conlleval": "conlleval",
     "report": "report",
     "convert": "convert",
+    "agree": "agree",
 }
 
 

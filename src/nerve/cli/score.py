@@ -68,6 +68,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_span_reading(s)
     add_sources(s)
     _add_subwords(s)
+    _add_annotators(group(s, INPUT))
     group(s, INPUT).add_argument(  # checked by nerve.options, as in Python
         "--flatten",
         default=None,
@@ -218,7 +219,7 @@ def _add_slices(s: argparse.ArgumentParser) -> None:
 
 _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact and muc scores of tags)
     "errors confusion instances slices train meta bootstrap seed confidence unit input_format offsets column "
-    "spans_key tag_column label_names subwords flatten lenient sweep"
+    "spans_key tag_column label_names subwords flatten lenient sweep gold_annotator pred_annotator"
 )
 
 
@@ -237,6 +238,17 @@ def _on_dask(ns: argparse.Namespace) -> Result:
     plan(**kw)  # the options checked before a cluster starts
     with connect(ns.dask) as client, Progress("tasks", 1) as progress:  # a cluster run: over a second
         return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, progress=progress, **kw)
+
+
+def _add_annotators(g: argparse._ArgumentGroup) -> None:
+    """``--gold-annotator`` and ``--pred-annotator``: two annotators of a Label Studio or doccano export."""
+    for side in ("gold", "pred"):
+        g.add_argument(
+            f"--{side}-annotator",
+            default=None,
+            metavar="ID",
+            help=f"labelstudio, doccano: the annotator (completed_by id, user) whose entities are {side}",
+        )
 
 
 def _tagged(ns: argparse.Namespace) -> dict[str, Any]:
@@ -258,6 +270,7 @@ def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
 
     kw = _tagged(ns)
     kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
+    kw.update(gold_annotator=ns.gold_annotator, pred_annotator=ns.pred_annotator)
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
     kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
     kw.update(sweep=ns.sweep)
