@@ -35,6 +35,7 @@ from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..plan import Metrics, MucOptions, Plan, Reading
 from ..results import Counts, RepairStats, Result, TokenStats
+from .compiled_spans import compiled_result
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
@@ -270,6 +271,8 @@ def _span_files(
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
+    if not keep and (compiled := compiled_result(files[0], files[1], kind, reading, plan)) is not None:
+        return compiled, None
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
