@@ -320,6 +320,9 @@ static void count_pair(mc_state *st, const row *g, const row *p) {
 void mc_count(mc_state *st, const unsigned char *chosen) {
     const row *g = st->g_rows, *p = st->p_rows;
     size_t n = st->n_types;
+    if (!st->want_muc) {
+        return;
+    }
     for (size_t k = 0; chosen && k < st->general.n; k++) {
         if (chosen[k]) {
             st->g_match[st->general.g[k]] = st->general.p[k];

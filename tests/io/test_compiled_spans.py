@@ -5,9 +5,7 @@ reader reads (does not hand over) every well-formed file it is meant for."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,37 +14,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nerve import _engine
+from engines import compiled_or_skip, engine
 from nerve.errors import NerveError
 from nerve.io.json.compiled import read_columns
 from nerve.io.json.jsonl import read_documents
 from nerve.io.json.nervaluate import read_nervaluate
 from nerve.model.spans import SpanArray
 
-if _engine.speedups() is None:
-    if os.environ.get("CI") == "true":
-        pytest.fail("nerve._speedups is not built; CI builds it", pytrace=False)
-    pytest.skip("nerve._speedups is not built here", allow_module_level=True)
+compiled_or_skip()
 
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-
-
-@contextmanager
-def engine(on: bool) -> Iterator[None]:
-    """The compiled engine on or off (``NERVE_NO_SPEEDUPS``) inside the block."""
-    old = os.environ.get("NERVE_NO_SPEEDUPS")
-    os.environ["NERVE_NO_SPEEDUPS"] = "0" if on else "1"
-    _engine.speedups.cache_clear()
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["NERVE_NO_SPEEDUPS"]
-        else:
-            os.environ["NERVE_NO_SPEEDUPS"] = old
-        _engine.speedups.cache_clear()
 
 
 def outcome(read: Callable[[], Any]) -> Any:
@@ -242,7 +221,7 @@ def test_well_formed_nervaluate_is_read_by_the_compiled_reader(
         assert read_columns((data,), "nervaluate") is not None
     path = tmp_path / "f.json"
     path.write_bytes(data)
-    gold, pred = both(lambda: read_nervaluate(str(path)))
+    gold, _pred = both(lambda: read_nervaluate(str(path)))
     assert gold[4] == tuple(dict.fromkeys(t for doc in sides for _, _, t in doc))
 
 
@@ -294,10 +273,14 @@ def test_what_the_compiled_reader_hands_over(tmp_path: Path, text: bytes, why: s
 
 
 def test_escapes_and_unicode_labels_are_decoded(tmp_path: Path) -> None:
-    text = '{"pred": [[{"end": 2, "label": "\\u00e9\\ud83d\\ude00\\n\\"\\/", "start": 0}, {"label": "é😀\\n\\"/", "start": 1, "end": 1}]], "true": [[]]}'
+    text = (
+        '{"pred": [[{"end": 2, "label": "\\u00e9\\ud83d\\ude00\\n\\"\\/", "start": 0}, '
+        '{"label": "é😀\\n\\"/", "start": 1, "end": 1}]], "true": [[]]}'
+    )
     with engine(True):
         sides = read_columns((text.encode(),), "nervaluate")
-    assert sides is not None and sides[1] is not None
+    assert sides is not None
+    assert sides[1] is not None
     assert sides[1][4] == ['é😀\n"/']
     path = tmp_path / "f.json"
     path.write_text(text, encoding="utf-8")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..._engine import speedups
 
 if TYPE_CHECKING:
+    from ...model.arrays import Int
     from ...model.spans import SpanArray
 
 __all__ = ["FORMATS", "UNITS", "Columns", "read_columns", "span_array"]
@@ -54,5 +55,7 @@ def span_array(columns: Columns) -> SpanArray:
     from ...model.spans import SpanArray
 
     doc, start, end, label, names, n_docs = columns
-    arrays = [np.frombuffer(c, dtype=np.int64) for c in (doc, start, end, label)]
-    return SpanArray(*arrays, tuple(names), n_docs)
+    def array(column: bytearray) -> Int:
+        return np.frombuffer(column, dtype=np.int64)
+
+    return SpanArray(array(doc), array(start), array(end), array(label), tuple(names), n_docs)
