@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
+from ..compiled_spans import count_spans
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io import formats
 from ..io.json.span_lists import check_columns, span_lists
@@ -35,7 +36,6 @@ from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..plan import Metrics, MucOptions, Plan, Reading
 from ..results import Counts, RepairStats, Result, TokenStats
-from .compiled_spans import compiled_result
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
@@ -271,7 +271,7 @@ def _span_files(
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
-    if not keep and (compiled := compiled_result(files[0], files[1], kind, reading, plan)) is not None:
+    if not keep and (compiled := count_spans(files[0], files[1], plan, kind)) is not None:
         return compiled, None
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))

@@ -55,6 +55,7 @@ def span_array(columns: Columns) -> SpanArray:
     from ...model.spans import SpanArray
 
     doc, start, end, label, names, n_docs = columns
+
     def array(column: bytearray) -> Int:
         return np.frombuffer(column, dtype=np.int64)
 

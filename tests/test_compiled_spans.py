@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import nerve
 from engines import compiled_or_skip, engine
-from nerve.api import compiled_spans
+from nerve import compiled_spans
 from nerve.metrics.muc import muc_columns
 from nerve.plan import Metrics, MucOptions, Plan
 
@@ -46,7 +46,7 @@ def test_muc_counts_alike_on_both_engines(tmp_path: Path, gold: Any, pred: Any, 
     with engine(True):
         compiled = scored(path, metrics)
         plan = Plan(metrics=Metrics(1.0, MucOptions() if "muc" in metrics else None))
-        direct = compiled_spans.compiled_result(path, None, "nervaluate", (None, None, None, False), plan)
+        direct = compiled_spans.count_spans(path, None, plan, "nervaluate")
     with engine(False):
         python = scored(path, metrics)
     assert direct is not None  # the compiled path scored it
@@ -96,9 +96,7 @@ def test_muc_options_beyond_the_compiled_path_hand_over(tmp_path: Path, options:
     path = nervaluate_file(tmp_path / "f.json", [[(0, 2, "A")]], [[(1, 2, "A")]])
     plan = Plan(metrics=Metrics(1.0, options))
     with engine(True):
-        assert (
-            compiled_spans.compiled_result(path, None, "nervaluate", (None, None, None, False), plan) is None
-        )
+        assert compiled_spans.count_spans(path, None, plan, "nervaluate") is None
 
 
 def test_muc_columns_agree_with_the_compiled_counts_on_a_bench_like_corpus(tmp_path: Path) -> None:
