@@ -9,7 +9,10 @@
  * overlap; ties go to the lowest gold row, then predicted row, in the order of document, start,
  * end and type name. A connected group of overlapping spans that is one pair, or one span of a
  * side against several of the other (a star), is resolved here: the best edge by (tier, overlap),
- * the first in row order among equals, which is what the general solver gives such a group.
+ * the first in row order among equals, which is what the general solver gives such a group. A
+ * group of at most 5 spans on one side and 7 on the other is solved as the general solver solves
+ * it, by trying every map of the smaller side and keeping the first of the largest total weight,
+ * with its integer weights (exact where the solver's float64 ones are: else the group is its).
  * Every other group goes to the general solver (nerve.matching.assignment) through a callback.
  */
 #include <stdlib.h>
@@ -206,6 +209,139 @@ static int add_general(mc_edges *out, int64_t g, int64_t p, int64_t overlap, int
     return 1;
 }
 
+/* ------------------------------------------------------------------ small groups */
+
+/* The largest groups solved here by trying every map, as the general solver does: (smaller side,
+ * larger side); nerve.matching.assignment.SMALL. */
+#define SMALL_K 5
+#define SMALL_M 7
+
+typedef struct {
+    int64_t root, g, p, overlap, tier;
+} group_edge;
+
+static int cmp_group_edges(const void *x, const void *y) {
+    const group_edge *a = (const group_edge *)x, *b = (const group_edge *)y;
+    if (a->root != b->root) return a->root < b->root ? -1 : 1;
+    if (a->g != b->g) return a->g < b->g ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+typedef struct {
+    int64_t w[SMALL_M][SMALL_M]; /* [mapped side][other side], 0 where no edge */
+    int k, m;
+    int perm[SMALL_K], used[SMALL_M], best_perm[SMALL_K];
+    int64_t best;
+    int found;
+} maps;
+
+/* Every map of the k mapped nodes into the m others, in itertools.permutations order; the first of
+ * the largest total weight is kept. */
+static void try_maps(maps *t, int i, int64_t total) {
+    if (i == t->k) {
+        if (!t->found || total > t->best) {
+            t->found = 1;
+            t->best = total;
+            memcpy(t->best_perm, t->perm, sizeof t->perm);
+        }
+        return;
+    }
+    for (int j = 0; j < t->m; j++) {
+        if (!t->used[j]) {
+            t->used[j] = 1;
+            t->perm[i] = j;
+            try_maps(t, i + 1, total + t->w[i][j]);
+            t->used[j] = 0;
+        }
+    }
+}
+
+static int local(const int64_t *nodes, int n, int64_t node) {
+    for (int i = 0; i < n; i++) {
+        if (nodes[i] == node) return i;
+    }
+    return -1;
+}
+
+/* Solve one group of edges e[0..n) by trying every map, if it is small and its integer weights
+ * (nerve.matching.overlap.best_tiered) are exact in the general solver's float64; else return 0. */
+static int solve_small(mc_state *st, const group_edge *e, size_t n, int64_t total) {
+    int64_t rows[SMALL_M + 1], cols[SMALL_M + 1];
+    int nr = 0, nc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (local(rows, nr, e[i].g) < 0) {
+            if (nr == SMALL_M) return 0;
+            rows[nr++] = e[i].g;
+        }
+        if (local(cols, nc, e[i].p) < 0) {
+            if (nc == SMALL_M) return 0;
+            cols[nc++] = e[i].p;
+        }
+    }
+    int k = nr < nc ? nr : nc, flip = nr > nc;
+    if (k > SMALL_K) return 0;
+    double base = (double)k + 1.0;
+    /* a map's total: k weights of at most (k + 1)**3 * (total + 1) + total each; below 2**53 */
+    if ((double)k * (base * base * base + 1.0) * ((double)total + 1.0) >= 9007199254740992.0) return 0;
+    /* nodes numbered in ascending order within the group, as the general solver numbers them */
+    for (int a = 1; a < nr; a++)
+        for (int b = a; b > 0 && rows[b - 1] > rows[b]; b--) {
+            int64_t x = rows[b]; rows[b] = rows[b - 1]; rows[b - 1] = x;
+        }
+    for (int a = 1; a < nc; a++)
+        for (int b = a; b > 0 && cols[b - 1] > cols[b]; b--) {
+            int64_t x = cols[b]; cols[b] = cols[b - 1]; cols[b - 1] = x;
+        }
+    maps t;
+    memset(&t, 0, sizeof t);
+    t.k = k;
+    t.m = flip ? nr : nc;
+    for (size_t i = 0; i < n; i++) {
+        int64_t power = 1;
+        for (int64_t q = 1; q < e[i].tier; q++) power *= (int64_t)k + 1;
+        int r = local(rows, nr, e[i].g), c = local(cols, nc, e[i].p);
+        t.w[flip ? c : r][flip ? r : c] = power * (total + 1) + e[i].overlap;
+    }
+    try_maps(&t, 0, 0);
+    for (size_t i = 0; i < n; i++) {
+        int r = local(rows, nr, e[i].g), c = local(cols, nc, e[i].p);
+        if (t.best_perm[flip ? c : r] == (flip ? r : c)) {
+            st->g_match[e[i].g] = e[i].p;
+            st->p_match[e[i].p] = e[i].g;
+        }
+    }
+    return 1;
+}
+
+/* Solve the small groups of st->general here; keep the others there for the general solver. */
+static int small_groups(mc_state *st, int64_t *parent, const int64_t *stat) {
+    size_t n = st->general.n, kept = 0;
+    group_edge *e = (group_edge *)malloc((n ? n : 1) * sizeof(group_edge));
+    if (!e) return 0;
+    for (size_t i = 0; i < n; i++) {
+        group_edge x = {root(parent, st->general.g[i]), st->general.g[i], st->general.p[i],
+                        st->general.overlap[i], st->general.tier[i]};
+        e[i] = x;
+    }
+    qsort(e, n, sizeof(group_edge), cmp_group_edges);
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo; hi < n && e[hi].root == e[lo].root; hi++) {
+        }
+        if (solve_small(st, e + lo, hi - lo, stat[4 * e[lo].root + 2])) continue;
+        for (size_t i = lo; i < hi; i++) {
+            st->general.g[kept] = e[i].g;
+            st->general.p[kept] = e[i].p;
+            st->general.overlap[kept] = e[i].overlap;
+            st->general.tier[kept] = e[i].tier;
+            kept++;
+        }
+    }
+    st->general.n = kept;
+    free(e);
+    return 1;
+}
+
+
 /* Resolve the single edges and stars; queue the other groups' edges in st->general. */
 static int assign(mc_state *st, const row *g, const row *p, const edge_list *e) {
     size_t ng = st->gold.n, nodes = ng + st->pred.n;
@@ -264,6 +400,7 @@ static int assign(mc_state *st, const row *g, const row *p, const edge_list *e) 
             st->p_match[e->p[best]] = e->g[best];
         }
     }
+    ok = ok && small_groups(st, parent, stat);
     free(parent);
     free(stat);
     return ok;
