@@ -1,7 +1,8 @@
 /* MUC's four modes (strict, exact, partial, type) and exact matches of span columns, in C.
  *
- * Fuzz entry point: the pure-C core of spans_core.h, `mc_match` / `mc_count` / `mc_free`. The
- * wrapper at the end (`muc_count`) releases the GIL around both.
+ * Fuzz entry point: the pure-C core of spans_core.h, `mc_match` / `mc_count` / `mc_free` (build
+ * with -DNERVE_NO_PYTHON to leave the wrapper and Python.h out). The wrapper at the end
+ * (`muc_count`) releases the GIL around both.
  *
  * The matching is nerve's one optimal one-to-one assignment (nerve.matching.overlap): spans of a
  * document pair when they share a position, and the assignment prefers, lexicographically, the
@@ -15,11 +16,14 @@
  * with its integer weights (exact where the solver's float64 ones are: else the group is its).
  * Every other group goes to the general solver (nerve.matching.assignment) through a callback.
  */
+#ifndef NERVE_NO_PYTHON
+#include "speedups.h" /* Python.h, before the standard headers */
+#endif
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "spans_core.h"
-#include "speedups.h"
 
 typedef struct {
     int64_t doc, start, end, rank, label;
@@ -500,6 +504,7 @@ void mc_free(mc_state *st) {
     memset(st, 0, sizeof *st);
 }
 
+#ifndef NERVE_NO_PYTHON
 /* ------------------------------------------------------------------ the Python wrapper */
 
 /* The four int64 columns of a side from (doc, start, end, label, ...) bytearrays; 0 on error. */
@@ -687,7 +692,13 @@ static PyObject *muc_count(PyObject *self, PyObject *args) {
         } else {
             const unsigned char *c = chosen ? (const unsigned char *)PyBytes_AsString(chosen) : NULL;
             Py_BEGIN_ALLOW_THREADS mc_count(&st, c);
-            Py_END_ALLOW_THREADS out = results(&st, pred_label);
+            Py_END_ALLOW_THREADS
+            /* many tuples and no cycles: the collector would walk them all for nothing */
+            int collecting = PyGC_Disable();
+            out = results(&st, pred_label);
+            if (collecting) {
+                PyGC_Enable();
+            }
         }
         Py_XDECREF(chosen);
     }
@@ -704,3 +715,5 @@ PyMethodDef nerve_muc_methods[] = {
      "modes' counts of span columns, or a str saying why the Python engine should count them."},
     {NULL, NULL, 0, NULL},
 };
+
+#endif /* NERVE_NO_PYTHON */

@@ -1,7 +1,8 @@
 /* The span reader: nervaluate's JSON (`--format nervaluate`) and nerve's JSONL span documents.
  *
  * Fuzz entry point: the pure-C core of spans_core.h, `ns_init` / `ns_feed` / `ns_free`, which
- * touches no Python object. The wrapper at the end (`read_spans`) releases the GIL around ns_feed
+ * touches no Python object (build with -DNERVE_NO_PYTHON to leave the wrapper and Python.h out).
+ * The wrapper at the end (`read_spans`) releases the GIL around ns_feed
  * and hands the columns to Python as bytearrays of int64.
  *
  * The core accepts only what it is sure of, and hands over (NS_HANDOVER) on anything else, so that
@@ -16,11 +17,14 @@
  * - JSONL: a line that is not one object, a span with a "text" (checked against the document by the
  *   Python reader), documents that do not all hold the same sides, a file without documents.
  */
+#ifndef NERVE_NO_PYTHON
+#include "speedups.h" /* Python.h, before the standard headers */
+#endif
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "spans_core.h"
-#include "speedups.h"
 
 #define MAX_OFFSET ((int64_t)1 << 40)
 #define MAX_DEPTH 64
@@ -832,6 +836,7 @@ void ns_free(ns_state *st) {
     memset(st, 0, sizeof *st);
 }
 
+#ifndef NERVE_NO_PYTHON
 /* ------------------------------------------------------------------ the Python wrapper */
 
 static PyObject *column(const int64_t *values, size_t n) {
@@ -914,3 +919,5 @@ PyMethodDef nerve_spans_methods[] = {
      "(format 1, pieces of whole lines), or a str saying why the Python reader should read it."},
     {NULL, NULL, 0, NULL},
 };
+
+#endif /* NERVE_NO_PYTHON */
