@@ -125,3 +125,37 @@ def test_muc_columns_agree_with_the_compiled_counts_on_a_bench_like_corpus(tmp_p
         p_side = p_side.relabel(g_side.labels)
         reference = muc_columns(g_side, p_side, MucOptions())
     assert compiled.muc == reference
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(gold=DOCS, pred=DOCS)
+def test_jsonl_read_in_pieces_scores_alike_on_both_engines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gold: Any, pred: Any
+) -> None:
+    from nerve.api import span_chunks
+    from nerve.io.json import jsonl_chunks
+
+    for module in (compiled_spans, span_chunks, jsonl_chunks):  # pieces of about 200 bytes
+        monkeypatch.setattr(module, "CHUNK_BYTES", 200)
+    pred = pred[: len(gold)] + [[]] * (len(gold) - len(pred))
+    path = tmp_path / "f.jsonl"
+    lines = [
+        json.dumps(
+            {
+                "tokens": ["w"] * 20,
+                "gold": [{"start": s, "end": s + n, "label": t} for s, n, t in g],
+                "pred": [{"start": s, "end": s + n, "label": t} for s, n, t in p],
+            }
+        )
+        for g, p in zip(gold, pred, strict=True)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    plan = Plan(metrics=Metrics(1.0, MucOptions()))
+    with engine(True):
+        compiled = nerve.score(str(path), metrics="exact,muc")
+        direct = compiled_spans.count_spans(str(path), None, plan)
+    with engine(False):
+        python = nerve.score(str(path), metrics="exact,muc")
+    assert direct is not None
+    assert compiled == python
+    assert direct == python

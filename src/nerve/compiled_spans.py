@@ -6,10 +6,11 @@ the `Result` that the numpy engine (`nerve.api.pipeline.spans_result`) makes of 
 off; any option beyond the format, the offset units and plain MUC (labels, flattening, lenient
 texts, a column or a span group, options of tags, the analysis, the bootstrap; MUC with
 ``min_iou``, ``min_gold_share``, greedy matching or the document average); a prediction file;
-JSONL that numpy reads in pieces (`nerve.io.json.jsonl_chunks`); or an input the compiled reader
-hands over (`nerve.io.json.compiled`). Groups of overlapping spans that are more than one span
+or an input the compiled reader hands over (`nerve.io.json.compiled`). A JSONL file that numpy
+reads in pieces (`nerve.io.json.jsonl_chunks`) is read and scored piece by piece here too, the
+results merged as numpy merges them. Groups of overlapping spans that are more than one span
 against one or several go to the general solver (`nerve.matching.overlap.best_tiered`), the only
-place numpy is imported on the nervaluate road (JSONL asks numpy's reader for its piece size).
+place numpy is imported.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 
 from ._engine import speedups
 from .io.json.compiled import Columns, read_columns
+from .io.json.jsonl_chunks import CHUNK_BYTES, line_chunks
 from .io.sources import read_bytes
 from .metrics.exact import ExactTotals
 from .metrics.muc_counts import FIELDS, MODES, MucResult, scores_of_lists
@@ -44,8 +46,8 @@ def count_spans(gold: object, pred: object, plan: Plan, kind: str | None = None)
         (kind == "nervaluate" and offsets is None) or (kind == "jsonl" and offsets in (None, "char", "token"))
     ):
         return None
-    if kind == "jsonl" and _pieces(path):
-        return None
+    if kind == "jsonl" and os.path.getsize(path) > CHUNK_BYTES:
+        return _in_pieces(path, offsets, plan)
     data = read_bytes(path, "a span file")
     sides = read_columns((data[3:] if data.startswith(b"\xef\xbb\xbf") else data,), kind, offsets)
     if sides is None or sides[1] is None:
@@ -69,11 +71,18 @@ def _sniffed(path: str) -> str:
     return sniff_format(path)
 
 
-def _pieces(path: str) -> bool:
-    """Whether numpy's reader reads JSONL file ``path`` in pieces (and merges their results)."""
-    from .io.json.jsonl_chunks import CHUNK_BYTES
-
-    return os.path.getsize(path) > CHUNK_BYTES
+def _in_pieces(path: str, offsets: str | None, plan: Plan) -> Result | None:
+    """The result of a JSONL file that numpy reads in pieces: each piece's, merged as numpy merges them."""
+    total = None
+    for data, _ in line_chunks(path, CHUNK_BYTES):
+        sides = read_columns((data,), "jsonl", offsets)
+        part = (
+            None if sides is None or sides[1] is None else columns_result(sides[0], sides[1], plan, "jsonl")
+        )
+        if part is None:
+            return None
+        total = part if total is None else total.merge(part)
+    return total
 
 
 def columns_result(gold: Columns, pred: Columns, plan: Plan, source: str) -> Result | None:
