@@ -2,11 +2,11 @@
 
 In: a file's bytes (JSONL: pieces of whole lines) and the offset units. Out: each side's columns
 as the compiled engine gives them (`Columns`: int64 bytearrays, the label names in order of first
-appearance, the number of documents), made a `SpanArray` by `span_array`; or ``None`` where the
+appearance, the number of documents), made a `SpanArray` by `as_span_array`; or ``None`` where the
 engine is off or hands over. It hands over on anything it is not sure of (a malformed value,
 escapes in keys, duplicate or unknown keys, offsets that are not plain integers in range, JSONL
 spans that carry a ``"text"``, documents of different sides, a file without documents), and the
-Python reader then reads the input and says what is wrong. Needs no numpy until `span_array`.
+Python reader then reads the input and says what is wrong. Needs no numpy until `as_span_array`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ...model.arrays import Int
     from ...model.spans import SpanArray
 
-__all__ = ["FORMATS", "UNITS", "Columns", "read_columns", "span_array"]
+__all__ = ["FORMATS", "UNITS", "Columns", "as_span_array", "read_columns"]
 
 #: The columns of one side: document, start, end and label id (int64 bytearrays), the label names,
 #: and the number of documents.
@@ -48,7 +48,7 @@ def read_columns(
     return gold, pred
 
 
-def span_array(columns: Columns) -> SpanArray:
+def as_span_array(columns: Columns) -> SpanArray:
     """The `SpanArray` of one side's columns (sharing their memory)."""
     import numpy as np
 

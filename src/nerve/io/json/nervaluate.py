@@ -12,7 +12,7 @@ from typing import Any
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
-from .compiled import read_columns, span_array
+from .compiled import as_span_array, read_columns
 from .jsonl import Checker, Documents, Problems, collect, fast_columns, parse_json, read_span_file
 
 __all__ = ["read_nervaluate"]
@@ -55,7 +55,7 @@ def read_nervaluate(path: str, problems: Problems = None) -> tuple[SpanArray, Sp
     compiled = read_columns((data,), "nervaluate")
     if compiled is not None:  # the compiled reader read it all; else it hands over to this one
         gold, pred = compiled
-        return span_array(gold), None if pred is None else span_array(pred)
+        return as_span_array(gold), None if pred is None else as_span_array(pred)
     parsed = parse_json(path, data, "the file")
     if isinstance(parsed, dict):
         if set(parsed) != {"true", "pred"}:
