@@ -15,7 +15,8 @@
  *   and within the document's text or tokens), labels that are not strings;
  * - nervaluate: a file that is not a list of lists of entities or {"true": ..., "pred": ...};
  * - JSONL: a line that is not one object, a span with a "text" (checked against the document by the
- *   Python reader), documents that do not all hold the same sides, a file without documents.
+ *   Python reader), a span with a "score" (a confidence: numpy's reader keeps it in a column),
+ *   documents that do not all hold the same sides, a file without documents.
  */
 #ifndef NERVE_NO_PYTHON
 #include "speedups.h" /* Python.h, before the standard headers */
@@ -471,7 +472,7 @@ typedef struct {
     int64_t start, end, label;
 } span;
 
-/* A span object {"start", "end", "label"} (JSONL: and "id", "score"), its label interned in s. */
+/* A span object {"start", "end", "label"} (JSONL: and "id"), its label interned in s. */
 static int read_span(cursor *c, ns_side *s, int jsonl, span *out) {
     int seen = 0, ok = 1;
     if (!expect(c, '{')) {
@@ -490,7 +491,7 @@ static int read_span(cursor *c, ns_side *s, int jsonl, span *out) {
             return 0;
         }
         bit = is(k, n, "start") ? K_START : is(k, n, "end") ? K_END : is(k, n, "label") ? K_LABEL : 0;
-        if (!bit && jsonl && (is(k, n, "id") || is(k, n, "score"))) {
+        if (!bit && jsonl && is(k, n, "id")) {
             if (!skip(c, 2, &kind)) {
                 return 0;
             }

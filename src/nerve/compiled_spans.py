@@ -4,7 +4,8 @@ In: a nervaluate or JSONL file holding both sides, and the plan of the run. Out:
 the `Result` that the numpy engine (`nerve.api.pipeline.spans_result`) makes of the same file, or
 ``None`` where this road does not apply and the numpy engine scores the run: the compiled engine
 off; any option beyond the format, the offset units and plain MUC (labels, flattening, lenient
-texts, a column or a span group, options of tags, the analysis, the bootstrap; MUC with
+texts, a column or a span group, options of tags, the analysis, the bootstrap, the threshold
+sweep; MUC with
 ``min_iou``, ``min_gold_share``, greedy matching or the document average); a prediction file;
 or an input the compiled reader hands over (`nerve.io.json.compiled`). A JSONL file that numpy
 reads in pieces (`nerve.io.json.jsonl_chunks`) is read and scored piece by piece here too, the
@@ -62,7 +63,7 @@ def _plain(plan: Plan) -> bool:
         return False
     if plan.tagging.given or plan.labels or plan.analysing.asked or plan.statistics is not None:
         return False
-    return plan.metrics.overlap in (None, MucOptions())
+    return plan.metrics.overlap in (None, MucOptions()) and not plan.metrics.sweep
 
 
 def _sniffed(path: str) -> str:

@@ -160,10 +160,11 @@ class Tagging:
 
 @dataclass(frozen=True)
 class Metrics:
-    """The F-score's beta, and the MUC options when the muc family is asked for."""
+    """The F-score's beta, the MUC options when the muc family is asked for, and the threshold sweep."""
 
     beta: float = 1.0
     overlap: MucOptions | None = None
+    sweep: bool = False  # P/R/F at each confidence threshold of the predictions (`nerve.metrics.sweep`)
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,7 @@ class Plan:
         labels = read_label_map(k["label_map"], k["types"], k["ignore_types"])
         policy = options.repair(k["repair"])
         overlap = muc_options(k, policy)
-        metrics = Metrics(options.beta(k["beta"]), overlap)
+        metrics = Metrics(options.beta(k["beta"]), overlap, bool(k["sweep"]))
         return cls(
             reading=Reading(**{f.name: k[f.name] for f in fields(Reading)}),
             tagging=_tagging(k, defaults, policy),
@@ -282,7 +283,7 @@ def stream_plan(
 
 
 #: The keywords of the analysis: `nerve.compare` and the Dask functions take none of them.
-ANALYSIS = ("errors", "confusion", "instances", "slices", "train", "meta")
+ANALYSIS = ("errors", "confusion", "instances", "slices", "train", "meta", "sweep")
 
 
 def refuse(keywords: Mapping[str, Any], verb: str, names: Sequence[str]) -> None:
