@@ -40,15 +40,9 @@ def outcome(read: Callable[[], Any]) -> Any:
 def plain(spans: SpanArray) -> tuple[Any, ...]:
     assert all(c.dtype == np.int64 for c in (spans.doc, spans.start, spans.end, spans.label))
     columns = tuple(c.tolist() for c in (spans.doc, spans.start, spans.end, spans.label))
-    return (
-        *columns,
-        spans.labels,
-        spans.n_docs,
-        spans.line,
-        spans.source,
-        spans.fragments,
-        dict(spans.notes),
-    )
+    score = None if spans.score is None else [None if x != x else x for x in spans.score.tolist()]  # NaN
+    rest = (spans.line, spans.source, spans.fragments, dict(spans.notes), spans.attributes, score)
+    return (*columns, spans.labels, spans.n_docs, *rest)
 
 
 def both(read: Callable[[], Any]) -> Any:
@@ -285,3 +279,13 @@ def test_escapes_and_unicode_labels_are_decoded(tmp_path: Path) -> None:
     path = tmp_path / "f.json"
     path.write_text(text, encoding="utf-8")
     assert both(lambda: read_nervaluate(str(path)))[1][2] == [3, 2]
+
+
+def test_a_jsonl_span_with_a_score_is_read_by_numpy_with_its_score(tmp_path: Path) -> None:
+    gold, pred = '{"start": 0, "end": 1, "label": "A"}', '{"start": 0, "end": 1, "label": "A", "score": 0.5}'
+    data = f'{{"gold": [{gold}], "pred": [{pred}]}}\n'.encode()
+    with engine(True):
+        assert read_columns((data,), "jsonl") is None
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(data)
+    assert both(lambda: read_documents(str(path), "jsonl", None))[1][-1] == [0.5]
