@@ -18,6 +18,8 @@ static PyMethodDef *const TABLES[] = {
     nerve_core_methods,
     nerve_columns_methods,
     nerve_brat_methods,
+    nerve_spans_methods,
+    nerve_muc_methods,
 };
 
 static int exec_module(PyObject *module) {

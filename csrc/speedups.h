@@ -17,5 +17,7 @@
 extern PyMethodDef nerve_core_methods[];
 extern PyMethodDef nerve_columns_methods[];
 extern PyMethodDef nerve_brat_methods[];
+extern PyMethodDef nerve_spans_methods[];
+extern PyMethodDef nerve_muc_methods[];
 
 #endif

@@ -79,10 +79,17 @@ def _conll(side: object, named: str | None) -> bool:
 
 
 def count(gold: object, pred: object, plan: Plan) -> Result | None:
-    """The result of the run on the compiled engine (`route`), or ``None``: numpy counts it."""
+    """The result of the run on the compiled engine, or ``None``: numpy counts it.
+
+    CoNLL input goes to the reader `route` picks; span files to `nerve.compiled_spans.count_spans`.
+    """
     reader = route(gold, pred, plan)
     if reader is None:
-        return None
+        if speedups() is None:
+            return None
+        from .compiled_spans import count_spans  # span files: their own compiled road, or None
+
+        return count_spans(gold, pred, plan)
     progress = plan.output.progress
     with reporting(progress, file_bytes((gold, pred)) if progress else 0):
         counted = reader(gold, pred, plan)

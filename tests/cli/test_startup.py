@@ -72,7 +72,13 @@ NUMPY = COMPILED | {"nerve.api", "nerve.api.compare", "nerve.api.dirs", "nerve.a
 NUMPY |= {"nerve.api.planned", "nerve.api.shards", "nerve.api.sources", "nerve.api.span_chunks"}
 NUMPY |= {"nerve.api.span_scores", "nerve.api.text", "nerve.analysis", "nerve.analysis.aligned"}
 NUMPY |= {"nerve.analysis.query", "nerve.io.bytes", "nerve.io.sources", "nerve.io.sniff", "nerve.io.offsets"}
-NUMPY |= {"nerve.io.json", "nerve.io.json.columns", "nerve.io.json.jsonl", "nerve.io.json.jsonl_chunks"}
+NUMPY |= {
+    "nerve.io.json",
+    "nerve.io.json.columns",
+    "nerve.io.json.compiled",
+    "nerve.io.json.jsonl",
+    "nerve.io.json.jsonl_chunks",
+}
 NUMPY |= {"nerve.io.json.span_lists", "nerve.io.lenient", "nerve.io.pairing", "nerve.io.spans"}
 NUMPY |= {"nerve.io.unit_offsets", "nerve.io.tools", "nerve.io.tools.spacy", "nerve.io.tags"}
 NUMPY |= {f"nerve.io.tags.{name}" for name in ("conll", "conll_align", "conll_lines", "delimiters", "lists")}
@@ -161,3 +167,25 @@ def test_the_error_names_import_on_first_use_as_before() -> None:
         [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": SRC}, capture_output=True
     )
     assert proc.stdout == b"ok\n", proc.stderr
+
+
+@pytest.mark.parametrize("output", ["table", "json"])
+def test_muc_of_a_nervaluate_file_on_the_compiled_engine_imports_no_numpy(
+    output: str, tmp_path: Path
+) -> None:
+    """Issue 27: nervaluate's JSON is read, matched and rendered (MUC's table included) without numpy."""
+    import importlib.util
+
+    if importlib.util.find_spec("nerve._speedups") is None:
+        pytest.skip("the compiled engine is not built here")
+    gold = [[{"label": "PER", "start": 0, "end": 2}], [{"label": "LOC", "start": 3, "end": 4}]]
+    pred = [[{"label": "PER", "start": 0, "end": 2}], [{"label": "ORG", "start": 3, "end": 5}]]
+    path = tmp_path / "spans.json"
+    path.write_text(json.dumps({"true": gold, "pred": pred}), encoding="utf-8")
+    args = ("score", str(path), "--format", "nervaluate", "--metrics", "muc", "--output", output)
+    out, modules, numpy = imported(*args)
+    assert not numpy
+    assert "nerve.compiled_spans" in modules
+    on_numpy, _, used = imported(*args, NERVE_NO_SPEEDUPS="1")
+    assert used
+    assert out == on_numpy

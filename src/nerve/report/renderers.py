@@ -173,7 +173,7 @@ def _discontinuous_table(result: Result) -> list[Table]:
 
 def _muc_modes() -> tuple[str, ...]:
     """MUC's four modes, in their order: imported with a MUC result only (plain scores load no matching)."""
-    from ..metrics.muc import MODES
+    from ..metrics.muc_counts import MODES
 
     return MODES
 
