@@ -16,6 +16,10 @@ PyMethodDef nerve_core_methods[] = {
 /* Every method table, in one place: a new source file adds its table here. */
 static PyMethodDef *const TABLES[] = {
     nerve_core_methods,
+    nerve_columns_methods,
+    nerve_brat_methods,
+    nerve_spans_methods,
+    nerve_muc_methods,
 };
 
 static int exec_module(PyObject *module) {

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import options
 from ..analysis.query import InstanceQuery
+from ..compiled import count
 from ..errors import InputError, InvalidSequenceError, OptionError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.json.jsonl import is_offset
@@ -64,7 +65,13 @@ __all__ = [
 
 
 def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
-    """`score` under ``plan``, telling its ``progress`` of the bytes read of the input files."""
+    """`score` under ``plan``: on the compiled engine where `nerve.compiled.route` says, else numpy's."""
+    result = count(gold, pred, plan)
+    return result if result is not None else numpy_scored(gold, pred, plan)
+
+
+def numpy_scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """`score` under ``plan`` on the numpy engine, telling its ``progress`` of the bytes read."""
     progress, train = plan.output.progress, plan.analysing.train
     with reporting(progress, file_bytes((gold, pred, train)) if progress else 0):
         return _analysed(gold, pred, plan)
@@ -146,6 +153,8 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    gold_annotator: str | int | None = None,
+    pred_annotator: str | int | None = None,
     sweep: bool = False,
     progress: ProgressFn | None = None,
 ) -> Result:
@@ -154,8 +163,9 @@ def score(
     ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
     file, tag lists, a `TaggedCorpus`, or span or dataset files, each file's format sniffed on its own
     (``input_format`` names both, ``gold_format``/``pred_format`` one; ``offsets``, ``column``, ``reader``,
-    ``lenient``; of model outputs ``min_score``, ``locate``, ``normalize``). Checked by `nerve.options`:
-    the scheme options, ``beta``, the MUC options, the labels, the analysis, ``sweep``; ``progress``.
+    ``lenient``; ``gold_annotator``, ``pred_annotator``: annotators of an export; of model outputs
+    ``min_score``, ``locate``, ``normalize``). Checked by `nerve.options`: the scheme options, ``beta``,
+    the MUC options, the labels, the analysis, ``sweep``; ``progress``.
     Raises OptionError (a value nerve cannot use, or an option that does not apply), InputError (with
     file and line), SchemeError (tags no scheme fits), InvalidSequenceError (``repair="error"``).
     """

@@ -31,7 +31,6 @@ from ..io.tags.hf import read_hf
 from ..metrics.discontinuous import discontinuous_scores
 from ..metrics.exact import ExactAccumulator, ExactTotals
 from ..metrics.muc import muc_columns
-from ..metrics.sweep import threshold_sweep
 from ..model.labels import LabelMap
 from ..model.nesting import POLICIES
 from ..model.spans import SpanArray
@@ -115,6 +114,8 @@ def spans_result(
     )
     if not plan.metrics.sweep:
         return result
+    from ..metrics.sweep import threshold_sweep  # asked for: plain scoring does not load it
+
     return replace(result, sweep=threshold_sweep(g, p, plan.metrics.beta, pred_name))
 
 
@@ -232,6 +233,10 @@ def score_input(
     where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
     gold, pred, kinds, reader = _source_kind(gold, pred, *where, named=(r.gold_format, r.pred_format))
     kind = kinds[0]
+    if r.gold_annotator is not None or r.pred_annotator is not None:
+        from .annotator_sides import check_annotators  # span exports only: plain scoring does not load it
+
+        check_annotators(kind, r)
     for each in dict.fromkeys(kinds):
         _only_tags(each, plan)
     if plan.metrics.sweep and kind == "conll":
@@ -313,16 +318,15 @@ def _span_files(
     if plain and chunks_apply(files[0], files[1], kind, not whole):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
-    g, p = read_span_columns(
-        *files,
-        fmt=kind,
-        pred_fmt=kinds[1],
-        units=offsets,
-        column=column,
-        spans_key=key,
-        lenient=lenient,
-        outputs=outputs,
-    )
+    from .annotator_sides import annotator_sides  # span files only: plain scoring does not load it
+
+    picked = annotator_sides(files, kind, offsets, plan.reading)
+    if picked is None:
+        fmts = {"fmt": kind, "pred_fmt": kinds[1]}
+        picked = read_span_columns(
+            *files, **fmts, units=offsets, column=column, spans_key=key, lenient=lenient, outputs=outputs
+        )
+    g, p = picked
     result = spans_result(g, p, plan, source_field(kinds, outputs, lenient), files[1] or files[0])
     if not keep:
         return result, None

@@ -10,10 +10,7 @@ from __future__ import annotations
 import os
 
 from ...errors import InputError
-from ..format import HEAD, Format, Probe, Rule, looks_like_columns
-from ..sources import read_head
-from ..tags.conll import ConllReader
-from ..write.tags import write_conll
+from ..format import HEAD, Format, Lazy, Probe, Rule, looks_like_columns
 
 __all__ = ["FORMAT", "TAG_OPTIONS"]
 
@@ -43,6 +40,8 @@ def _columns_dir(path: str) -> bool:
     texts = [n for n in names if n.endswith(".txt")]
     if not texts:
         return True
+    from ..sources import read_head  # only for a directory of .txt files
+
     try:
         return all(looks_like_columns(read_head(n, HEAD)) for n in texts[:3])
     except InputError:
@@ -62,8 +61,8 @@ FORMAT = Format(
         Rule(51, lambda probe: not probe.is_file),  # the reader says what is wrong
         Rule(150, lambda probe: not probe.head.startswith(b"[")),
     ),
-    read_tags=ConllReader,
+    read_tags=Lazy("tags.conll:ConllReader"),
     accelerated=None,
-    write=write_conll,
+    write=Lazy("write.tags:write_conll"),
     options=TAG_OPTIONS,
 )
