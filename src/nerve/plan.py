@@ -45,13 +45,13 @@ PathLike = str | os.PathLike[str]
 DEFAULTS: Mapping[str, Any] = {
     **dict(scheme="auto", repair="begin", tag_format=None, outside="O", beta=1.0, comments=False),
     **dict(encoding="utf-8", check_tokens=True, workers=None, metrics=("exact",), min_iou=None),
-    **dict(min_gold_share=None, input_format=None, offsets=None, column=None, document_average=False),
+    **dict(min_gold_share=None, input_format=None, gold_format=None, pred_format=None, offsets=None),
+    **dict(column=None, min_score=None, locate=None, normalize=None, document_average=False),
     **dict(matching="optimal", delimiter=None, label_map=None, types=None, ignore_types=None),
     **dict(pattern=None, gold_scheme=None, pred_scheme=None, errors=False, confusion=False),
     **dict(instances=None, slices=None, train=None, meta=None, bootstrap=None, seed=None),
     **dict(confidence=None, unit=None, reader=None, flatten=None, lenient=False, gold_annotator=None),
     **dict(pred_annotator=None, sweep=False, progress=None),
-    **dict(gold_format=None, pred_format=None, min_score=None, locate=None, normalize=None),
 }
 
 

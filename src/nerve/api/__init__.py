@@ -160,14 +160,11 @@ def score(
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
-    file, tag lists, a `TaggedCorpus`, or span or dataset files, each file's format sniffed on its own
-    (``input_format`` names both, ``gold_format``/``pred_format`` one; ``offsets``, ``column``, ``reader``,
-    ``lenient``; ``gold_annotator``, ``pred_annotator``: annotators of an export; of model outputs
-    ``min_score``, ``locate``, ``normalize``). Checked by `nerve.options`: the scheme options, ``beta``,
-    the MUC options, the labels, the analysis, ``sweep``; ``progress``.
-    Raises OptionError (a value nerve cannot use, or an option that does not apply), InputError (with
-    file and line), SchemeError (tags no scheme fits), InvalidSequenceError (``repair="error"``).
+    ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), a
+    binary file, tag lists, a `TaggedCorpus`, or span or dataset files, each sniffed on its own
+    (``input_format`` names both, ``gold_format``/``pred_format`` one; ``gold_annotator``/``pred_annotator``;
+    ``min_score``, ``locate``, ``normalize`` read model outputs). Every option is checked by `nerve.options`.
+    Raises OptionError, InputError (file, line), SchemeError, InvalidSequenceError (``repair="error"``).
     """
     raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover
 
