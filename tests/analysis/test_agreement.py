@@ -25,7 +25,15 @@ from agree_corpora import NAMES, germeval_sentences, token_label, write_columns
 from conftest import need
 from nerve.analysis.agree_stats import agree_intervals, pair_counts
 from nerve.analysis.agree_votes import categories_of, consensus, votes_of
-from nerve.analysis.agreement import alpha, alpha_parts, cohen, confusion, fleiss, label_counts, token_labels
+from nerve.analysis.agreement import (
+    alpha,
+    alpha_parts,
+    cohen,
+    fleiss,
+    label_counts,
+    label_pairs,
+    token_labels,
+)
 from nerve.api import score_spans
 from nerve.model.spans import SpanArray
 
@@ -86,7 +94,7 @@ def test_random_ratings_match_the_peers(labels: np.ndarray) -> None:
     k = max(k, 2)
     for i, j in combinations(range(m), 2):
         both = (labels[i] >= 0) & (labels[j] >= 0)
-        ours = cohen(confusion(labels[i], labels[j], k))
+        ours = cohen(label_pairs(labels[i], labels[j], k))
         a, b = labels[i][both], labels[j][both]
         if not both.any() or len(set(a.tolist()) | set(b.tolist())) < 2:
             assert ours is None or len(set(a.tolist()) | set(b.tolist())) > 1

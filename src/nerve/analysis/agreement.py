@@ -42,9 +42,9 @@ __all__ = [
     "alpha",
     "alpha_parts",
     "cohen",
-    "confusion",
     "fleiss",
     "label_counts",
+    "label_pairs",
     "token_labels",
 ]
 
@@ -90,7 +90,7 @@ def _within(length: Int) -> Int:
     return np.arange(total, dtype=np.int64) - starts
 
 
-def confusion(a: Int, b: Int, k: int) -> Int:
+def label_pairs(a: Int, b: Int, k: int) -> Int:
     """The ``k x k`` counts of label pairs ``(a[t], b[t])`` over the tokens both labelled."""
     both = (a >= 0) & (b >= 0)
     return np.bincount(a[both] * k + b[both], minlength=k * k).reshape(k, k)

@@ -35,15 +35,15 @@ from ..analysis.agreement import (
     alpha,
     alpha_parts,
     cohen,
-    confusion,
     fleiss,
     label_counts,
+    label_pairs,
     token_labels,
 )
 from ..errors import OptionError, plural
 from ..model.arrays import Int
 from ..plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics, statistics_of
-from .agree_input import Annotations, read_annotations
+from .agree_input import AnnotatorSpans, read_annotations
 from .agree_rows import check_agree_query, consensus_of, disagreements_of
 from .pipeline import spans_result
 
@@ -52,7 +52,7 @@ __all__ = ["agree"]
 PathLike = str | os.PathLike[str]
 
 
-def _pair(ann: Annotations, i: int, j: int, plan: Plan) -> PairScores:
+def _pair(ann: AnnotatorSpans, i: int, j: int, plan: Plan) -> PairScores:
     """Annotators ``i`` and ``j`` scored as `nerve.score` scores gold against predictions."""
     both = ann.present[i] & ann.present[j]
     a, b = (s.select(both[s.doc]) for s in (ann.spans[i], ann.spans[j]))
@@ -72,7 +72,7 @@ def _pair(ann: Annotations, i: int, j: int, plan: Plan) -> PairScores:
     )
 
 
-def _kappas(ann: Annotations, pairs: list[PairScores]) -> tuple[list[PairScores], Int, int]:
+def _kappas(ann: AnnotatorSpans, pairs: list[PairScores]) -> tuple[list[PairScores], Int, int]:
     """The pairs with their Cohen's kappa, the token label counts, and the number of labels."""
     types = tuple(sorted({name for s in ann.token_spans for name in s.labels}))
     k = len(types) + 1
@@ -81,7 +81,7 @@ def _kappas(ann: Annotations, pairs: list[PairScores]) -> tuple[list[PairScores]
     )
     out = []
     for p, (i, j) in zip(pairs, combinations(range(len(ann.names)), 2), strict=True):
-        matrix = confusion(labels[i], labels[j], k)
+        matrix = label_pairs(labels[i], labels[j], k)
         value = cohen(matrix)
         tokens = int(matrix.sum())
         reason = None if value is not None else (ONE_LABEL if tokens else "no token both annotated")
@@ -93,7 +93,7 @@ def _with_kappa(p: PairScores, value: float | None, tokens: int, reason: str | N
     return replace(p, kappa=value, tokens=tokens, kappa_reason=reason)
 
 
-def _annotators(ann: Annotations) -> tuple[tuple[Annotator, ...], tuple[str, ...]]:
+def _annotators(ann: AnnotatorSpans) -> tuple[tuple[Annotator, ...], tuple[str, ...]]:
     """Each annotator, with the documents they left out, and the warnings that name them."""
     out: list[Annotator] = []
     warnings: list[str] = []
@@ -182,7 +182,7 @@ def agree(
     )
 
 
-def _measured(ann: Annotations, stats: Statistics | None) -> Agreement:
+def _measured(ann: AnnotatorSpans, stats: Statistics | None) -> Agreement:
     """The pairs' scores and kappas, Fleiss' kappa and alpha, and the intervals ``stats`` asks for."""
     plan = Plan(metrics=Metrics(1.0, MucOptions()))
     together = list(combinations(range(len(ann.names)), 2))

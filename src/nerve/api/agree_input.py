@@ -5,7 +5,7 @@ it: one subdirectory per annotator), in any format nerve reads (each sniffed on
 its own, read by its `Format` record through `nerve.api.convert_input.read_corpus`); or one file
 that holds several annotators: a Label Studio export (told apart by ``completed_by``), a doccano
 export whose spans carry a ``user``, or a CoNLL file with one tag column per annotator after the
-token. ``annotators`` picks and names them. Out: `Annotations`: every annotator's entities over one
+token. ``annotators`` picks and names them. Out: `AnnotatorSpans`: every annotator's entities over one
 list of documents, in character offsets where every input has the text (else in tokens), the
 same entities in tokens (texts cut by `nerve.api.convert_input.TOKEN_PATTERN`), and which
 documents each annotator annotated.
@@ -42,13 +42,13 @@ from .convert_input import Corpus, default_names, given_names, read_corpus, toke
 if TYPE_CHECKING:
     from ..model.arrays import Bool
 
-__all__ = ["Annotations", "read_annotations"]
+__all__ = ["AnnotatorSpans", "read_annotations"]
 
 MANY = "several annotators: one file or directory each, or one Label Studio, doccano or CoNLL file of several"
 
 
 @dataclass(frozen=True, eq=False)
-class Annotations:
+class AnnotatorSpans:
     """Several annotators' entities of the same documents.
 
     Attributes:
@@ -194,7 +194,7 @@ def read_annotations(
     input_format: str | None = None,
     offsets: str | None = None,
     how: tuple[str, str | None, str] = ("auto", None, "O"),
-) -> Annotations:
+) -> AnnotatorSpans:
     """The annotators of ``sources`` (see the module); ``how``: the scheme, tag format and outside tag.
 
     Raises:
@@ -238,7 +238,7 @@ def _aligned(
     present: Bool,
     documents: list[str],
     fmts: list[str],
-) -> Annotations:
+) -> AnnotatorSpans:
     """The corpora in one unit, their texts (or tokens) checked to be the same document by document."""
     chars = all(c.texts is not None for c in corpora)
     if chars:
@@ -266,7 +266,7 @@ def _aligned(
     tokens = _merged([c.tokens for c in tokened], present, first)
     token_spans = tuple(c.spans for c in tokened)
     spans = tuple(c.spans for c in corpora) if chars else token_spans
-    return Annotations(
+    return AnnotatorSpans(
         tuple(names),
         tuple(paths),
         spans,

@@ -1,6 +1,6 @@
 """The rows `nerve.agree` lists and writes: the disagreements, and the consensus.
 
-In: the annotators' `Votes` (`nerve.analysis.agree_votes`) and their `Annotations`. Out: the
+In: the annotators' `Votes` (`nerve.analysis.agree_votes`) and their `AnnotatorSpans`. Out: the
 disagreements as instances (text, context, who marked what), filtered as ``--instances`` filters
 errors (categories, types, a cap per category, the order, words of context either side); and the
 `Consensus`, its ties listed, written with the writers of `nerve convert` when ``out`` is given.
@@ -18,7 +18,7 @@ from ..errors import OptionError
 from ..io import formats
 from ..model.spans import SpanArray
 from ..plan import Converting, InstanceQuery
-from .agree_input import Annotations
+from .agree_input import AnnotatorSpans
 from .convert_input import Corpus
 from .convert_write import write_corpus
 
@@ -37,14 +37,14 @@ def check_agree_query(query: InstanceQuery | None) -> InstanceQuery:
     return InstanceQuery(tuple(wanted), query.types, query.per_category, query.sort, query.context)
 
 
-def _text(ann: Annotations, doc: int, start: int, end: int) -> str | None:
+def _text(ann: AnnotatorSpans, doc: int, start: int, end: int) -> str | None:
     if ann.texts is not None:
         return ann.texts[doc][start:end]
     base = int(ann.tokens.doc_start[doc])
     return " ".join(ann.tokens.words[base + start : base + end])
 
 
-def _context(ann: Annotations, doc: int, start: int, end: int, words: int) -> str:
+def _context(ann: AnnotatorSpans, doc: int, start: int, end: int, words: int) -> str:
     """The cluster's text with ``words`` words either side, the cluster in ``[[ ]]``."""
     if ann.texts is not None:
         text, reach = ann.texts[doc], 64 * words  # a window wide enough for that many words
@@ -61,7 +61,7 @@ def _context(ann: Annotations, doc: int, start: int, end: int, words: int) -> st
 class _Columns:
     """The votes as Python lists, read once for the rows (not once per row from numpy)."""
 
-    def __init__(self, votes: Votes, ann: Annotations) -> None:
+    def __init__(self, votes: Votes, ann: AnnotatorSpans) -> None:
         self.doc, self.start, self.end = votes.doc.tolist(), votes.start.tolist(), votes.end.tolist()
         self.label = [votes.labels[i] for i in votes.label.tolist()]
         self.voters = votes.voters.tolist()
@@ -98,7 +98,7 @@ def _capped(picked: list[tuple[str, list[int]]], cap: int | None) -> list[tuple[
     return kept
 
 
-def disagreements_of(votes: Votes, ann: Annotations, query: InstanceQuery) -> Disagreements:
+def disagreements_of(votes: Votes, ann: AnnotatorSpans, query: InstanceQuery) -> Disagreements:
     """Every disagreeing cluster counted by category; those ``query`` picks listed."""
     found = clusters_apart(votes)
     by_category = Counter(category for _, category, _ in found)
@@ -121,7 +121,7 @@ def disagreements_of(votes: Votes, ann: Annotations, query: InstanceQuery) -> Di
 
 
 def consensus_of(
-    votes: Votes, ann: Annotations, rule: str, out: str | os.PathLike[str] | None, to: str | None
+    votes: Votes, ann: AnnotatorSpans, rule: str, out: str | os.PathLike[str] | None, to: str | None
 ) -> Consensus:
     """The consensus of ``rule``, its ties named, written to ``out`` (in ``to``) when given."""
     spans, tie = consensus(votes, rule)
@@ -140,7 +140,7 @@ def consensus_of(
     return Consensus(rule, len(spans), len(tied), tied, written)
 
 
-def _write(spans: SpanArray, ann: Annotations, out: str, to: str | None) -> str:
+def _write(spans: SpanArray, ann: AnnotatorSpans, out: str, to: str | None) -> str:
     """Write the consensus ``spans`` to ``out`` in ``to`` (or the format its extension names)."""
     target = to or {".conll": "conll", ".jsonl": "jsonl"}.get(os.path.splitext(out)[1], "jsonl")
     options.one_of(target, formats.targets(), "to")

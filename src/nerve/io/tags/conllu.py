@@ -35,7 +35,7 @@ from ..json.jsonl import Problems, collect
 from ..sources import read_bytes
 from .column_pairs import TokenColumn, read_or_none, read_sides
 from .column_scan import BLANK, CONLLU, MARKER, ROW, SKIPPED, scan_lines
-from .tag_columns import ByteLines, Lines, cells, decode_tag_ids, strings, text_bytes
+from .tag_columns import ByteLines, ColumnLines, cells, decode_tag_ids, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -50,7 +50,7 @@ _ID = re.compile(r"\d+[-.]\d+")  # the IDs of the lines skipped: ranges and empt
 _ID_BYTES = 32
 
 
-Words = tuple[Lines, "Int", "Int", "Int", int, dict[str, int]]
+Words = tuple[ColumnLines, "Int", "Int", "Int", int, dict[str, int]]
 
 
 def _words(path: str) -> Words:
@@ -78,7 +78,7 @@ def _words(path: str) -> Words:
     return _layout(lines, at, newdoc, blank, _skipped(path, lines, at))
 
 
-def _check_widths(path: str, lines: Lines, at: Int) -> None:
+def _check_widths(path: str, lines: ColumnLines, at: Int) -> None:
     """Raise at the first word line ``at`` without ten columns."""
     widths = lines.widths(at)
     if (widths != 10).any():
@@ -88,7 +88,7 @@ def _check_widths(path: str, lines: Lines, at: Int) -> None:
         raise InputError(path, int(at[k]) + 1, detail)
 
 
-def _layout(lines: Lines, at: Int, newdoc: Bool, blank: Bool, skipped: Bool) -> Words:
+def _layout(lines: ColumnLines, at: Int, newdoc: Bool, blank: Bool, skipped: Bool) -> Words:
     """`Words` from the word lines ``at`` (``skipped`` among them), the ``newdoc`` and ``blank`` lines."""
     markers = np.cumsum(newdoc)
     leading = bool(at.shape[0]) and int(markers[at[0]]) == 0  # words before the first newdoc
@@ -134,7 +134,7 @@ def _skipped(path: str, lines: ByteLines, at: Int) -> npt.NDArray[np.bool_]:
     return found
 
 
-def _tags(path: str, lines: Lines, rows: Int, key: str) -> tuple[list[str], Int]:
+def _tags(path: str, lines: ColumnLines, rows: Int, key: str) -> tuple[list[str], Int]:
     """The value of ``key`` in each MISC cell; raise at a cell without it."""
     found = re.compile(rf"(?:^|[|\s]){re.escape(key)}=([^|\s]+)")
     start, end = cells(lines, rows, 9, 10)

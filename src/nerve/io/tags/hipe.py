@@ -35,7 +35,7 @@ from ..json.jsonl import Problems, collect
 from ..sources import read_bytes
 from .column_pairs import TokenColumn, read_or_none, read_sides
 from .column_scan import HIPE, scan_lines
-from .tag_columns import Lines, cells, decode_tag_ids, merge_layers, strings, text_bytes
+from .tag_columns import ColumnLines, cells, decode_tag_ids, merge_layers, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -56,7 +56,7 @@ class Table:
     path: str
     header: list[str]
     header_line: int
-    text: Lines | None
+    text: ColumnLines | None
     rows: Int  # the index in ``text`` of each token row
     doc: Int
     sentence_start: npt.NDArray[np.bool_]
@@ -125,7 +125,7 @@ def read_table(path: str) -> Table:
     return _table(path, lines, kind)
 
 
-def _table(path: str, lines: Lines, kind: npt.NDArray[np.int8]) -> Table:
+def _table(path: str, lines: ColumnLines, kind: npt.NDArray[np.int8]) -> Table:
     """The rows of a HIPE file from its lines and the kind of each (0 row, 1 marker, 2 comment, 3 blank)."""
     rows_at = np.flatnonzero(kind == 0)
     if not rows_at.shape[0]:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ByteLines",
-    "Lines",
+    "ColumnLines",
     "cells",
     "decode_tag_ids",
     "merge_layers",
@@ -178,7 +178,7 @@ class ByteLines:
         return sorted_strings(ids, values, rename)
 
 
-class Lines(Protocol):
+class ColumnLines(Protocol):
     """The lines of a file located in its bytes: `ByteLines` (numpy), or the compiled engine's scan.
 
     Line ``i`` is ``data[start[i]:end[i]]``, without its end; ``buf`` is ``data`` as ``uint8``.
@@ -239,13 +239,13 @@ def text_bytes(path: str, data: bytes | None = None) -> ByteLines:
     return ByteLines(data, buf, start, end, np.flatnonzero(buf == 9))
 
 
-def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+def cells(lines: ColumnLines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
     """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` tab-separated cells."""
     return lines.cells(rows, k, width)
 
 
 def strings(
-    lines: Lines, start: Int, end: Int, rename: dict[str, str] | None = None
+    lines: ColumnLines, start: Int, end: Int, rename: dict[str, str] | None = None
 ) -> tuple[list[str], Int]:
     """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
     return lines.strings(start, end, rename)
