@@ -7,7 +7,7 @@ import string
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from nerve.io.json.locating import locate, normalised
+from nerve.io.json.locating import locate_listed, normalised
 from nerve.io.outputs import NORMALIZE
 
 NAMES = ["Paris", "New York", "York", "Ann", "Annie", "UN"]
@@ -52,7 +52,7 @@ def test_in_order_recovers_entities_cut_from_their_text(doc: tuple[str, list[tup
     for name in set(listed):  # the k-th listing is the k-th occurrence: no name inside another here
         occurrences = naive(text, [name], "all")[0]
         assume(occurrences == [c for c, n in zip(cuts, listed, strict=True) if n == name])
-    assert locate(text, listed, "in-order", ()) == [[c] for c in cuts]
+    assert locate_listed(text, listed, "in-order", ()) == [[c] for c in cuts]
 
 
 @given(
@@ -62,7 +62,7 @@ def test_in_order_recovers_entities_cut_from_their_text(doc: tuple[str, list[tup
 )
 @settings(max_examples=300, deadline=None)
 def test_every_rule_is_the_naive_reference(text: str, entities: list[str], rule: str) -> None:
-    assert locate(text, entities, rule, ()) == naive(text, entities, rule)
+    assert locate_listed(text, entities, rule, ()) == naive(text, entities, rule)
 
 
 @given(
@@ -71,7 +71,7 @@ def test_every_rule_is_the_naive_reference(text: str, entities: list[str], rule:
 )
 @settings(max_examples=200, deadline=None)
 def test_case_folding_is_the_naive_reference_on_folded_text(text: str, entities: list[str]) -> None:
-    assert locate(text, entities, "all", ("case",)) == naive(
+    assert locate_listed(text, entities, "all", ("case",)) == naive(
         text.casefold(), [e.casefold() for e in entities], "all"
     )
 
@@ -93,7 +93,7 @@ def test_located_offsets_cover_what_was_listed(
 ) -> None:
     text, cuts = doc
     listed = [text[s:e] for s, e in cuts]
-    for name, places in zip(listed, locate(text, listed, "all", steps), strict=True):
+    for name, places in zip(listed, locate_listed(text, listed, "all", steps), strict=True):
         assert places  # a text cut from the text is always found
         for s, e in places:
             assert normalised(text[s:e], steps)[0].strip() == normalised(name, steps)[0].strip()

@@ -32,7 +32,7 @@ from ...model.spans import SpanArray
 from ..outputs import current
 from ..pairing import record, recording_now
 from .jsonl import Problems, collect
-from .locating import locate
+from .locating import locate_listed
 from .output_docs import OutputDoc, output_documents, output_keys
 
 __all__ = ["HALLUCINATED", "HALLUCINATED_NOTE", "REPEATED_NOTE", "TEXT_KEYS", "TYPE_KEYS", "located"]
@@ -95,7 +95,7 @@ def _document(path: str, doc: OutputDoc) -> Located:
     options = current()
     pairs = _pairs(path, doc)
     assert doc.text is not None
-    found = locate(doc.text, [t for t, _ in pairs], options.rule, options.steps)
+    found = locate_listed(doc.text, [t for t, _ in pairs], options.rule, options.steps)
     spans: dict[tuple[int, int, str], None] = {}
     missing, repeated = [], 0
     for (text, label), places in zip(pairs, found, strict=True):

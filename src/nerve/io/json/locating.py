@@ -2,7 +2,7 @@
 
 In: a text, the entity texts listed for it, a rule (``in-order``, ``first``, ``all``) and the
 normalisation steps (``case``, ``space``, ``punct``, ``nfkc``: `nerve.io.outputs`). Out: the
-character offsets of each entity in the text (`locate`): none where it cannot be found.
+character offsets of each entity in the text (`locate_listed`): none where it cannot be found.
 
 Both the text and each entity are normalised alike, character by character (`normalised`), and
 an occurrence in the normalised text maps back to the characters it came from. Occurrences of an
@@ -20,7 +20,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["locate", "normalised"]
+__all__ = ["locate_listed", "normalised"]
 
 
 def _step(c: str, steps: Sequence[str]) -> str:
@@ -72,7 +72,7 @@ def needle(entity: str, steps: Sequence[str]) -> str:
     return out.strip() if "space" in steps else out
 
 
-def locate(
+def locate_listed(
     text: str, entities: Sequence[str], rule: str, steps: Sequence[str]
 ) -> list[list[tuple[int, int]]]:
     """The offsets of each listed entity in ``text`` by ``rule`` (see the module); ``[]``: not found."""
