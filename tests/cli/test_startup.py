@@ -56,14 +56,17 @@ sys.exit(main())
 # What each command loads (besides nerve._speedups, where it is built). ``--version``: no command.
 VERSION = {"nerve", "nerve._deprecated", "nerve._engine", "nerve._version", "nerve.cli", "nerve.cli.output"}
 # ``score --help``: its parser, the option names and the format records (none of their readers).
-RECORDS = "bio brat conll conllu doccano eval4ner hf hipe jsonl labelstudio lenient nereval nervaluate nested"
+RECORDS = (
+    "bio brat conll conllu doccano entity_list eval4ner hf hf_pipeline hipe jsonl labelstudio lenient nereval"
+)
+RECORDS += " nervaluate nested"
 RECORDS += " spacy spacy_jsonl"
 HELP = VERSION | {"nerve.cli.options", "nerve.cli.progress", "nerve.cli.score", "nerve.errors", "nerve.io"}
 HELP |= {"nerve.io.format", "nerve.io.formats", "nerve.model", "nerve.model.quoting", "nerve.model.schemes"}
 HELP |= {"nerve.options", *(f"nerve.io.formats.{name}" for name in RECORDS.split())}
 # The compiled engine's road from the command line to the totals, and from them to the rendering.
 COMPILED = HELP | {"nerve.compiled", "nerve.io.label_maps", "nerve.io.progress", "nerve.io.reader_options"}
-COMPILED |= {"nerve.io.sources", "nerve.model.counts"}
+COMPILED |= {"nerve.io.outputs", "nerve.io.sources", "nerve.model.counts"}
 COMPILED |= {"nerve.model.labels", "nerve.model.signature", "nerve.model.vocab", "nerve.plan", "nerve.report"}
 COMPILED |= {"nerve.report.renderers", "nerve.report.tables", "nerve.results"}
 # The numpy engine: the API, the CoNLL reader, decoding and exact matching. No reader of another

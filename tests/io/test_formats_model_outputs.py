@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from nerve.errors import InputError, OptionError
-from nerve.io.json.entity_list import HALLUCINATED, HALLUCINATED_NOTE, REPEATED_NOTE, read_entity_list
+from nerve.io.json.entity_list import HALLUCINATED_NOTE, REPEATED_NOTE, read_entity_list
 from nerve.io.json.hf_pipeline import BELOW_MIN_SCORE, read_hf_pipeline, read_pipeline_documents
-from nerve.io.outputs import OutputReading, output_reading, reading_outputs
+from nerve.io.outputs import HALLUCINATED, OutputReading, output_reading, reading_outputs
 from nerve.io.spans import read_span_columns, validate_spans
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,10 +19,9 @@ from .. import options
 from ..analysis.aligned import Aligned, Collector, aligned_of
 from ..errors import InputError, InvalidSequenceError, NerveError, OptionError
 from ..io import formats
-from ..io.json.entity_list import HALLUCINATED
 from ..io.json.span_lists import check_columns, span_lists
 from ..io.lenient import lenient_texts
-from ..io.outputs import OutputReading
+from ..io.outputs import HALLUCINATED, OutputReading
 from ..io.reader_options import ReaderOptions
 from ..io.sources import FileRange
 from ..io.spans import check_column, document_texts, read_span_columns

@@ -25,11 +25,22 @@ from dataclasses import dataclass
 from .. import options
 from ..errors import OptionError
 
-__all__ = ["LOCATE", "NORMALIZE", "OutputReading", "current", "output_reading", "reading_outputs"]
+__all__ = [
+    "HALLUCINATED",
+    "LOCATE",
+    "NORMALIZE",
+    "OutputReading",
+    "current",
+    "output_reading",
+    "reading_outputs",
+]
 
 LOCATE = ("in-order", "first", "all")
 NORMALIZE = ("case", "space", "punct", "nfkc")
 _NAMES = ("min_score", "locate", "normalize")
+#: The attribute of an entity list's spans holding a hallucinated entity's listed text (``None``
+#: for the located ones; `nerve.io.json.entity_list`).
+HALLUCINATED = "hallucinated"
 
 
 @dataclass(frozen=True)

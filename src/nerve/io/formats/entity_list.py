@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..format import Format, Probe, Rule
-from ..json.entity_list import read_entity_list
-from ..json.output_docs import output_texts
+from ..format import Format, Probe, Rule, texts_by_path, without_units
 
 __all__ = ["FORMAT"]
 
@@ -29,8 +27,8 @@ FORMAT = Format(
     "spans",
     'entities without offsets: {"text", "entities": [{"text", "type"}]} a line, located in the text',
     sniff=(Rule(116, _sniff),),
-    read=lambda path, _, problems: read_entity_list(path, problems),
-    texts=lambda path, _: output_texts(path),
+    read=without_units("json.entity_list:read_entity_list"),
+    texts=texts_by_path("json.output_docs:output_texts"),
     options={
         "locate": "how a listed entity is found in its text: in-order (default: the k-th listing of a "
         "text is its k-th occurrence), first (its first occurrence) or all (every occurrence)",

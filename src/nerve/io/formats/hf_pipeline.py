@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..format import Format, Probe, Rule
-from ..json.hf_pipeline import read_hf_pipeline
-from ..json.output_docs import output_texts
+from ..format import Format, Probe, Rule, texts_by_path, without_units
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]
@@ -30,8 +28,8 @@ FORMAT = Format(
     'Hugging Face pipeline("ner") output: {"text"?, "entities": [{"entity" | "entity_group", "start", "end", '
     '"score", "word"}]} a line, or bare lists',
     sniff=(Rule(114, _sniff),),
-    read=lambda path, _, problems: read_hf_pipeline(path, problems),
-    texts=lambda path, _: output_texts(path),
+    read=without_units("json.hf_pipeline:read_hf_pipeline"),
+    texts=texts_by_path("json.output_docs:output_texts"),
     options={
         "min_score": "drop the predictions scored below S, counting them in the notes (default: keep all)",
         "lenient": LENIENT,

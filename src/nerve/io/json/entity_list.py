@@ -29,19 +29,17 @@ import numpy as np
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
-from ..outputs import current
+from ..outputs import HALLUCINATED, current
 from ..pairing import record, recording_now
 from .jsonl import Problems, collect
 from .locating import locate_listed
 from .output_docs import OutputDoc, output_documents, output_keys
 
-__all__ = ["HALLUCINATED", "HALLUCINATED_NOTE", "REPEATED_NOTE", "TEXT_KEYS", "TYPE_KEYS", "located"]
+__all__ = ["HALLUCINATED_NOTE", "REPEATED_NOTE", "TEXT_KEYS", "TYPE_KEYS", "located"]
 __all__ += ["read_entity_list"]
 
 TEXT_KEYS = ("text", "span", "mention", "name", "entity")
 TYPE_KEYS = ("type", "label", "entity_type", "category", "tag")
-#: The attribute holding a hallucinated entity's listed text (``None`` for the located ones).
-HALLUCINATED = "hallucinated"
 HALLUCINATED_NOTE = "hallucinated entities (not in the text; false positives)"
 REPEATED_NOTE = "entities located where one of their type already was (kept once)"
 
