@@ -15,5 +15,6 @@
 
 /* The method tables of the source files; module.c adds each to the module. */
 extern PyMethodDef nerve_core_methods[];
+extern PyMethodDef nerve_conll_methods[];
 
 #endif
