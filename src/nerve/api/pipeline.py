@@ -35,6 +35,7 @@ from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..plan import Metrics, MucOptions, Plan, Reading
 from ..results import Counts, RepairStats, Result, TokenStats
+from .compiled import compiled_result
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
@@ -214,6 +215,9 @@ def score_input(
         return _span_files((gold, pred), kind, reading, plan, keep, words)
     pairs = _pairs(gold, pred, r.pattern)
     inputs = [Input(g, p, r.comments, r.encoding, r.check_tokens, delimiter=r.delimiter) for g, p in pairs]
+    counted = None if keep else compiled_result(inputs, plan)  # the C engine, where it applies
+    if counted is not None:
+        return counted, None
     threads = plan.tagging.policy != "conlleval" and r.delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, r.workers, r.comments, r.encoding) if threads else None  # conlleval: 1 thread
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None

@@ -2,7 +2,8 @@
 
 In: nothing. Out: `FORMAT`, its record: what a file is when it is no other format, and a directory
 whose ``.txt`` files (and no ``.ann``) hold token and tag columns, or that holds no ``.txt``/``.ann``
-files at all. Its ``accelerated`` field is where a compiled reader of the same files plugs in.
+files at all. Its ``accelerated`` reader is the compiled counter (`nerve.io.tags.conll_c`), used by
+`nerve.score` where the compiled engine is built and the run is one it counts.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from ...errors import InputError
 from ..format import HEAD, Format, Probe, Rule, looks_like_columns
 from ..sources import read_head
 from ..tags.conll import ConllReader
+from ..tags.conll_c import count_columns
 from ..write.tags import write_conll
 
 __all__ = ["FORMAT", "TAG_OPTIONS"]
@@ -63,7 +65,7 @@ FORMAT = Format(
         Rule(150, lambda probe: not probe.head.startswith(b"[")),
     ),
     read_tags=ConllReader,
-    accelerated=None,
+    accelerated=count_columns,
     write=write_conll,
     options=TAG_OPTIONS,
 )
