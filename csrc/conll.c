@@ -123,7 +123,9 @@ static int grow_counts(nc_state *s, const nc_tag *t) {
     old = s->cap_ptypes;
     if (grow(&s->t.perl_pred, &old, ptypes)) return -1;
     if (grow(&s->t.perl_correct, &s->cap_ptypes, ptypes)) return -1;
-    if (grow(&s->t.used, &s->cap_vids, vids)) return -1;
+    old = s->cap_vids;
+    if (grow(&s->t.used[0], &old, vids)) return -1;
+    if (grow(&s->t.used[1], &s->cap_vids, vids)) return -1;
     if (types > s->t.n_types) s->t.n_types = types;
     if (ptypes > s->t.n_ptypes) s->t.n_ptypes = ptypes;
     if (vids > s->t.n_vids) s->t.n_vids = vids;
@@ -384,7 +386,8 @@ static void end_sentence(nc_state *s) {
         close_chunk(s, &s->dec[k], leaving, &c[k]);
         s->dec[k].prev = OUTSIDE;
     }
-    s->t.used[0] += 2;
+    s->t.used[0][0]++;
+    s->t.used[1][0]++;
     s->in_sentence = 0;
     if (s->opt.policy != 3) count_chunks(s, &c[0], &c[1]);
 }
@@ -399,8 +402,8 @@ static void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_st
     s->t.documents += doc_start;
     s->t.tokens++;
     s->t.correct += g->vid == p->vid;
-    s->t.used[g->vid]++;
-    s->t.used[p->vid]++;
+    s->t.used[0][g->vid]++;
+    s->t.used[1][p->vid]++;
     const nc_tag *tags[2] = {g, p};
     chunk_t c[2];
     for (int k = 0; k < 2; k++) {
@@ -479,7 +482,7 @@ static int run_merged(nc_state *s) {
 
 /* Whether a row of a side pairs (line by line: all; by sentences: tokens, and the first line after one). */
 static int pairs(const nc_state *s, const side_t *d, const row_t *r) {
-    return !s->sentences_mode || r->kind == TOKEN || d->last_token;
+    return s->sentences_mode != 1 || r->kind == TOKEN || d->last_token;
 }
 
 /* The next prediction row that pairs: GET_ROW, GET_NEED, GET_END or GET_BAD. */
@@ -494,7 +497,7 @@ static int next_pred(nc_state *s, row_t *r) {
 }
 
 static int kinds_differ(const nc_state *s, int a, int b) {
-    if (s->sentences_mode) {
+    if (s->sentences_mode == 1) {
         if (a == DOC) a = BLANK;
         if (b == DOC) b = BLANK;
     }
@@ -672,7 +675,8 @@ void nc_free(nc_state *s) {
     free(s->t.perl_gold);
     free(s->t.perl_pred);
     free(s->t.perl_correct);
-    free(s->t.used);
+    free(s->t.used[0]);
+    free(s->t.used[1]);
     free(s);
 }
 
@@ -860,12 +864,12 @@ static PyObject *conll_totals(PyObject *self, PyObject *capsule) {
     counter_t *c = (counter_t *)PyCapsule_GetPointer(capsule, COUNTER);
     if (!c) return NULL;
     const nc_totals *t = nc_finish(c->state);
-    return Py_BuildValue("LLLLLNNNNNNNNN", t->tokens, t->correct, t->sentences, t->documents, t->docs_unpaired,
+    return Py_BuildValue("LLLLLNNNNNNNNNN", t->tokens, t->correct, t->sentences, t->documents, t->docs_unpaired,
                          int_list(t->codes[0], NC_CODES), int_list(t->codes[1], NC_CODES),
                          int_list(t->gold, t->n_types), int_list(t->pred, t->n_types),
                          int_list(t->matched, t->n_types), int_list(t->perl_gold, t->n_ptypes),
                          int_list(t->perl_pred, t->n_ptypes), int_list(t->perl_correct, t->n_ptypes),
-                         int_list(t->used, t->n_vids));
+                         int_list(t->used[0], t->n_vids), int_list(t->used[1], t->n_vids));
 }
 
 static PyObject *conll_sniff_tab(PyObject *self, PyObject *data) {

@@ -50,7 +50,7 @@ typedef struct {
     size_t n_ptypes;
     long long *perl_gold, *perl_pred, *perl_correct;
     size_t n_vids;
-    long long *used; /* occurrences of each tag id, both sides */
+    long long *used[2]; /* occurrences of each tag id on each side, sentence ends as the outside tag */
 } nc_totals;
 
 nc_state *nc_new(const nc_options *options);

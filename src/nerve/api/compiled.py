@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ..errors import NerveError
 from ..io import formats
 from ..io.tags.conll_c import ColumnTotals
-from ..metrics.exact import ExactTotals
+from ..metrics.exact import ExactAccumulator, ExactTotals
 from ..model.counts import Counts, RepairStats, SchemeEvidence, TokenStats
 from ..model.schemes import BEGIN, CONTINUES, END, KIND_NAMES, OPENS, OUT, SCHEMES, Scheme, infer_scheme
 from ..model.vocab import TagVocab
@@ -32,7 +32,7 @@ from ..plan import Plan
 from ..results import Result
 from .sources import Input
 
-__all__ = ["compiled_result", "scheme_tables"]
+__all__ = ["compiled_counts", "compiled_result", "scheme_tables"]
 
 _CODES = range(50)
 
@@ -183,3 +183,36 @@ def _result(totals: ColumnTotals, scheme: Scheme, repairs: RepairStats, plan: Pl
     )
     vocab = TagVocab(totals.format, None, totals.outside)
     return Result.of(plan, exact, vocab, notes=notes)
+
+
+def compiled_counts(inputs: Sequence[Input], plan: Plan) -> ExactAccumulator | None:
+    """`nerve.api.pipeline.count_inputs`'s accumulator, filled by the C engine (a part, on a Dask worker).
+
+    ``None`` where the numpy engine must count (as for `compiled_result`, and for ``conlleval``,
+    whose state the accumulator cannot take, and ``error`` with an invalid transition).
+    """
+    import numpy as np
+
+    t = plan.tagging
+    files = [each.files() for each in inputs]
+    if not inputs or not _applies(plan) or t.policy == "conlleval" or any(f is None for f in files):
+        return None
+    try:
+        totals = _count([f for f in files if f is not None], plan, t.scheme)
+        if totals is None or (
+            t.policy == "error" and t.scheme and _repairs(totals, t.scheme, "error", False).total
+        ):
+            return None
+        vocab = TagVocab(t.fmt, t.scheme, t.outside)
+        if vocab.add(totals.tags).tolist() != list(range(len(totals.tags))):
+            return None  # not the ids the core counted with
+    except NerveError:
+        return None
+    acc = ExactAccumulator(vocab, t.policy, t.scheme, inputs[0].sources)
+    gold_tr, pred_tr = (
+        np.asarray(c + u, dtype=np.int64) for c, u in zip(totals.codes, totals.used, strict=True)
+    )
+    gold, pred, matched = (np.asarray(a, dtype=np.int64) for a in (totals.gold, totals.pred, totals.matched))
+    acc.add_counts(gold_tr, pred_tr, gold, pred, matched, totals.tokens, totals.correct, totals.sentences)
+    acc.documents += totals.documents
+    return acc

@@ -55,7 +55,7 @@ class TagTable:
     def __init__(self, fmt: TagFormat | None, scheme: Scheme | None, outside: str):
         self.format, self.inferred, self.scheme = fmt, fmt is None, scheme
         self.outside = fmt.outside if fmt else outside
-        self.tags: list[str] = [self.outside]
+        self.tags: list[str] = [self.outside]  # by id
         self.letters: list[str] = ["O"]
         self.type_names: list[str] = []
         self._ids: dict[str, int] = {self.outside: 0}
@@ -115,7 +115,9 @@ class ColumnTotals:
     pred: list[int]
     matched: list[int]
     perl: tuple[list[int], list[int], list[int]]
+    tags: list[str]
     type_names: list[str]
+    used: tuple[list[int], list[int]]
     letters: frozenset[str]
     format: TagFormat | None
     outside: str
@@ -219,7 +221,7 @@ def count_columns(
 
 def _totals(t: tuple[Any, ...], table: TagTable) -> ColumnTotals:
     """`ColumnTotals` of what `conll_totals` returns, with the tags of ``table``."""
-    used = t[13]
+    used = [g + p for g, p in zip(t[13], t[14], strict=True)]
     tokens, correct, sentences, documents, unpaired = t[:5]
     return ColumnTotals(
         tokens,
@@ -232,7 +234,9 @@ def _totals(t: tuple[Any, ...], table: TagTable) -> ColumnTotals:
         pred=t[8],
         matched=t[9],
         perl=(t[10], t[11], t[12]),
+        tags=list(table.tags),
         type_names=list(table.type_names),
+        used=(t[13], t[14]),
         letters=frozenset(table.letters[i] for i, n in enumerate(used) if n and i < len(table.letters)),
         format=table.format,
         outside=table.outside,
