@@ -39,6 +39,7 @@ typedef struct {
 
 typedef struct {
     size_t hash, offset, len;
+    unsigned long long key; /* a tag of up to 8 bytes: its bytes, so that no memcmp is needed */
     int used;
     nc_tag tag;
 } entry_t;
@@ -134,7 +135,24 @@ static int grow_counts(nc_state *s, const nc_tag *t) {
 
 /* ---- the tag table: distinct tag strings to what the caller resolved them to ---- */
 
-static size_t hash_of(const unsigned char *p, size_t n) {
+/* A tag of up to 8 bytes as a number (its bytes, zero-padded), else 0; and the hash of any tag. */
+static unsigned long long short_key(const unsigned char *p, size_t n) {
+    static const union {
+        unsigned short u;
+        unsigned char c[2];
+    } endian = {1};
+    unsigned long long k = 0;
+    if (n > 8) return 0;
+    if (endian.c[0]) { /* little-endian: one load (side buffers have 8 bytes to spare), then a mask */
+        memcpy(&k, p, 8);
+        return n == 8 ? k : k & ((1ull << (8 * n)) - 1);
+    }
+    for (size_t i = 0; i < n; i++) k |= (unsigned long long)p[i] << (8 * i);
+    return k;
+}
+
+static size_t hash_of(const unsigned char *p, size_t n, unsigned long long key) {
+    if (n <= 8) return (size_t)(((key ^ n) * 0x9E3779B97F4A7C15ull) >> 17);
     size_t h = 1469598103u;
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
     return h ^ n;
@@ -158,10 +176,12 @@ static int rehash(nc_state *s) {
 
 /* The tag of the bytes p[0:n]; NULL (and the reason set) when it does not fit or memory ran out. */
 static const nc_tag *lookup(nc_state *s, const unsigned char *p, size_t n) {
-    size_t h = hash_of(p, n), j = h & (s->table_cap - 1);
+    unsigned long long key = short_key(p, n);
+    size_t h = hash_of(p, n, key), j = h & (s->table_cap - 1);
     while (s->table[j].used) {
         entry_t *e = &s->table[j];
-        if (e->hash == h && e->len == n && memcmp(s->arena + e->offset, p, n) == 0) return &e->tag;
+        if (e->hash == h && e->len == n && (n <= 8 ? e->key == key : memcmp(s->arena + e->offset, p, n) == 0))
+            return &e->tag;
         j = (j + 1) & (s->table_cap - 1);
     }
     nc_tag tag;
@@ -189,6 +209,7 @@ static const nc_tag *lookup(nc_state *s, const unsigned char *p, size_t n) {
     }
     entry_t *e = &s->table[j];
     e->hash = h;
+    e->key = key;
     e->offset = s->arena_len;
     e->len = n;
     e->used = 1;
@@ -231,6 +252,23 @@ static int valid_utf8(const unsigned char *p, size_t n) {
 }
 
 static const unsigned char DOCSTART[] = "-DOCSTART-";
+
+/* Bytes by what splitting a line at runs of blanks does with them: 0 a plain byte of a field. */
+enum { BLANK_BYTE = 1, SPECIAL_BYTE = 2, HIGH_BYTE = 3 };
+#define H3 HIGH_BYTE, HIGH_BYTE, HIGH_BYTE
+#define H16 H3, H3, H3, H3, H3, HIGH_BYTE
+#define H64 H16, H16, H16, H16
+static const unsigned char BYTE_CLASS[256] = {
+    SPECIAL_BYTE, 0, 0, 0, 0, 0, 0, 0, 0, BLANK_BYTE, 0, 0, 0, SPECIAL_BYTE, 0, 0, /* NUL, tab, CR */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    BLANK_BYTE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* space */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    H64, H64,
+};
 #define DOCSTART_LEN 10
 
 /* Split and classify the line p[0:n] (its newline and a CR before it left out). 0, or -1 when the
@@ -251,11 +289,12 @@ static int classify(const unsigned char *p, size_t n, int delimiter, int comment
                 continue;
             }
             size_t j = i;
-            while (j < n && p[j] != ' ' && p[j] != '\t') {
-                if (p[j] < 0x0e) {
-                    if (p[j] == 0 || p[j] == '\r') return -1;
-                } else if (p[j] >= 0x80) high = 1;
-                j++;
+            unsigned char k = 0;
+            while (j < n && !(k = BYTE_CLASS[p[j]])) j++; /* the bytes of a field, plain ASCII */
+            while (j < n && k != BLANK_BYTE) {            /* the rest: a special or a high byte met */
+                if (k == SPECIAL_BYTE) return -1;
+                high |= k == HIGH_BYTE;
+                if (++j < n) k = BYTE_CLASS[p[j]];
             }
             if (r->count == 0) {
                 r->f[0] = p + i;
@@ -295,7 +334,7 @@ static int classify(const unsigned char *p, size_t n, int delimiter, int comment
     }
     if (high && !valid_utf8(p, n)) return -1;
     r->kind = r->count > 0 ? TOKEN : BLANK;
-    if (n >= DOCSTART_LEN && memcmp(p, DOCSTART, DOCSTART_LEN) == 0) {
+    if (n >= DOCSTART_LEN && p[0] == '-' && memcmp(p, DOCSTART, DOCSTART_LEN) == 0) {
         size_t end = DOCSTART_LEN;
         if (delimiter < 0) {
             while (end < n && p[end] != ' ' && p[end] != '\t') end++;
@@ -637,7 +676,7 @@ int nc_feed(nc_state *s, int side, const char *data, size_t len) {
     if (d->len + len > d->cap) {
         size_t cap = d->cap ? d->cap : 1 << 16;
         while (cap < d->len + len) cap *= 2;
-        unsigned char *b = (unsigned char *)realloc(d->buf, cap);
+        unsigned char *b = (unsigned char *)realloc(d->buf, cap + 8); /* 8 to spare: short_key loads 8 */
         if (!b) return -1;
         d->buf = b;
         d->cap = cap;
