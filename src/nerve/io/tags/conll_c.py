@@ -85,11 +85,23 @@ class TagTable:
         return vid, LETTER_KIND[letter], type_id, _PERL.get(letter, 7), 0 if typ == "" else type_id + 1
 
     def consistent(self) -> bool:
-        """Whether every tag read gives the format inferred from the first (or the format was given)."""
+        """Whether the numpy engine would infer the format used here (or the format was given).
+
+        It infers it from its first batch of new tags that holds an entity tag: a block's tags (a
+        merged file's, or one side's of a gold and a prediction file). Any such batch gives the
+        format of all tags when every tag alone gives it (each alone gives it when the first
+        candidate, ``B-X``, fits them all).
+        """
         if not self.inferred or self.format is None:
             return True
+        entities = self.tags[1:]
         try:
-            return infer_tag_format(self.tags[1:], self.outside) == self.format
+            if infer_tag_format(entities, self.outside) != self.format:
+                return False
+            first = TagFormat("prefix", "-", self.outside)
+            return self.format == first or all(
+                infer_tag_format([t], self.outside) == self.format for t in entities
+            )
         except SchemeError:
             return False
 
