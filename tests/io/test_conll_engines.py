@@ -203,14 +203,20 @@ def test_directories(tmp_path_factory: pytest.TempPathFactory, data: st.DataObje
 @given(data=st.data())
 def test_lines_across_blocks(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
     corpus = data.draw(corpora())
-    text = data.draw(mutated(merged(corpus)))
+    where = tmp_path_factory.mktemp("blocks")
+    files = [where / "g.txt"]
+    if data.draw(st.booleans()):
+        files[0].write_bytes(data.draw(mutated(merged(corpus))))
+    else:  # a gold and a prediction file, read in lockstep
+        files[0].write_bytes(gold_file(corpus))
+        files.append(where / "p.txt")
+        files[1].write_bytes(data.draw(mutated(pred_file(corpus, data.draw(st.booleans()), False))))
     block = data.draw(st.integers(1, 9))
-    path = tmp_path_factory.mktemp("blocks") / "m.txt"
-    path.write_bytes(text)
+    policy = data.draw(st.sampled_from(POLICIES))
     before = conll_c._BLOCK
     conll_c._BLOCK = block  # every line crosses blocks
     try:
-        fast, slow, _ = both(lambda: nerve.score(path, repair="conlleval"))
+        fast, slow, _ = both(lambda: nerve.score(*files, repair=policy))
     finally:
         conll_c._BLOCK = before
     assert fast == slow
