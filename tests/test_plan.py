@@ -72,3 +72,30 @@ def test_the_transformers_metric_goes_through_the_stream_plan() -> None:
     assert f((np.array([[1, 2, 0]]), np.array([[1, 2, -100]])))["overall_f1"] == 1.0
     with pytest.raises(nerve.OptionError, match="conlleval"):
         compute_metrics(["O", "B-PER"], repair="conlleval")
+
+
+def test_convert_hands_its_options_down_as_one_plan(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`nerve.api.convert`'s keywords are the fields of its `Converting` group, read and written from it."""
+    import nerve.api.convert as module
+    from nerve.plan import Converting
+
+    public = inspect.signature(module.convert).parameters
+    group = {f.name for f in fields(Converting)}
+    assert group | {"source", "out", "input_format", "offsets", "progress"} == set(public)
+    for f in fields(Converting):
+        if f.name != "to":
+            assert public[f.name].default == f.default, f.name
+    seen: list[Any] = []
+    real = module.write_corpus
+
+    def spy(corpus: Any, paths: tuple[str, str], how: Converting) -> Any:
+        seen.append(how)
+        return real(corpus, paths, how)
+
+    monkeypatch.setattr(module, "write_corpus", spy)
+    src = tmp_path / "in.conll"
+    src.write_text("EU B-ORG\nrejects O\nGerman B-MISC\n", encoding="utf-8")
+    module.convert(src, tmp_path / "out.conll", to="conll", scheme="IOBES", outside="O", side="gold")
+    assert seen == [Converting("conll", "IOBES", "gold")]
+    module.convert(src, tmp_path / "out.jsonl", to="jsonl", from_scheme="IOB2")
+    assert seen[1] == Converting("jsonl", "IOB2", from_scheme="IOB2")  # the default scheme, named

@@ -1,6 +1,7 @@
 """The plan of a run: every option of `nerve.score` (and of the verbs built on it), checked once.
 
-In: the keyword arguments a caller gave (`Plan.of`), with ``nerve.score``'s names and defaults. Out:
+In: the keyword arguments a caller gave (`Plan.of`), with ``nerve.score``'s names and defaults, or
+`nerve.convert`'s (`Converting`). Out:
 one frozen `Plan` in groups, each read only by the code that needs it: `Reading` (where entities
 come from and how files are read), `Tagging` (the scheme, tag format and repair policy), the labels
 (a `LabelMap`, or ``None``), `Metrics` (beta and the MUC options), `Analysing` (the opt-in analysis),
@@ -29,7 +30,7 @@ from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
-__all__ += ["Feedback", "MucOptions", "Plan", "Reading"]
+__all__ += ["Converting", "Feedback", "MucOptions", "Plan", "Reading"]
 __all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse", "stream_plan"]
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
@@ -159,10 +160,11 @@ class Tagging:
 
 @dataclass(frozen=True)
 class Metrics:
-    """The F-score's beta, and the MUC options when the muc family is asked for."""
+    """The F-score's beta, the MUC options when the muc family is asked for, and the threshold sweep."""
 
     beta: float = 1.0
     overlap: MucOptions | None = None
+    sweep: bool = False  # P/R/F at each confidence threshold of the predictions (`nerve.metrics.sweep`)
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,26 @@ class Feedback:
 
 
 @dataclass(frozen=True)
+class Converting:
+    """What `nerve.convert` writes, and how it reads the one side it converts (`nerve.api.convert`).
+
+    ``to`` is the target format, written in ``scheme`` (tag targets; ``None``: IOB2) with nesting
+    resolved by ``flatten``, over an existing output only with ``force``. ``side`` is ``gold`` or
+    ``pred``; ``from_scheme``, ``tag_format`` and ``outside`` say how the input's tags are read. Each
+    is checked by `nerve.api.convert`, which knows the input's format.
+    """
+
+    to: str
+    scheme: str | None = None
+    side: str = "gold"
+    flatten: str | None = None
+    force: bool = False
+    from_scheme: str = "auto"
+    tag_format: str | None = None
+    outside: str = "O"
+
+
+@dataclass(frozen=True)
 class Plan:
     """Every option of a run, checked, in groups (see the module)."""
 
@@ -215,6 +237,7 @@ class Plan:
     analysing: Analysing = field(default_factory=Analysing)
     statistics: Statistics | None = None
     output: Feedback = field(default_factory=Feedback)
+    converting: Converting | None = None  # `nerve.convert`'s plan: its reading, and its target
 
     @classmethod
     def of(cls, defaults: Mapping[str, Any], /, **given: Any) -> Plan:
@@ -234,7 +257,7 @@ class Plan:
         labels = read_label_map(k["label_map"], k["types"], k["ignore_types"])
         policy = options.repair(k["repair"])
         overlap = muc_options(k, policy)
-        metrics = Metrics(options.beta(k["beta"]), overlap)
+        metrics = Metrics(options.beta(k["beta"]), overlap, bool(k["sweep"]))
         return cls(
             reading=Reading(**{f.name: k[f.name] for f in fields(Reading)}),
             tagging=_tagging(k, defaults, policy),
@@ -260,7 +283,7 @@ def stream_plan(
 
 
 #: The keywords of the analysis: `nerve.compare` and the Dask functions take none of them.
-ANALYSIS = ("errors", "confusion", "instances", "slices", "train", "meta")
+ANALYSIS = ("errors", "confusion", "instances", "slices", "train", "meta", "sweep")
 
 
 def refuse(keywords: Mapping[str, Any], verb: str, names: Sequence[str]) -> None:

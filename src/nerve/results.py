@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .metrics.discontinuous import DiscontinuousScores
     from .metrics.exact import ExactTotals
     from .metrics.muc import MucResult
+    from .metrics.sweep import Sweep
     from .model.vocab import TagVocab
     from .plan import MucOptions, Plan
 
@@ -220,6 +221,7 @@ class Result:
             out of the spans, or converted, counted by kind (`nerve.model.spans.SpanArray.notes`).
         discontinuous: exact scores over discontinuous entities only, when either side has one
             (`nerve.metrics.discontinuous`); ``None`` otherwise.
+        sweep: P/R/F1 at each confidence threshold of the predictions, when asked for (`nerve.metrics.sweep`).
     """
 
     settings: Settings
@@ -232,6 +234,7 @@ class Result:
     analysis: Analysis | None = None
     notes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     discontinuous: DiscontinuousScores | None = None
+    sweep: Sweep | None = None
 
     @classmethod
     def of(
@@ -315,6 +318,8 @@ class Result:
         if settings is None:
             msg = f"cannot merge results with different settings: {self.signature!r} vs {other.signature!r}"
             raise NerveError(msg)
+        if self.sweep is not None or other.sweep is not None:  # its curves do not add up
+            raise NerveError("cannot merge results with a threshold sweep: sweep the whole corpus at once")
         return replace(
             self,
             settings=settings,
@@ -347,6 +352,8 @@ class Result:
             d["notes"] = {side: dict(counts) for side, counts in self.notes.items()}
         if self.discontinuous is not None:
             d["discontinuous"] = self.discontinuous.to_dict()
+        if self.sweep is not None:
+            d["sweep"] = self.sweep.to_dict()
         if self.warnings:
             d["warnings"] = list(self.warnings)
         return d

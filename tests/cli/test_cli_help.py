@@ -54,6 +54,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
             "--matching",
             "--min-iou",
             "--min-gold-share",
+            "--sweep",
         ),
         "analysis": (
             "--errors",
@@ -84,7 +85,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
         INPUT: ("--format", *READING, "--offsets", "--lenient"),
         SCHEME: (*TAGS, *SIDES),
         "labels": LABELS,
-        "analysis": ("--max-instances", "--slices", "--train", "--meta"),
+        "analysis": ("--max-instances", "--slices", "--train", "--meta", "--sweep"),
         "statistics": STATISTICS,
         "output": ("--output", "-o", "--force", "--title"),
     },

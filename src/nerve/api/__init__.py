@@ -141,17 +141,17 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    sweep: bool = False,
     progress: ProgressFn | None = None,
 ) -> Result:
     """Score predicted entities against gold entities, exactly matched (and MUC's modes).
 
-    ``gold``: a merged CoNLL file (tags last), a gold file (``pred``: the predictions), a directory of them
-    (``pattern``), a binary file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``,
-    ``offsets``, ``column``, ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by
-    `nerve.options`: ``scheme`` (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
-    ``comments``, ``check_tokens``, ``workers``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
-    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis.
-    ``progress``: called ``(bytes read, total)`` as the input files are read (`nerve.io.progress`).
+    ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
+    file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``, ``offsets``, ``column``,
+    ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by `nerve.options`: ``scheme``
+    (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``, ``comments``, ``workers``,
+    ``check_tokens``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``, ``document_average``,
+    ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis; ``sweep``; ``progress``.
 
     Raises:
         OptionError: an option value nerve cannot use, or an option that does not apply.

@@ -21,10 +21,9 @@ or changed is counted once, under one reason (`nerve.api.convert_fates`):
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import options
@@ -35,6 +34,7 @@ from ..io.sources import not_found
 from ..io.spans import sniff_format
 from ..io.tags.hf import is_dataset
 from ..model import nesting
+from ..plan import Converting, Feedback, Plan, Reading
 from .convert_hf import read_dataset
 from .convert_input import TAG_FORMATS, Corpus, read_corpus
 from .convert_write import write_corpus
@@ -120,29 +120,27 @@ def _check_target(out: str, to: str, force: bool) -> None:
         raise OptionError(options.flag("force"), f"{out} exists; pass it to write over it")
 
 
-def _read(
-    src: str, fmt: str, side: str, how: tuple[str, str | None, str, str | None], progress: ProgressFn | None
-) -> Corpus:
-    """One side of ``src``; ``how``: its scheme, tag format, outside tag and offset units (`convert`)."""
-    from_scheme, tag_format, outside, offsets = how
+def _read(src: str, fmt: str, plan: Plan) -> Corpus:
+    """The side of ``src`` that ``plan`` converts, read as its `Converting` group and offsets say."""
+    c, offsets, progress = plan.converting, plan.reading.offsets, plan.output.progress
+    assert c is not None
     if fmt in formats.names("tags") and offsets is not None:
         raise OptionError(
             options.flag("offsets"), f"applies to span input, but the input reads as {fmt} tags"
         )
-    given = {"from_scheme": from_scheme, "tag_format": tag_format, "outside": outside}
-    unset = inspect.signature(convert).parameters  # each option's default: convert's signature says it
-    for name, value in given.items():
+    unset = Converting(c.to)  # each option's default
+    for name in ("from_scheme", "tag_format", "outside"):
         kinds = formats.taking(name)  # tag formats; from_scheme: a dataset too, which names its tags
-        if value != unset[name].default and fmt not in kinds:
+        if getattr(c, name) != getattr(unset, name) and fmt not in kinds:
             detail = f"applies to tagged input ({', '.join(kinds)}), but the input reads as {fmt} spans"
             if fmt == "hf":
                 detail = "applies to CoNLL and BIO input, not to a dataset"
             raise OptionError(options.flag(name), detail)
     if fmt != "hf":  # a file or a directory: its bytes read, for ``progress``
         with reporting(progress, file_bytes([src]) if progress else 0):
-            return read_corpus(src, fmt, side, from_scheme, tag_format, outside, offsets)
+            return read_corpus(src, fmt, c, offsets)
     formats.check_offsets(offsets, "hf")
-    return read_dataset(src, side, options.scheme(from_scheme, "from_scheme"))
+    return read_dataset(src, c.side, options.scheme(c.from_scheme, "from_scheme"))
 
 
 def _written_scheme(to: str, scheme: str | None) -> str | None:
@@ -151,11 +149,12 @@ def _written_scheme(to: str, scheme: str | None) -> str | None:
     return written.name if written is not None else None
 
 
-def _check_options(to: str, side: str, flatten: str | None, scheme: str | None) -> None:
+def _check_options(c: Converting) -> None:
     """Refuse unknown values, ``auto`` as the scheme to write, and tag options for a span target.
 
     A span target holds no tags (``scheme``) and keeps nesting as it is (``flatten``).
     """
+    to, side, flatten, scheme = c.to, c.side, c.flatten, c.scheme
     options.one_of(to, formats.targets(), "to")
     options.one_of(side, SIDES, "side")
     if flatten is not None:
@@ -199,14 +198,16 @@ def convert(
         InputError: unreadable input, or input without text for a target that needs it.
     """
     src, dst = os.fspath(source), os.fspath(out)
-    _check_options(to, side, flatten, scheme)
+    c = Converting(to, scheme, side, flatten, force, from_scheme, tag_format, outside)
+    plan = Plan(Reading(input_format, offsets), output=Feedback(progress), converting=c)
+    _check_options(c)
     if not os.path.exists(src):
         raise not_found(src, "no such file or directory")
     _check_target(dst, to, force)
     fmt = _input_format(src, input_format)
-    corpus = _read(src, fmt, side, (from_scheme, tag_format, outside, offsets), progress)
+    corpus = _read(src, fmt, plan)
     read = len(corpus.spans)
-    corpus, written, lost = write_corpus(corpus, (src, dst), to, (scheme or DEFAULT_SCHEME, flatten))
+    corpus, written, lost = write_corpus(corpus, (src, dst), replace(c, scheme=scheme or DEFAULT_SCHEME))
     return ConvertReport(
         source=src,
         target=dst,

@@ -38,6 +38,7 @@ from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, check_letters
 from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
+from ..plan import Converting
 from ..tagging.decode import DecodeRules, decode_block, repair_kinds
 from .convert_fates import Fates
 
@@ -109,13 +110,11 @@ def given_names(ids: list[str | None], defaults: list[str]) -> list[str]:
     return names if len(set(names)) == len(names) else defaults
 
 
-def read_corpus(
-    path: str, fmt: str, side: str, scheme: str, tag_format: str | None, outside: str, units: str | None
-) -> Corpus:
-    """The ``side`` of ``path`` in ``fmt`` (a tag format or a span format)."""
+def read_corpus(path: str, fmt: str, how: Converting, units: str | None) -> Corpus:
+    """The side of ``path`` in ``fmt`` (a tag format or a span format) that ``how`` converts."""
     if fmt in TAG_FORMATS:
-        return _read_tags(path, fmt, side, scheme, tag_format, outside)
-    return _read_spans(path, fmt, side, units)
+        return _read_tags(path, fmt, how.side, how.from_scheme, how.tag_format, how.outside)
+    return _read_spans(path, fmt, how.side, units)
 
 
 def _read_tags(path: str, fmt: str, side: str, scheme: str, tag_format: str | None, outside: str) -> Corpus:

@@ -31,6 +31,7 @@ from ..model import nesting
 from ..model.quoting import quote
 from ..model.schemes import TagFormat
 from ..model.spans import SpanArray
+from ..plan import Converting
 from .convert_fates import Fates
 from .convert_input import TAG_FORMATS, Corpus, detokenised, tokenised
 
@@ -89,13 +90,10 @@ def _overlap(corpus: Corpus, spans: SpanArray, src: str) -> str:
     return f"{where}: entity {shown[0]} and entity {shown[1]} overlap"
 
 
-def _flat(corpus: Corpus, src: str, how: tuple[str, str | None], fates: Fates) -> SpanArray:
-    """The entities without nesting and overlaps: refused, or flattened by the policy and counted.
-
-    ``how``: the target (conll, bio) and the flattening policy.
-    """
+def _flat(corpus: Corpus, src: str, how: Converting, fates: Fates) -> SpanArray:
+    """The entities without nesting and overlaps: refused, or flattened by ``how.flatten`` and counted."""
     spans = corpus.spans
-    to, policy = how
+    to, policy = how.to, how.flatten
     nested = int(np.count_nonzero(nesting.roles(spans) != 0))
     if not nested:
         return spans
@@ -126,23 +124,20 @@ def _unbroken(tokens: TokenColumns, start: Any, end: Any, lost: dict[str, int]) 
 
 
 def _write_tags(
-    corpus: Corpus,
-    paths: tuple[str, str],
-    to: str,
-    how: tuple[str, str | None],
-    losses: tuple[dict[str, int], Fates],
+    corpus: Corpus, paths: tuple[str, str], how: Converting, losses: tuple[dict[str, int], Fates]
 ) -> int:
-    """Write a CoNLL file or a BIO directory; the entities written.
+    """Write a CoNLL file or a BIO directory (``how.to``, in ``how.scheme``); the entities written.
 
-    ``paths``: the source and the output; ``how``: the scheme and the flattening policy.
+    ``paths``: the source and the output.
     """
     tokens = corpus.tokens
     assert tokens is not None
-    (src, out), (scheme, policy) = paths, how
+    (src, out), to = paths, how.to
     lost, fates = losses
-    target = options.scheme(scheme)
+    assert how.scheme is not None  # convert names the default, IOB2
+    target = options.scheme(how.scheme)
     assert target is not None  # refused by _check_options
-    spans = _flat(corpus, src, (to, policy), fates)
+    spans = _flat(corpus, src, how, fates)
     order = spans.order()
     spans = spans.select(order)
     fates.select(order)
@@ -214,13 +209,13 @@ def _in_units(corpus: Corpus, to: str, source: str, fates: Fates) -> Corpus:
 
 
 def write_corpus(
-    corpus: Corpus, paths: tuple[str, str], to: str, how: tuple[str, str | None]
+    corpus: Corpus, paths: tuple[str, str], how: Converting
 ) -> tuple[Corpus, int, dict[str, int]]:
-    """Write ``corpus`` from ``paths`` (source, out) ``to`` a format in ``how`` (scheme, flatten policy).
+    """Write ``corpus`` from ``paths`` (source, out) as ``how`` says: its format, scheme and flattening.
 
     Returns the corpus as written, the entities written, and what was lost, by reason.
     """
-    src, dst = paths
+    (src, dst), to = paths, how.to
     fates = Fates(len(corpus.spans))
     if to != "brat" or corpus.texts is None:
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, fates))
@@ -229,7 +224,7 @@ def write_corpus(
     lost = dict(corpus.lost)
     try:
         if to in TAG_FORMATS:
-            written = _write_tags(corpus, paths, to, how, (lost, fates))
+            written = _write_tags(corpus, paths, how, (lost, fates))
         else:
             written = _write_spans(corpus, dst, to, (lost, fates))
     except OSError as err:

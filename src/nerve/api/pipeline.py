@@ -29,6 +29,7 @@ from ..io.tags.hf import read_hf
 from ..metrics.discontinuous import discontinuous_scores
 from ..metrics.exact import ExactAccumulator, ExactTotals
 from ..metrics.muc import muc_columns
+from ..metrics.sweep import threshold_sweep
 from ..model.labels import LabelMap
 from ..model.nesting import POLICIES
 from ..model.spans import SpanArray
@@ -74,8 +75,12 @@ def spans_result(
     pred: Sequence[Sequence[tuple[int, int, str]]] | SpanArray,
     plan: Plan,
     source: str,
+    pred_name: str = "pred",
 ) -> Result:
-    """`score_spans` under ``plan`` (its labels, flattening, beta and MUC options)."""
+    """`score_spans` under ``plan`` (its labels, flattening, beta, MUC options and sweep).
+
+    ``pred_name``: the predictions' file, which an error of their scores names (``sweep``).
+    """
     g = check_columns(gold, "gold") if isinstance(gold, SpanArray) else span_lists(gold, "gold")
     p = check_columns(pred, "pred") if isinstance(pred, SpanArray) else span_lists(pred, "pred")
     labels, flatten, overlap = plan.labels, plan.reading.flatten, plan.metrics.overlap
@@ -104,7 +109,10 @@ def spans_result(
     totals = ExactTotals(counts, TokenStats(), RepairStats("none"), None, 0, g.n_docs, muc)
     notes = {side: dict(s.notes) for side, s in (("gold", g), ("pred", p)) if s.notes}
     apart = discontinuous_scores(g, p, plan.metrics.beta)
-    return Result.of(plan, totals, source=source, notes=notes, discontinuous=apart)
+    result = Result.of(plan, totals, source=source, notes=notes, discontinuous=apart)
+    if not plan.metrics.sweep:
+        return result
+    return replace(result, sweep=threshold_sweep(g, p, plan.metrics.beta, pred_name))
 
 
 def count_inputs(
@@ -210,6 +218,10 @@ def score_input(
     where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
     gold, pred, kind, reader = _source_kind(gold, pred, *where)
     _only_tags(kind, plan)
+    if plan.metrics.sweep and kind == "conll":
+        name = path_of(pred) or (os.fspath(gold) if is_path(gold) else "<pred>")  # type: ignore[arg-type]
+        detail = f'tagged predictions have no scores: {options.flag("sweep")} needs a "score" on each entity'
+        raise InputError(name, None, f"{detail} of a JSON or JSONL span file")
     if kind != "conll":
         reading = (r.offsets, r.column, reader.spans_key, r.lenient)
         return _span_files((gold, pred), kind, reading, plan, keep, words)
@@ -274,11 +286,11 @@ def _span_files(
     """
     files = (os.fspath(sources[0]), path_of(sources[1]))  # type: ignore[arg-type]
     offsets, column, key, lenient = reading
-    if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key)):
+    if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key or plan.metrics.sweep)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
     g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
-    result = spans_result(g, p, plan, kind + " lenient" * lenient)
+    result = spans_result(g, p, plan, kind + " lenient" * lenient, files[1] or files[0])
     if not keep:
         return result, None
     labels = plan.labels

@@ -37,6 +37,7 @@ __all__ = [
     "SCALE",
     "SCHEME",
     "STATISTICS",
+    "SWEEP_HELP",
     "add_files",
     "add_format",
     "add_output",
@@ -61,6 +62,9 @@ STATISTICS = "statistics"
 OUTPUT = "output"
 SCALE = "scale"
 GROUPS = (INPUT, SCHEME, LABELS, METRICS, ANALYSIS, STATISTICS, OUTPUT, SCALE)
+SWEEP_HELP = (
+    'P/R/F1 at each confidence threshold of predictions with a "score" (JSON/JSONL spans), and the best'
+)
 
 
 def group(p: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:

@@ -19,6 +19,7 @@ from ..errors import OptionError
 from .options import (
     ANALYSIS,
     OUTPUT,
+    SWEEP_HELP,
     add_input,
     add_labels,
     add_repair,
@@ -88,6 +89,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     analysis.add_argument(
         "--meta", default=None, metavar="FILE", help="meta: document attributes, JSON or CSV"
     )
+    analysis.add_argument("--sweep", action="store_true", help=SWEEP_HELP + "; a precision-recall curve")
     add_statistics(r, optional=False)  # the page always shows intervals
     r.set_defaults(run=run)
 
@@ -110,4 +112,5 @@ def _write(ns: argparse.Namespace, preds: Sequence[object], progress: Progress) 
     systems: Any = preds or None
     given = keywords_of(write_report, ns, progress=progress)  # its own options
     scoring = dict(repair=ns.repair, input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient)
+    scoring.update(sweep=ns.sweep)
     write_report(gold, systems, ns.output, **given, **scoring, **reading(ns), **labels(ns))

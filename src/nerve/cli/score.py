@@ -25,6 +25,7 @@ from .options import (
     INPUT,
     METRICS,
     SCALE,
+    SWEEP_HELP,
     add_files,
     add_labels,
     add_output,
@@ -63,6 +64,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="metric families, comma-separated: exact (always), muc (the MUC-5/SemEval-2013 modes)",
     )
     metrics.add_argument("--beta", type=float, default=1.0, help="also report the F-beta score for this beta")
+    metrics.add_argument("--sweep", action="store_true", help=SWEEP_HELP)
     add_labels(s)
     add_span_reading(s)
     add_sources(s)
@@ -212,7 +214,7 @@ def _add_slices(s: argparse.ArgumentParser) -> None:
 
 _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact and muc scores of tags)
     "errors confusion instances slices train meta bootstrap seed confidence unit input_format offsets column "
-    "spans_key tag_column label_names subwords flatten lenient"
+    "spans_key tag_column label_names subwords flatten lenient sweep"
 )
 
 
@@ -246,6 +248,7 @@ def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
     kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
     kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
+    kw.update(sweep=ns.sweep)
     kw.update(reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords))
     return plan_of(**kw)
 

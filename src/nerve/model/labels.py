@@ -9,7 +9,7 @@ matching: with ``MISC`` ignored, a gold ``PER`` predicted as ``MISC`` is a misse
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -68,19 +68,7 @@ class LabelMap:
         mapped = ids.of(spans.labels)
         label = mapped[spans.label] if len(mapped) else spans.label
         kept = spans.select(label >= 0)
-        return SpanArray(
-            kept.doc,
-            kept.start,
-            kept.end,
-            label[label >= 0],
-            tuple(ids.names),
-            kept.n_docs,
-            kept.line,
-            kept.source,
-            kept.fragments,
-            kept.notes,
-            kept.attributes,
-        )
+        return replace(kept, label=label[label >= 0], labels=tuple(ids.names))
 
 
 class TypeIds:

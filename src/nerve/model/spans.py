@@ -18,6 +18,7 @@ from ..errors import InputError
 
 if TYPE_CHECKING:
     from .arrays import Bool as BoolArray
+    from .arrays import Float as FloatArray
     from .arrays import Int as IntArray
     from .arrays import ObjectArray
 
@@ -88,6 +89,9 @@ class SpanArray:
             kind (``{"ignored relations": 3}`` for brat): nothing is dropped without a count.
         attributes: per-span metadata by name (brat's attributes and normalisations), each an
             object column of one value (a string) or ``None`` per span; ``None`` when no span has any.
+        score: each span's confidence (``float64``), NaN where a span has none; ``None`` when no
+            span has one. Predictions carry it (a JSON span's ``"score"``); `nerve.score`'s
+            ``sweep`` reads it.
     """
 
     doc: IntArray
@@ -101,6 +105,7 @@ class SpanArray:
     fragments: Fragments | None = None
     notes: Mapping[str, int] = field(default_factory=dict)
     attributes: Mapping[str, ObjectArray] | None = None
+    score: FloatArray | None = None
 
     def __len__(self) -> int:
         return int(self.start.shape[0])
@@ -153,6 +158,7 @@ class SpanArray:
             line=None if self.line is None else self.line[keep],
             fragments=fragments,
             attributes=None if self.attributes is None else {k: v[keep] for k, v in self.attributes.items()},
+            score=None if self.score is None else self.score[keep],
         )
 
     def order(self) -> IntArray:

@@ -37,7 +37,7 @@ from ..analysis.errors import ErrorCounts
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["COLOURS", "ERROR_CATEGORIES", "error_bars", "heatmap", "histogram", "slice_bars"]
+__all__ = ["COLOURS", "ERROR_CATEGORIES", "error_bars", "heatmap", "histogram", "pr_curve", "slice_bars"]
 
 # Okabe-Ito colours, distinguishable with the common colour-vision deficiencies; the page's CSS
 # uses the same ones for the categories in the instance browser.
@@ -225,5 +225,29 @@ def histogram(values: Sequence[float], title: str, label: str) -> str:
         ax.hist(np.asarray(values, dtype=np.float64) * 100, bins=20, range=(0, 100), color="#009E73")
         ax.set_xlabel(label)
         ax.set_ylabel("buckets")
+        ax.set_title(title)
+        return _svg(fig, title)
+
+
+def pr_curve(precision: Sequence[float], recall: Sequence[float], best: int | None, title: str) -> str:
+    """The precision-recall curve of a threshold sweep (in percent), its best point marked.
+
+    The points are the thresholds, the highest first (at most a few hundred: the caller thins a
+    long curve); a step line joins them, as precision holds until the next threshold adds some.
+    """
+    p, r = np.asarray(precision, dtype=np.float64) * 100, np.asarray(recall, dtype=np.float64) * 100
+    with _rc():
+        fig = _figure(5.0, 3.6)
+        ax = fig.add_subplot()
+        dots = "." if len(p) <= 60 else None
+        ax.plot(r, p, drawstyle="steps-post", color=_METRIC_COLOURS["f1"], marker=dots)
+        if best is not None:
+            point: dict[str, Any] = {"marker": "o", "markersize": 8, "linestyle": "none", "clip_on": False}
+            ax.plot([r[best]], [p[best]], color=COLOURS["missed"], label="best F1", **point)
+            ax.legend(loc="lower left", frameon=False, fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("recall %")
+        ax.set_ylabel("precision %")
         ax.set_title(title)
         return _svg(fig, title)

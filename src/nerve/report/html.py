@@ -117,6 +117,8 @@ def render_html(systems: Sequence[SystemReport], *, title: str | None = None, ca
                 part["svg"] = Markup(part["svg"])
         if system["instances"] is not None:
             system["instances"] = Markup(system["instances"])
+        if system["sweep"] is not None and system["sweep"]["svg"] is not None:
+            system["sweep"]["svg"] = Markup(system["sweep"]["svg"])
     template = _environment().get_template("report.html.j2")
     colours = "".join(f"--{name}:{colour};" for name, colour in charts.COLOURS.items())
     return template.render(

@@ -11,7 +11,7 @@ shown when present, so the report does not depend on those modules: ``"bootstrap
 "unit", "seed", "confidence", "flags"}``) puts confidence intervals beside the scores (``n/a``
 for ``null``, an interval that cannot be computed) and its flags above them, and ``"slices"`` (``{slice:
 {bucket: {"precision", "recall", "f1", ...}}}``, or a list of bucket mappings) draws a chart per
-slice.
+slice. A result with a threshold sweep (`nerve.report.sweep.sweep_data`) has its precision-recall curve.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..analysis.errors import BOUNDARY
 from ..results import Result
 from . import charts
 from .browser import instance_data
+from .sweep import sweep_data
 
 __all__ = ["MAX_SLICE_BARS", "SystemReport", "page_data", "safe_json"]
 
@@ -78,6 +79,7 @@ def _system(k: int, system: SystemReport, cap: int) -> dict[str, Any]:
         "errors": None,
         "slices": _slices(found.get("slices"), system.name),
         "instances": None,
+        "sweep": None if result.sweep is None else sweep_data(result.sweep, system.name),
     }
     if analysis is not None and analysis.confusion is not None:
         out["confusion"] = [

@@ -1,7 +1,8 @@
 """Renderers: a `Result` as a text table, JSON, Markdown, CSV or LaTeX.
 
 Every rendering carries the signature and the same information: the exact scores (and, when
-either side has discontinuous entities, the exact scores over those only), the MUC modes
+either side has discontinuous entities, the exact scores over those only), the threshold sweep when
+asked for (`nerve.report.sweep`), the MUC modes
 (scores and COR/INC/PAR/MIS/SPU/cross/POS/ACT counts) and their document average when computed, token
 accuracy, sentences, documents and repairs, and the notes of what the readers (or flattening)
 left out. Tables show scores as percentages with two decimals; JSON and CSV give full-precision
@@ -14,6 +15,7 @@ import csv
 import io
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, OptionError
@@ -37,13 +39,22 @@ CROSS_NOTE = (
 Table = tuple[list[str], list[list[str]]]
 
 
-def _analysis_tables(result: Result) -> list[AnalysisTable]:
-    """The analysis tables (`nerve.report.analysis`), imported only for a result with an analysis."""
-    if result.analysis is None:
-        return []
-    from .analysis import analysis_tables as tables
+def _analysis_tables(result: Result, sweep: bool = True) -> list[AnalysisTable]:
+    """The analysis tables (`nerve.report.analysis`), then the threshold sweep's (`nerve.report.sweep`).
 
-    return tables(result)
+    Each is imported only for a result that has it; ``sweep=False`` leaves the sweep's out (CSV
+    writes those itself, every row).
+    """
+    found = []
+    if result.analysis is not None:
+        from .analysis import analysis_tables as tables
+
+        found = tables(result)
+    if sweep and result.sweep is not None:
+        from .sweep import sweep_tables
+
+        found += sweep_tables(result.sweep)
+    return found
 
 
 def _slices(result: Result, form: str, buf: io.StringIO | None = None) -> list[str]:
@@ -282,9 +293,13 @@ def render_csv(result: Result) -> str:
         if macros:
             buf.write("\n# muc document average\n")
             writer.writerows([["mode", "precision", "recall", "f1", "documents"], *macros])
-    for t in _analysis_tables(result):
+    for t in _analysis_tables(result, sweep=False):
         buf.write(f"\n# {t.title}" + (f": {t.note}" if t.note else "") + "\n")
         writer.writerows([t.head, *([_csv_value(v) for v in row] for row in t.rows)])
+    if result.sweep is not None:  # every row: `nerve.report.sweep.sweep_csv`
+        from .sweep import sweep_csv
+
+        buf.write(sweep_csv(result.sweep))
     _slices(result, "csv", buf)
     buf.write("\n# totals\n")
     writer.writerows([["key", "value"], *([k, _csv_value(v)] for k, v in _totals(result))])
@@ -321,10 +336,14 @@ def render_json(result: Result) -> str:
     The counts are left out of `Result.to_dict`, which compares scores: the same entities read
     as one document or as several score the same. ``sentences`` is null for span input.
     """
-    d = result.to_dict()
+    d = result.to_dict() if result.sweep is None else replace(result, sweep=None).to_dict()
     sentences = result.sentences if result.settings.source == "tags" else None
     head = {"signature": d.pop("signature"), "tokens": d.pop("tokens")}
     out = {**head, "sentences": sentences, "documents": result.documents, **d}
+    if result.sweep is not None:  # a long curve: a row a line (`nerve.report.sweep.json_text`)
+        from .sweep import json_text
+
+        return json_text(out, result.sweep) + "\n"
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
 

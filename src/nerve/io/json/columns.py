@@ -2,12 +2,15 @@
 
 In: lists (documents) of span objects, as a JSON parser gives them. Out: a `SpanArray`, when every
 span passes the checks at once, or ``None``: the reader then reads the spans one by one, to say
-exactly what is wrong. `span_array` builds the array from columns and label names.
+exactly what is wrong. `span_array` builds the array from columns and label names. A span's
+``"score"`` (a number; a confidence) becomes the array's ``score`` column (`score_column`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -17,9 +20,9 @@ import numpy as np
 from ...model.spans import SpanArray
 
 if TYPE_CHECKING:
-    from ...model.arrays import Int
+    from ...model.arrays import Float, Int
 
-__all__ = ["MAX_OFFSET", "fast_columns", "span_array"]
+__all__ = ["MAX_OFFSET", "fast_columns", "is_score", "score_column", "scored_side", "span_array"]
 
 #: The largest offset a span may have (2**40, a thousand billion characters): keys built from
 #: documents and offsets then fit 64 bits, so spans of different documents never meet.
@@ -32,6 +35,35 @@ def span_array(doc: Int, start: Int, end: Int, names: Sequence[str], n_docs: int
     index = {name: i for i, name in enumerate(vocab)}
     label = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
     return SpanArray(doc, start, end, label, tuple(vocab), n_docs)
+
+
+def is_score(value: Any) -> bool:
+    """Whether ``value`` is a number a span's ``"score"`` may be: an int or a float, not a boolean."""
+    return type(value) in (int, float)
+
+
+def score_column(items: Iterable[Any]) -> Float | None:
+    """The ``"score"`` of each span object of ``items`` as ``float64``, NaN where one has none.
+
+    ``None`` when no object has one. The values are to be checked already (`is_score`).
+    """
+    values = [e.get("score", math.nan) if type(e) is dict else math.nan for e in items]
+    column = np.asarray(values, dtype=np.float64)
+    return None if np.isnan(column).all() else column
+
+
+def scored_side(spans: SpanArray, docs: list[Any], keys: Sequence[str]) -> SpanArray:
+    """``spans`` with the scores of the span objects they were read from.
+
+    Those are the list under the first of ``keys`` each document has; ``spans`` stay as they are
+    when no span has a score, or ``docs`` is empty.
+    """
+    items: list[Any] = []
+    for o in docs:
+        key = next((k for k in keys if k in o), None)
+        items.extend(o[key] if key is not None else ())
+    column = score_column(items)
+    return spans if column is None or len(column) != len(spans) else replace(spans, score=column)
 
 
 def fast_columns(
@@ -75,4 +107,9 @@ def fast_columns(
         return None
     if lengths is not None and not (end <= lengths[doc]).all():
         return None
-    return span_array(doc, start, end, labels, len(docs))
+    spans = span_array(doc, start, end, labels, len(docs))
+    if not any("score" in shape for shape in shapes):
+        return spans
+    if not all(map(is_score, (e["score"] for e in flat if "score" in e))):
+        return None  # read one by one: the span whose score is not a number is named
+    return replace(spans, score=score_column(flat))

@@ -30,7 +30,7 @@ from ..lenient import counted, mismatch_fix
 from ..pairing import DocKeys, doc_keys, doc_text, record, recording_now
 from ..sources import read_bytes
 from ..unit_offsets import in_characters
-from .columns import MAX_OFFSET, fast_columns, span_array
+from .columns import MAX_OFFSET, fast_columns, is_score, scored_side, span_array
 
 if TYPE_CHECKING:
     from ...model.arrays import Int
@@ -220,6 +220,8 @@ def _span(check: Checker, i: int, item: Any) -> tuple[int, int, str]:
     for needed in ("start", "end", "label"):
         if needed not in item:
             raise check.fail(f'span {i}: missing "{needed}"')
+    if "score" in item and not is_score(item["score"]):
+        raise check.fail(f'span {i}: expected a number under "score", got {quote(item["score"])}')
     return check.span(i, item["start"], item["end"], item["label"], item.get("text"))
 
 
@@ -385,4 +387,6 @@ def read_documents(
         gold.append(g)
         if p is not None:
             pred.append(p)
-    return SpanArray.from_documents(gold), SpanArray.from_documents(pred) if has_pred else None
+    docs = [o for _, o in objects] if problems is None else []  # validating: no scores (spans left out)
+    sides = [scored_side(SpanArray.from_documents(gold), docs, ("gold", "spans", "entities"))]
+    return sides[0], scored_side(SpanArray.from_documents(pred), docs, ("pred",)) if has_pred else None
