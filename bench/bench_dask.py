@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         reference = floor(paths)
         times.append(time.perf_counter() - t0)
     assert reference.tokens.count == args.tokens, reference.tokens
-    rows.append({"run": "one process, no Dask (floor)", "workers": 1, "seconds": statistics.median(times)})
+    rows.append({"run": "one process, no Dask", "workers": 1, "seconds": statistics.median(times)})
     for keep_trim in (False, True) if args.keep_trim else (False,):
         for n in args.workers:
             times, result = on_dask(paths, n, args.repeats, keep_trim)
