@@ -62,6 +62,9 @@ struct nc_state {
     long long docs;
     entry_t *table;
     size_t table_cap, table_n;
+    nc_tag held[2]; /* the last tag looked up in each column, and its length and key if short */
+    size_t held_len[2];
+    unsigned long long held_key[2];
     char *arena;
     size_t arena_len, arena_cap;
     decoder_t dec[2];
@@ -174,14 +177,24 @@ static int rehash(nc_state *s) {
     return 0;
 }
 
-/* The tag of the bytes p[0:n]; NULL (and the reason set) when it does not fit or memory ran out. */
-static const nc_tag *lookup(nc_state *s, const unsigned char *p, size_t n) {
+/* The tag of the bytes p[0:n] in column col (0 gold, 1 predicted), copied into s->held[col], which
+ * stays valid while the table grows; NULL (and the reason set) when it does not fit or memory ran out.
+ * The column's last short tag is checked first: tags repeat (runs of O). */
+static const nc_tag *lookup(nc_state *s, int col, const unsigned char *p, size_t n) {
     unsigned long long key = short_key(p, n);
+    if (n <= 8 && s->held_len[col] == n && s->held_key[col] == key) return &s->held[col];
+    s->held_len[col] = (size_t)-1;
     size_t h = hash_of(p, n, key), j = h & (s->table_cap - 1);
     while (s->table[j].used) {
         entry_t *e = &s->table[j];
-        if (e->hash == h && e->len == n && (n <= 8 ? e->key == key : memcmp(s->arena + e->offset, p, n) == 0))
-            return &e->tag;
+        if (e->hash == h && e->len == n && (n <= 8 ? e->key == key : memcmp(s->arena + e->offset, p, n) == 0)) {
+            s->held[col] = e->tag;
+            if (n <= 8) {
+                s->held_len[col] = n;
+                s->held_key[col] = key;
+            }
+            return &s->held[col];
+        }
         j = (j + 1) & (s->table_cap - 1);
     }
     nc_tag tag;
@@ -216,7 +229,8 @@ static const nc_tag *lookup(nc_state *s, const unsigned char *p, size_t n) {
     e->tag = tag;
     s->arena_len += n;
     s->table_n++;
-    return &e->tag;
+    s->held[col] = tag;
+    return &s->held[col];
 }
 
 /* ---- lines ---- */
@@ -510,8 +524,8 @@ static int run_merged(nc_state *s) {
         int doc_start, starts = gold_row(s, &r, &doc_start);
         if (r.kind == TOKEN) {
             if (!columns_ok(s, g, &r, 2)) return NC_HANDOVER;
-            const nc_tag *gt = lookup(s, r.f[1], r.n[1]);
-            const nc_tag *pt = gt ? lookup(s, r.f[2], r.n[2]) : NULL;
+            const nc_tag *gt = lookup(s, 0, r.f[1], r.n[1]);
+            const nc_tag *pt = gt ? lookup(s, 1, r.f[2], r.n[2]) : NULL;
             if (!pt) return NC_HANDOVER;
             token(s, gt, pt, starts, doc_start);
         }
@@ -613,8 +627,8 @@ static int run_paired(nc_state *s) {
         }
         int doc_start, starts = gold_row(s, &gr, &doc_start);
         if (gr.kind == TOKEN) {
-            const nc_tag *gt = lookup(s, gr.f[2], gr.n[2]);
-            const nc_tag *pt = gt ? lookup(s, pr.f[2], pr.n[2]) : NULL;
+            const nc_tag *gt = lookup(s, 0, gr.f[2], gr.n[2]);
+            const nc_tag *pt = gt ? lookup(s, 1, pr.f[2], pr.n[2]) : NULL;
             if (!pt) return NC_HANDOVER;
             token(s, gt, pt, starts, doc_start);
         }
@@ -642,6 +656,7 @@ nc_state *nc_new(const nc_options *options) {
         return NULL;
     }
     s->dec[0].prev = s->dec[1].prev = OUTSIDE;
+    s->held_len[0] = s->held_len[1] = (size_t)-1;
     return s;
 }
 

@@ -252,3 +252,15 @@ def test_the_default_engine_follows_the_environment() -> None:
 
     off = os.environ.get("NERVE_NO_SPEEDUPS", "") not in ("", "0")
     assert (speedups() is None) == off
+
+
+def test_many_distinct_tags(tmp_path: Path) -> None:
+    """Hundreds of tags: the core's table of tags grows (rehashes) while a line's two tags are held."""
+    lines = [f"w B-T{i} B-T{(i * 7) % 500}\nw I-T{i} I-T{i}\n\n" for i in range(500)]
+    path = tmp_path / "many.txt"
+    path.write_text("".join(lines))
+    for policy in ("begin", "conlleval", "discard"):  # error: I-T1 after B-T7 is listed
+        fast, slow, spy = both(lambda policy=policy: nerve.score(path, repair=policy))  # type: ignore[misc]
+        assert fast == slow
+        assert fast[0] == "result"
+        assert spy.counted >= 1
