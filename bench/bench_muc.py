@@ -65,7 +65,9 @@ print(json.dumps(muc.evaluate_all(preds, golds, texts)))
 
 # "nerve" reads the nervaluate JSON that nervaluate reads: the primary row. "nerve-greedy" reads it too,
 # with --matching greedy, and must give nervaluate's counts exactly. "nerve-eval4ner" reads eval4ner's file.
-NERVE_ROWS = ("nerve", "nerve-greedy", "nerve-jsonl", "nerve-eval4ner")
+# "nerve-numpy" is the primary row on the numpy engine (NERVE_NO_SPEEDUPS=1), and "nerve-baseline" the same
+# on another source tree (--baseline: the code before the compiled engine), timed in the same run.
+NERVE_ROWS = ("nerve", "nerve-numpy", "nerve-baseline", "nerve-greedy", "nerve-jsonl", "nerve-eval4ner")
 PEERS = ("nervaluate", "eval4ner")
 # The floor of the primary row: a whole process that reads the nervaluate JSON and parses it with orjson.
 # The cyclic garbage collector is off during the parse, as nerve's readers have it.
@@ -94,11 +96,22 @@ def span_files(tokens: int, seed: int, regenerate: bool) -> dict[str, Path]:
 # --------------------------------------------------------------------------- tools
 
 
-def nerve_row(key: str, path: Path, fmt_args: list[str], what: str) -> bs.Tool:
+def nerve_row(
+    key: str,
+    path: Path,
+    fmt_args: list[str],
+    what: str,
+    env: list[str] | None = None,
+    source: Path | None = None,
+) -> bs.Tool:
+    """``nerve score --metrics muc`` of ``path``; ``env``: NAME=VALUE settings, ``source``: another tree."""
     tool = bs.nerve_tool(path)
-    argv = [tool.argv[0], "score", str(path), *fmt_args, "--metrics", "muc", "--output", "json"]
+    command = [sys.executable, "-m", "nerve"] if source is not None else [tool.argv[0]]
+    argv = [*command, "score", str(path), *fmt_args, "--metrics", "muc", "--output", "json"]
+    if source is not None:
+        env = [f"PYTHONPATH={source / 'src'}", *(env or [])]
     label = f"nerve score --metrics muc ({what})"
-    return bs.Tool(key, label, argv, unavailable=tool.unavailable)
+    return bs.Tool(key, label, ["env", *env, *argv] if env else argv, unavailable=tool.unavailable)
 
 
 def script_row(key: str, package: str, script: str, path: Path, what: str) -> bs.Tool:
@@ -108,7 +121,8 @@ def script_row(key: str, package: str, script: str, path: Path, what: str) -> bs
     return bs.Tool(key, label, [sys.executable, "-c", script, str(path)], unavailable=reason)
 
 
-def make_tools(paths: dict[str, Path], keys: list[str]) -> list[bs.Tool]:
+def make_tools(paths: dict[str, Path], keys: list[str], baseline: Path | None = None) -> list[bs.Tool]:
+    no_speedups = ["NERVE_NO_SPEEDUPS=1"]
     makers = {
         "floor": lambda: script_row(
             "floor", "orjson", FLOOR_SCRIPT, paths["nervaluate"], "floor: orjson.loads of the file"
@@ -116,6 +130,10 @@ def make_tools(paths: dict[str, Path], keys: list[str]) -> list[bs.Tool]:
         "nerve": lambda: nerve_row(
             "nerve", paths["nervaluate"], ["--format", "nervaluate"], "nervaluate JSON"
         ),
+        "nerve-numpy": lambda: nerve_row(
+            "nerve-numpy", paths["nervaluate"], ["--format", "nervaluate"], "numpy engine", no_speedups
+        ),
+        "nerve-baseline": lambda: baseline_row(paths["nervaluate"], baseline),
         "nerve-greedy": lambda: nerve_row(
             "nerve-greedy",
             paths["nervaluate"],
@@ -134,6 +152,15 @@ def make_tools(paths: dict[str, Path], keys: list[str]) -> list[bs.Tool]:
         ),
     }
     return [makers[k]() for k in keys]
+
+
+def baseline_row(path: Path, baseline: Path | None) -> bs.Tool:
+    what = f"numpy engine, the tree at {baseline}" if baseline else "another tree"
+    args = ["--format", "nervaluate"]
+    tool = nerve_row("nerve-baseline", path, args, what, ["NERVE_NO_SPEEDUPS=1"], baseline or Path("."))
+    if baseline is None or not (baseline / "src" / "nerve").is_dir():
+        return bs.Tool(tool.key, tool.label, tool.argv, unavailable="give --baseline DIR, a nerve checkout")
+    return tool
 
 
 def shown_command(tool: bs.Tool) -> str:
@@ -199,6 +226,17 @@ def targets(results: list[bs.Result], ratio: dict[str, dict[str, float | None]])
                     "result": bs.verdict(None if value is None else value >= TARGET),
                 }
             )
+    numpy, baseline = by_key.get("nerve-numpy"), by_key.get("nerve-baseline")
+    if numpy and baseline and numpy.median_wall_s and baseline.median_wall_s:
+        value = baseline.median_wall_s / numpy.median_wall_s
+        out.append(
+            {
+                "target": "nerve-numpy no slower than nerve-baseline (within 5 %: a shared machine)",
+                "primary": False,
+                "measured": f"{value:.2f}x",
+                "result": bs.verdict(value >= 0.95),
+            }
+        )
     return out
 
 
@@ -223,7 +261,7 @@ def count_check(results: list[bs.Result], tokens: int) -> dict[str, Any]:
     muc = {k: v["muc"] for k in NERVE_ROWS if (v := printed.get(k)) and isinstance(v.get("muc"), dict)}
     nv = printed.get("nervaluate")
     out: dict[str, Any] = {}
-    for other in ("nerve-jsonl", "nerve-eval4ner"):
+    for other in ("nerve-numpy", "nerve-baseline", "nerve-jsonl", "nerve-eval4ner"):
         if "nerve" in muc and other in muc:
             out[f"nerve_equals_{other}"] = muc["nerve"] == muc[other]
     modes = []
@@ -274,7 +312,12 @@ def check_table(check: dict[str, Any]) -> str:
             f"| {f1(row['nervaluate'])} | {f1(row['nerve'])} |"
         )
     lines = ["\n".join(rows), ""]
-    for other, what in (("nerve-jsonl", "the JSONL"), ("nerve-eval4ner", "eval4ner's file")):
+    for other, what in (
+        ("nerve-numpy", "the numpy engine"),
+        ("nerve-baseline", "the baseline tree"),
+        ("nerve-jsonl", "the JSONL"),
+        ("nerve-eval4ner", "eval4ner's file"),
+    ):
         key = f"nerve_equals_{other}"
         if key in check:
             same = "identical" if check[key] else "different"
@@ -309,6 +352,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"comma-separated subset of {','.join(ALL_TOOLS)}",
     )
     parser.add_argument("--regenerate", action="store_true", help="rewrite the span files")
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="a nerve checkout timed as the nerve-baseline row"
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
     parser.add_argument(
         "--check", action="store_true", help="exit with status 1 unless the primary targets pass"
@@ -328,10 +374,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     paths = span_files(args.tokens, args.seed, args.regenerate)
     keys = [k for k in ALL_TOOLS if k in args.tools]
-    tools = make_tools(paths, keys)
+    tools = make_tools(paths, keys, args.baseline)
     fmt = {
         "floor": "nervaluate",
         "nerve": "nervaluate",
+        "nerve-numpy": "nervaluate",
+        "nerve-baseline": "nervaluate",
         "nerve-greedy": "nervaluate",
         "nerve-jsonl": "jsonl",
         "nerve-eval4ner": "eval4ner",

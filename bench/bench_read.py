@@ -10,18 +10,24 @@ then read by the reader ``nerve score`` reads one side with (the format's entry 
 `nerve.io.tags.hf.read_hf` for the datasets), and by the floor of each:
 
 - JSONL: ``orjson.loads`` of every line (the parse alone, no checks, no columns);
-- brat, HIPE, CoNLL-U: a bare read of the bytes (``Path.read_bytes`` of every file);
+- brat, HIPE, CoNLL-U: reading every file and splitting its lines, ``open(f, 'rb').read().split(b'\\n')``
+  (issue 27: a bare read of a cached file is a memory copy, the wrong floor for a text format);
 - DocBin: spaCy's own ``DocBin().from_disk(path).get_docs(vocab)``, every doc made;
 - dataset: ``datasets.load_from_disk`` (memory-mapped) and ``pyarrow.parquet.read_table``.
 
-Every row is the median of ``--repeats`` timed calls after one untimed warm-up (imports and the
-page cache are warm); ``ratio`` is nerve's median over the floor's. Target (issue 14): at most 3x
-for the text formats; for the binary ones the library's own load dominates.
+nerve is timed on each engine: the compiled one (``nerve._speedups``, built in place) and numpy
+(``NERVE_NO_SPEEDUPS=1``), and, with ``--baseline SRC``, the code of another checkout's ``src/``
+(main's, say) on numpy, which the numpy engine must not be slower than. Every row runs in a fresh
+process (imports outside the clock), round robin over ``--repeats`` rounds; each round times
+``--inner`` calls after one untimed warm-up, and a row's time is the median of all its calls. The
+machine may be shared: the rounds interleave the rows so that load falls on all of them alike.
+``ratio`` is a row's median over its format's floor. Target (issue 27): at most 3x for the text
+formats.
 
 Usage::
 
-    python bench/bench_read.py                   # 1M tokens, 5 runs each
-    python bench/bench_read.py --repeats 9 --formats hipe,conllu --check
+    python bench/bench_read.py                   # 1M tokens, 5 rounds of 3 calls
+    python bench/bench_read.py --formats brat,hipe,conllu --baseline ../main/src --check
 
 Prints a Markdown table and writes ``bench/out/bench-read-<tokens>.json``.
 """
@@ -30,7 +36,10 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -45,6 +54,7 @@ from gen_spans import decode_iob2, read_sentences
 FORMATS = ("jsonl", "brat", "hipe", "conllu", "spacy", "hf")
 TEXT_FORMATS = ("jsonl", "brat", "hipe", "conllu")
 TARGET_RATIO = 3.0
+NOISE = 1.10  # the numpy engine against the baseline: within the run-to-run noise of a shared machine
 HIPE_HEADER = (
     "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\t"
     "NE-NESTED\tNEL-LIT\tNEL-METO\tMISC\n"
@@ -152,10 +162,9 @@ def write_hf(sentences: list[Sentence], directory: Path, parquet: Path) -> None:
     ds.to_parquet(str(parquet))
 
 
-def make_files(args: argparse.Namespace) -> dict[str, Path]:
-    corpus = corpus_for(args.tokens, args.seed)
+def paths_for(args: argparse.Namespace) -> dict[str, Path]:
     root = OUT / f"read-{args.tokens}-seed{args.seed}-s{args.sentences}"
-    paths = {
+    return {
         "jsonl": root / "spans.jsonl",
         "brat": root / "brat",
         "hipe": root / "hipe.tsv",
@@ -164,10 +173,16 @@ def make_files(args: argparse.Namespace) -> dict[str, Path]:
         "hf": root / "dataset",
         "parquet": root / "dataset.parquet",
     }
+
+
+def make_files(args: argparse.Namespace) -> dict[str, Path]:
+    paths = paths_for(args)
+    root = paths["jsonl"].parent
     wanted = set(args.formats) | ({"parquet"} if "hf" in args.formats else set())
     if all(paths[k].exists() for k in wanted):
         return paths
     root.mkdir(parents=True, exist_ok=True)
+    corpus = corpus_for(args.tokens, args.seed)
     sentences = [(tokens, gold) for tokens, gold, _ in read_sentences(corpus)]
     writers: dict[str, Callable[[], None]] = {
         "jsonl": lambda: write_jsonl(sentences, paths["jsonl"]),
@@ -189,6 +204,11 @@ def make_files(args: argparse.Namespace) -> dict[str, Path]:
 
 def median_s(call: Callable[[], object], repeats: int) -> float:
     """The median wall time of ``repeats`` calls, after one untimed warm-up; collector off as nerve has it."""
+    return statistics.median(times_s(call, repeats))
+
+
+def times_s(call: Callable[[], object], repeats: int) -> list[float]:
+    """The wall times of ``repeats`` calls, after one untimed warm-up."""
     call()
     times = []
     for _ in range(repeats):
@@ -196,12 +216,25 @@ def median_s(call: Callable[[], object], repeats: int) -> float:
         t0 = time.perf_counter()
         call()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return times
 
 
-def bare_read(path: Path) -> Callable[[], object]:
-    files = sorted(p for p in path.iterdir()) if path.is_dir() else [path]
-    return lambda: [p.read_bytes() for p in files]
+def files_of(path: Path) -> list[Path]:
+    return sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+
+
+def split_lines(path: Path) -> Callable[[], object]:
+    """The floor of a text format: every file read and its lines split (``read().split(b'\\n')``)."""
+    files = files_of(path)
+
+    def read() -> object:
+        out = []
+        for f in files:
+            with open(f, "rb") as handle:
+                out.append(handle.read().split(b"\n"))
+        return out
+
+    return read
 
 
 def jsonl_floor(path: Path) -> Callable[[], object]:
@@ -220,13 +253,12 @@ def spacy_floor(path: Path) -> Callable[[], object]:
 
 def rows_for(key: str, paths: dict[str, Path]) -> list[tuple[str, str, Callable[[], object]]]:
     """(row label, role, call) of one format: the floor(s) first, then nerve."""
-    from nerve.io.json.jsonl import no_gc
-    from nerve.io.spans import PAIR_READERS, SPAN_READERS
-    from nerve.io.tags.hf import read_hf
-
     path = paths[key]
 
     def nerve() -> object:  # what `nerve score` runs to read the gold side (read_span_columns' _read)
+        from nerve.io.json.jsonl import no_gc
+        from nerve.io.spans import PAIR_READERS, SPAN_READERS
+
         with no_gc():
             if key in PAIR_READERS:
                 return PAIR_READERS[key](str(path), None, None, None)
@@ -235,11 +267,13 @@ def rows_for(key: str, paths: dict[str, Path]) -> list[tuple[str, str, Callable[
     if key == "jsonl":
         return [("floor: orjson.loads per line", "floor", jsonl_floor(path)), ("nerve", "nerve", nerve)]
     if key in ("brat", "hipe", "conllu"):
-        return [("floor: bare read of the bytes", "floor", bare_read(path)), ("nerve", "nerve", nerve)]
+        return [("floor: read + split lines", "floor", split_lines(path)), ("nerve", "nerve", nerve)]
     if key == "spacy":
         return [("floor: DocBin.from_disk + get_docs", "floor", spacy_floor(path)), ("nerve", "nerve", nerve)]
     import datasets
     import pyarrow.parquet as pq
+
+    from nerve.io.tags.hf import read_hf
 
     parquet = paths["parquet"]
     return [
@@ -251,37 +285,79 @@ def rows_for(key: str, paths: dict[str, Path]) -> list[tuple[str, str, Callable[
 
 
 def size_mb(path: Path) -> float:
-    files = path.rglob("*") if path.is_dir() else [path]
-    return sum(p.stat().st_size for p in files if p.is_file()) / 1e6
+    return sum(p.stat().st_size for p in files_of(path)) / 1e6
+
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def engines(args: argparse.Namespace) -> list[tuple[str, Path, str]]:
+    """(name, the ``src`` folder nerve is imported from, ``NERVE_NO_SPEEDUPS``) of each nerve row."""
+    out = [("C engine", SRC, "0"), ("numpy engine", SRC, "1")]
+    if args.baseline:
+        out.append((f"baseline {args.baseline_name} (numpy)", Path(args.baseline).resolve(), "1"))
+    return out
+
+
+def worker(args: argparse.Namespace) -> int:
+    """One row's timings, in this process (see `run`): a JSON line on stdout."""
+    key, index = args.worker.split(":")
+    label, _, call = rows_for(key, paths_for(args))[int(index)]
+    from nerve._engine import engine
+
+    print(json.dumps({"row": label, "engine": engine(), "times": times_s(call, args.inner)}))
+    return 0
+
+
+def time_row(args: argparse.Namespace, key: str, index: int, src: Path, no_speedups: str) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(src), "NERVE_NO_SPEEDUPS": no_speedups}
+    argv = [sys.executable, __file__, "--worker", f"{key}:{index}", "--inner", str(args.inner)]
+    argv += ["--tokens", str(args.tokens), "--seed", str(args.seed), "--sentences", str(args.sentences)]
+    done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def run(args: argparse.Namespace, paths: dict[str, Path]) -> list[dict[str, Any]]:
-    measured: list[dict[str, Any]] = []
+    """Every row, each in a fresh process, round robin over ``--repeats`` rounds of ``--inner`` calls."""
+    plan: list[tuple[str, int, str, str, Path, str]] = []  # key, row index, label, role, src, NO_SPEEDUPS
     for key in args.formats:
-        floor = None
-        for label, role, call in rows_for(key, paths):
-            print(f"  {key}: {label} ...", end=" ", file=sys.stderr, flush=True)
-            seconds = median_s(call, args.repeats)
-            print(f"{seconds:.4f} s", file=sys.stderr)
+        for index, (label, role, _) in enumerate(rows_for(key, paths)):
             if role == "floor":
-                floor = seconds
-            ratio = seconds / floor if role == "nerve" and floor else None
-            where = paths["parquet"] if "parquet" in label else paths[key]
-            measured.append(
-                {
-                    "format": key,
-                    "row": label,
-                    "role": role,
-                    "mb": round(size_mb(where), 1),
-                    "median_s": round(seconds, 4),
-                    "ratio": None if ratio is None else round(ratio, 2),
-                }
-            )
+                plan.append((key, index, label, role, SRC, "0"))
+            else:
+                plan += [(key, index, f"{label}: {name}", role, src, off) for name, src, off in engines(args)]
+    times: dict[int, list[float]] = {i: [] for i in range(len(plan))}
+    engine_of: dict[int, str] = {}
+    for round_ in range(args.repeats):
+        for i, (key, index, label, _, src, off) in enumerate(plan):
+            got = time_row(args, key, index, src, off)
+            times[i] += got["times"]
+            engine_of[i] = got["engine"]
+            seconds = statistics.median(got["times"])
+            print(f"  round {round_ + 1}: {key}: {label} {seconds:.4f} s", file=sys.stderr)
+    measured: list[dict[str, Any]] = []
+    floor = None
+    for i, (key, _, label, role, _, _) in enumerate(plan):
+        seconds = statistics.median(times[i])
+        floor = seconds if role == "floor" else floor
+        ratio = seconds / floor if role == "nerve" and floor else None
+        where = paths["parquet"] if "parquet" in label else paths[key]
+        measured.append(
+            {
+                "format": key,
+                "row": label,
+                "role": role,
+                "engine": engine_of[i] if role == "nerve" else None,
+                "mb": round(size_mb(where), 1),
+                "median_s": round(seconds, 4),
+                "ratio": None if ratio is None else round(ratio, 2),
+            }
+        )
     return measured
 
 
 def table(measured: list[dict[str, Any]]) -> str:
-    rows = ["| format | row | MB | median s | ratio (nerve / floor) |", "|---|---|---:|---:|---:|"]
+    rows = ["| format | row | MB | median s | ratio (to the floor) |", "|---|---|---:|---:|---:|"]
     for m in measured:
         ratio = "" if m["ratio"] is None else f"{m['ratio']:.2f}"
         rows.append(f"| {m['format']} | {m['row']} | {m['mb']:.1f} | {m['median_s']:.4f} | {ratio} |")
@@ -291,35 +367,57 @@ def table(measured: list[dict[str, Any]]) -> str:
 def targets(measured: list[dict[str, Any]]) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for m in measured:
-        if m["role"] == "nerve" and m["format"] in TEXT_FORMATS:
+        if m["role"] == "nerve" and m["format"] in TEXT_FORMATS and m["row"].endswith("C engine"):
             out.append(
                 {
-                    "target": f"{m['format']}: nerve <= {TARGET_RATIO:g}x its floor",
+                    "target": f"{m['format']}: {m['row']} <= {TARGET_RATIO:g}x its floor",
                     "measured": f"{m['ratio']:.2f}x",
                     "result": verdict(m["ratio"] <= TARGET_RATIO),
+                }
+            )
+    baseline = {m["format"]: m for m in measured if "baseline" in m["row"]}
+    for m in measured:
+        if m["row"].endswith("numpy engine") and m["format"] in baseline:
+            before = baseline[m["format"]]["median_s"]
+            out.append(
+                {
+                    "target": f"{m['format']}: numpy engine no slower than the baseline",
+                    "measured": f"{m['median_s'] / before:.2f}x the baseline's time",
+                    "result": verdict(m["median_s"] <= before * NOISE),
                 }
             )
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1, help="gen_corpus.py seed")
     parser.add_argument("--sentences", type=int, default=50, help="sentences a document (not JSONL, dataset)")
-    parser.add_argument("--repeats", "-r", type=int, default=5)
+    parser.add_argument("--repeats", "-r", type=int, default=5, help="rounds, round robin over the rows")
+    parser.add_argument("--inner", type=int, default=3, help="timed calls a row a round, after a warm-up")
     parser.add_argument(
         "--formats", type=lambda s: s.split(","), default=list(FORMATS), help=f"subset of {','.join(FORMATS)}"
     )
+    parser.add_argument("--baseline", help="the src/ folder of another checkout (main's): one more row")
+    parser.add_argument("--baseline-name", default="main", help="what the baseline row is called")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every text format passes")
-    args = parser.parse_args(argv)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.worker:
+        return worker(args)
     unknown = set(args.formats) - set(FORMATS)
     if unknown:
-        parser.error(f"unknown --formats: {', '.join(sorted(unknown))}")
+        sys.exit(f"unknown --formats: {', '.join(sorted(unknown))}")
     paths = make_files(args)
     measured = run(args, paths)
     found = targets(measured)
-    print(f"## Reading {args.tokens} tokens, in process, median of {args.repeats}\n")
+    rounds = f"{args.repeats} rounds x {args.inner} calls"
+    print(f"## Reading {args.tokens} tokens, in process, median of {rounds}\n")
     print(table(measured))
     print("\nTargets:\n" + targets_text(found))
     payload = {"machine": machine(), "tokens": args.tokens, "repeats": args.repeats, "rows": measured}

@@ -17,6 +17,10 @@ PyMethodDef nerve_core_methods[] = {
 static PyMethodDef *const TABLES[] = {
     nerve_core_methods,
     nerve_conll_methods,
+    nerve_columns_methods,
+    nerve_brat_methods,
+    nerve_spans_methods,
+    nerve_muc_methods,
 };
 
 static int exec_module(PyObject *module) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
@@ -104,3 +105,13 @@ def peer(name: str) -> ModuleType:
     if python is not None and sys.version_info < python:
         pytest.skip(f"{name} (as pinned) needs Python {python[0]}.{python[1]}", allow_module_level=True)
     return need(name)
+
+
+@pytest.fixture(autouse=True)
+def _engine_chosen_afresh() -> Iterator[None]:
+    """The engine is chosen once a process (`nerve._engine.speedups` is cached): a test that sets
+    ``NERVE_NO_SPEEDUPS`` would leave its choice to every later test. Chosen afresh after each."""
+    yield
+    from nerve import _engine
+
+    _engine.speedups.cache_clear()

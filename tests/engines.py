@@ -1,20 +1,55 @@
-"""Both engines in one process: the C engine (`nerve._speedups`) or the numpy engine, switched for a call.
+"""Both engines in one process: `engine(on)` turns the compiled one on or off for a block, and
+`compiled_or_skip` skips a module where it is not built (and fails under CI=true, which builds it).
 
-The compiled CoNLL counter (`nerve.io.tags.conll_c`) is switched off by making its `speedups` return
-``None``, which sends `nerve.score` (and scoring in parts) to the numpy reader; switched on, it is
-the compiled module itself, even under ``NERVE_NO_SPEEDUPS=1``, wrapped to count what it did.
+`conll_engine` does the same for CoNLL files with the C counter (`nerve.io.tags.conll_c`) wrapped in
+a `Spy` that counts the file pairs it counted and those it handed over; `both` runs a call on each
+engine and gives both outcomes (the result, or the error's type and message).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 import nerve
 import nerve.io.tags.conll_c as conll_c
 from conftest import need
+from nerve import _engine
 from nerve.errors import NerveError
+
+
+def compiled_or_skip() -> None:
+    """Skip the calling test module unless `nerve._speedups` is built (fail under CI=true).
+
+    Built is enough: the tests turn the engine on and off themselves, so they run under
+    ``NERVE_NO_SPEEDUPS=1`` too.
+    """
+    if importlib.util.find_spec("nerve._speedups") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("nerve._speedups is not built; CI builds it", pytrace=False)
+        pytest.skip("nerve._speedups is not built here", allow_module_level=True)
+
+
+@contextmanager
+def engine(on: bool) -> Iterator[None]:
+    """The compiled engine on or off (``NERVE_NO_SPEEDUPS``) inside the block."""
+    old = os.environ.get("NERVE_NO_SPEEDUPS")
+    os.environ["NERVE_NO_SPEEDUPS"] = "0" if on else "1"
+    _engine.speedups.cache_clear()
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["NERVE_NO_SPEEDUPS"]
+        else:
+            os.environ["NERVE_NO_SPEEDUPS"] = old
+        _engine.speedups.cache_clear()
+
 
 CORE = need("nerve._speedups")
 
@@ -39,13 +74,18 @@ class Spy:
 
 
 @contextmanager
-def engine(compiled: bool) -> Iterator[Spy]:
-    """Score on the C engine (``compiled``) or on the numpy engine, in this process."""
+def conll_engine(compiled: bool) -> Iterator[Spy]:
+    """Score CoNLL files on the C engine (``compiled``) or on the numpy engine, in this process.
+
+    The engine is chosen as `engine` chooses it (``NERVE_NO_SPEEDUPS``), and the C counter's module
+    is the `Spy` (or none), so that the C engine counts even where the environment turned it off.
+    """
     spy = Spy()
     before = conll_c.speedups
     conll_c.speedups = (lambda: spy) if compiled else (lambda: None)  # type: ignore[assignment]
     try:
-        yield spy
+        with engine(compiled):
+            yield spy
     finally:
         conll_c.speedups = before  # type: ignore[assignment]
 
@@ -61,8 +101,8 @@ def outcome(run: Callable[[], nerve.Result]) -> tuple[Any, ...]:
 
 def both(run: Callable[[], nerve.Result]) -> tuple[tuple[Any, ...], tuple[Any, ...], Spy]:
     """The outcome on the C engine, the outcome on the numpy engine, and what the C engine did."""
-    with engine(True) as spy:
+    with conll_engine(True) as spy:
         fast = outcome(run)
-    with engine(False):
+    with conll_engine(False):
         slow = outcome(run)
     return fast, slow, spy

@@ -364,7 +364,7 @@ def test_command_lets_bugs_through(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug")
 
-    monkeypatch.setattr("nerve.cli.score.scored", broken)
+    monkeypatch.setattr("nerve.compiled.count", broken)
     with pytest.raises(ValueError, match="a bug"):
         main(["score", str(EXAMPLE)])
 
@@ -424,3 +424,17 @@ def test_conlleval_cannot_decode_entities() -> None:
     assert str(refused(nerve.encode, [(0, 1, "PER")], 2, scheme="auto")) == (
         "scheme: encode needs a scheme to write, not auto"
     )
+
+
+def test_the_choices_the_command_names_without_importing_arrays_are_the_readers_own() -> None:
+    from nerve.io.tags.hf import SUBWORD_POLICIES
+    from nerve.model.nesting import POLICIES
+
+    assert options.FLATTEN_POLICIES == POLICIES
+    assert options.SUBWORD_POLICIES == SUBWORD_POLICIES == ("first", "last", "majority", "all")
+
+
+def test_the_output_names_the_command_lists_are_the_renderers() -> None:
+    from nerve.report.renderers import RENDERERS
+
+    assert tuple(RENDERERS) == options.OUTPUTS

@@ -10,7 +10,7 @@ import pytest
 
 import nerve
 from nerve.api.planned import keywords, plan_of
-from nerve.plan import Plan, Reading
+from nerve.plan import DEFAULTS, Plan, Reading
 
 
 def _public() -> dict[str, Any]:
@@ -20,6 +20,8 @@ def _public() -> dict[str, Any]:
 
 def test_the_plan_takes_the_public_signatures_keywords_and_defaults() -> None:
     assert keywords() == _public()
+    assert dict(DEFAULTS) == _public()  # in order too: the command plans with them, not importing the API
+    assert list(DEFAULTS) == list(_public())
     assert Plan.of(_public()) == Plan()  # the signature's defaults are the plan's own
     for name in _public():
         rest = {k: v for k, v in _public().items() if k != name}

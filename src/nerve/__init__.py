@@ -6,18 +6,23 @@
 1.0
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from . import _deprecated
 from ._version import __version__
-from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: ``nerve --version`` stays cheap
 if TYPE_CHECKING:
+    from typing import Any
+
+    from .analysis.agree_result import Agreement
     from .analysis.query import InstanceQuery
     from .api import decode, encode, score, score_text, validate, validate_spans
+    from .api.agree import agree
     from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
+    from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
     from .io.tags.conll import TaggedCorpus, read_conll
     from .model.schemes import SUPPORTED_SCHEMES, TagFormat
     from .model.spans import Span, SpanArray
@@ -27,10 +32,14 @@ if TYPE_CHECKING:
 
 _deprecated.install()
 
-# The other public names and the module of each, imported on first use (PEP 562), so that
+# The public names and the module of each, imported on first use (PEP 562), so that
 # ``import nerve.cli`` and ``nerve score`` load only what they use.
 _LAZY = {
+    **dict.fromkeys(("InputError", "InvalidSequenceError", "NerveError", "OptionError"), ".errors"),
+    **dict.fromkeys(("Problem", "SchemeError"), ".errors"),
     "InstanceQuery": ".analysis.query",
+    "Agreement": ".analysis.agree_result",
+    "agree": ".api.agree",
     "compare": ".api",
     "decode": ".api",
     "encode": ".api",
@@ -59,10 +68,12 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
+    if name == "errors":  # ``import nerve; nerve.errors``, as when it was imported here eagerly
+        return importlib.import_module(".errors", __name__)
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
     globals()[name] = value
     return value
@@ -74,6 +85,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "SUPPORTED_SCHEMES",
+    "Agreement",
     "ChunkEvaluator",
     "Counts",
     "ExactScores",
@@ -95,6 +107,7 @@ __all__ = [
     "TaggedCorpus",
     "TokenStats",
     "__version__",
+    "agree",
     "compare",
     "decode",
     "encode",

@@ -14,10 +14,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (``import nerve`` runs this)
 if TYPE_CHECKING:
-    from importlib.abc import Loader
+    from typing import Any
 
 MOVED = {
     "nerve.chunk_evaluator": "nerve.compat.paddlenlp",
@@ -121,7 +121,7 @@ class _Moved:
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
+        return importlib.machinery.ModuleSpec(fullname, self)  # type: ignore[arg-type]  # a Loader by its methods
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED[spec.name]

@@ -1,6 +1,6 @@
 """The compiled engine's functions (csrc/): their types, for mypy; `nerve._engine` loads the module."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 def abi() -> int:
@@ -32,3 +32,45 @@ def conll_totals(counter: object) -> tuple[Any, ...]:
 
 def conll_sniff_tab(head: bytes) -> bool:
     """Whether a file's first bytes are tab-separated (`nerve.io.tags.delimiters.sniff_delimiter`)."""
+
+# csrc/columns.c: HIPE and CoNLL-U lines (nerve.io.tags.column_scan)
+def scan_columns(data: bytes, mode: int, block: int = ..., /) -> tuple[bytes, bytes, bytes, bytes] | int:
+    """The lines of a HIPE (0) or CoNLL-U (1) file, or the code of why not.
+
+    The lines: start, end (int64), kind (int8), width (int32).
+    """
+
+def cells(data: bytes, start: bytes, end: bytes, k: int, width: int, /) -> tuple[bytes, bytes]:
+    """Where cell ``k`` (of ``width``, tab-separated) of each line ``[start, end)`` is (int64)."""
+
+def intern(data: bytes, start: bytes, end: bytes, k: int, width: int, /) -> tuple[list[bytes], bytes]:
+    """The distinct strings of the ranges in the order met, and the int64 index of each among them."""
+
+# csrc/brat.c: brat documents of plain entities (nerve.io.tools.brat_batch)
+def brat_plain(
+    ann: bytes, text: bytes, counts: bytes, text_len: bytes, /
+) -> tuple[bytes, bytes, bytes, bytes, bytes] | None:
+    """Each line's start, end, type range (int64) and each document's slow flag (uint8); or None."""
+
+def read_spans(
+    pieces: Iterable[bytes], format: int, units: int
+) -> (
+    tuple[
+        int,
+        tuple[bytearray, bytearray, bytearray, bytearray, list[str], int],
+        tuple[bytearray, bytearray, bytearray, bytearray, list[str], int] | None,
+    ]
+    | str
+):
+    """The span columns of nervaluate JSON (format 0) or JSONL (1, pieces of whole lines), or why not."""
+
+def muc_count(
+    gold: tuple[bytearray, bytearray, bytearray, bytearray],
+    pred: tuple[bytearray, bytearray, bytearray, bytearray],
+    pred_map: list[int],
+    rank: list[int],
+    n_docs: int,
+    want_muc: bool,
+    solver: Callable[[bytes, bytes, bytes, bytes], bytes],
+) -> tuple[list[int], list[int], list[int], list[int] | None, list[tuple[int, int, int]] | None] | str:
+    """Exact matches, per-type counts and the four MUC modes' counts of span columns, or why not."""

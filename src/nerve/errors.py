@@ -7,7 +7,10 @@ so that the CLI can print it as one line and exit with status 2.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "InputError",

@@ -19,42 +19,12 @@ from contextvars import ContextVar
 from .errors import OptionError, SchemeOptionError
 from .model.schemes import ALIASES, SCHEMES, SUPPORTED_SCHEMES, Scheme, TagFormat
 
-__all__ = [
-    "MATCHINGS",
-    "METRIC_FAMILIES",
-    "OFFSET_UNITS",
-    "REPAIR_POLICIES",
-    "SLICES",
-    "TEXT_METRICS",
-    "beta",
-    "bootstrap",
-    "command_line_names",
-    "confidence",
-    "encoding",
-    "entity_repair",
-    "flag",
-    "fraction",
-    "lenient",
-    "matching",
-    "metric_families",
-    "muc_only",
-    "offsets",
-    "one_of",
-    "outside",
-    "percentage",
-    "positive_int",
-    "repair",
-    "resamples",
-    "scheme",
-    "seed",
-    "setting",
-    "slices",
-    "stream_repair",
-    "systems",
-    "tag_format",
-    "text_metrics",
-    "unit",
-]
+__all__ = ["FLATTEN_POLICIES", "INSTANCE_FORMATS", "MATCHINGS", "METRIC_FAMILIES", "OFFSET_UNITS", "OUTPUTS"]
+__all__ += ["REPAIR_POLICIES", "SLICES", "SORTS", "SUBWORD_POLICIES", "TEXT_METRICS", "beta", "bootstrap"]
+__all__ += ["command_line_names", "confidence", "encoding", "entity_repair", "flag", "fraction", "lenient"]
+__all__ += ["matching", "metric_families", "muc_only", "offsets", "one_of", "outside", "percentage"]
+__all__ += ["positive_int", "repair", "resamples", "scheme", "seed", "setting", "slices", "stream_repair"]
+__all__ += ["systems", "tag_format", "text_metrics", "unit"]
 
 REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 METRIC_FAMILIES = ("exact", "muc")
@@ -62,6 +32,11 @@ TEXT_METRICS = ("ecer-ewer", "nerval", "bow", "botw", "boe")
 MATCHINGS = ("optimal", "greedy")
 OFFSET_UNITS = ("char", "token", "utf16", "byte")
 SLICES = ("length", "type", "sentence_length", "document", "frequency", "seen", "meta", "nesting")
+SUBWORD_POLICIES = ("first", "last", "majority", "all")  # hf: sub-token labels to word labels
+SORTS = ("position", "frequency")  # of the error instances
+INSTANCE_FORMATS = ("jsonl", "csv", "table")
+OUTPUTS = ("table", "json", "markdown", "csv", "latex")  # nerve.report.renderers.RENDERERS' names
+FLATTEN_POLICIES = ("outermost", "innermost", "longest", "first")  # = model.nesting.POLICIES, no numpy
 UNITS = ("auto", "document", "sentence")  # what the bootstrap resamples; auto: documents if 20 or more
 DEFAULT_RESAMPLES = 1000
 MAX_RESAMPLES = 1_000_000  # resamples and trials: every resample's scores are kept in memory

@@ -28,17 +28,28 @@ from .io.label_maps import label_map as read_label_map
 from .io.reader_options import ReaderOptions
 from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
+from .options import INSTANCE_FORMATS, SORTS
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
 __all__ += ["Converting", "Feedback", "MucOptions", "Plan", "Reading"]
-__all__ += ["ANALYSIS", "Statistics", "Tagging", "check_query", "refuse", "stream_plan"]
+__all__ += ["ANALYSIS", "DEFAULTS", "Statistics", "Tagging", "check_query", "refuse", "stream_plan"]
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 ERRORS = CATEGORIES[1:]
-SORTS = ("position", "frequency")
-INSTANCE_FORMATS = ("jsonl", "csv", "table")
 GREEDY_GOLD_SHARE = 0.01  # nervaluate's default min_overlap_percentage, 1 %
 PathLike = str | os.PathLike[str]
+#: `nerve.score`'s keyword arguments and their defaults, as its signature has them (the tests hold
+#: them equal), for a caller that plans a run without importing the API: the ``nerve`` command.
+DEFAULTS: Mapping[str, Any] = {
+    **dict(scheme="auto", repair="begin", tag_format=None, outside="O", beta=1.0, comments=False),
+    **dict(encoding="utf-8", check_tokens=True, workers=None, metrics=("exact",), min_iou=None),
+    **dict(min_gold_share=None, input_format=None, offsets=None, column=None, document_average=False),
+    **dict(matching="optimal", delimiter=None, label_map=None, types=None, ignore_types=None),
+    **dict(pattern=None, gold_scheme=None, pred_scheme=None, errors=False, confusion=False),
+    **dict(instances=None, slices=None, train=None, meta=None, bootstrap=None, seed=None),
+    **dict(confidence=None, unit=None, reader=None, flatten=None, lenient=False, gold_annotator=None),
+    **dict(pred_annotator=None, sweep=False, progress=None),
+}
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,8 @@ class Reading:
     check_tokens: bool = True
     delimiter: str | None = None
     workers: int | None = None
+    gold_annotator: str | None = None  # the annotators picked from an export of several (`nerve.agree`'s)
+    pred_annotator: str | None = None
 
 
 #: The options of tagged input, in the order a span input refuses them.

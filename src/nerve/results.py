@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any
 from . import options
 from ._version import __version__
 from .errors import InputError, NerveError
-from .model.counts import Counts, RepairStats, Score, TokenStats, fbeta, safe_div
+from .model.counts import Counts, ExactTotals, RepairStats, Score, TokenStats, fbeta, safe_div
 from .model.signature import repair_field, signature
 
 if TYPE_CHECKING:
     from .analysis.summary import Analysis
     from .metrics.discontinuous import DiscontinuousScores
-    from .metrics.exact import ExactTotals
     from .metrics.muc import MucResult
     from .metrics.sweep import Sweep
     from .model.vocab import TagVocab

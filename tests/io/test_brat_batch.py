@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 
 import nerve
 import nerve.io.tools.brat_files as brat_files
+from nerve._engine import speedups
 from nerve.io.tools.brat_batch import plain_documents
 from nerve.io.tools.brat_files import read_brat
 
@@ -110,3 +113,108 @@ def test_plain_documents_are_read_fast_and_others_are_not(tmp_path: Path) -> Non
     assert found[0].pieces.tolist() == [[0, 3], [8, 11]]
     with pytest.raises(nerve.InputError, match="id T1 is used twice"):
         read_brat(str(tmp_path))
+
+
+def need_compiled() -> None:
+    """The compiled engine must be built (whatever NERVE_NO_SPEEDUPS says): else skipped, failed under CI."""
+    if importlib.util.find_spec("nerve._speedups") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("nerve._speedups is not built; CI builds it (pip install -e .)")
+        pytest.skip("nerve._speedups is not built (python setup.py build_ext --inplace)")
+
+
+def plain_on(numpy: bool, items: list[Any]) -> dict[int, tuple[list[str], list[list[int]], list[int]]]:
+    """`plain_documents` on one engine (``NERVE_NO_SPEEDUPS`` set for the call), as plain lists."""
+    saved = os.environ.get("NERVE_NO_SPEEDUPS")
+    os.environ["NERVE_NO_SPEEDUPS"] = "1" if numpy else "0"
+    speedups.cache_clear()
+    try:
+        assert (speedups() is None) == numpy
+        found = plain_documents(items)
+    finally:
+        if saved is None:
+            del os.environ["NERVE_NO_SPEEDUPS"]
+        else:
+            os.environ["NERVE_NO_SPEEDUPS"] = saved
+        speedups.cache_clear()
+    return {k: (d.labels, d.pieces.tolist(), d.counts.tolist()) for k, d in found.items()}
+
+
+@st.composite
+def nearly_plain(draw: Any) -> list[tuple[str, str]]:
+    """Plain lines over an ASCII text, at most one flaw a line: where the parse must look closely."""
+    docs = []
+    flaw = draw(st.sampled_from(FLAWS))  # one kind of flaw an example, on some of its lines
+    for _ in range(draw(st.integers(1, 3))):
+        lines = []
+        for n in range(1, draw(st.integers(1, 4)) + 1):
+            s, e = draw(st.sampled_from(SPANS[:5]))
+            parts = {"id": f"T{n}", "type": "PER", "gap": " ", "start": str(s), "end": str(e)}
+            parts["text"] = ASCII_TEXT[s:e]
+            if draw(st.integers(0, 2)) == 0:
+                parts[flaw[0]] = flaw[1](parts[flaw[0]])
+            lines.append("{id}\t{type} {start}{gap}{end}\t{text}".format(**parts))
+        docs.append(("\n".join(lines) + "\n", ASCII_TEXT))
+    return docs
+
+
+ASCII_TEXT = TEXT[:24]
+FLAWS = [
+    ("text", lambda t: t[::-1].upper()),
+    ("text", lambda t: t + "x"),
+    ("text", lambda t: t[:-1]),
+    ("id", lambda i: "T1"),
+    ("id", lambda i: "T0" + i[1:]),
+    ("id", lambda i: "T" + "1" * 10),
+    ("id", lambda i: "t" + i[1:]),
+    ("type", lambda t: "x" * 65),
+    ("type", lambda t: "x" * 64),
+    ("type", lambda t: "P\u00e9R"),
+    ("type", lambda t: ""),
+    ("gap", lambda g: "  "),
+    ("gap", lambda g: "\t"),
+    ("start", lambda s: "0" * (15 - len(s)) + s),
+    ("start", lambda s: "0" * (16 - len(s)) + s),
+    ("end", lambda e: "0" * (15 - len(e)) + e),
+    ("end", lambda e: "0" * (16 - len(e)) + e),
+    ("id", lambda i: "T" + "0" * (9 - len(i) + 1) + i[1:]),
+    ("id", lambda i: "T" + "0" * (10 - len(i) + 1) + i[1:]),
+    ("start", lambda s: ""),
+    ("end", lambda e: "99"),
+    ("end", lambda e: e + " "),
+    ("end", lambda e: "+" + e),
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(documents(), nearly_plain()))
+def test_engines_read_the_same_plain_documents(docs: list[tuple[str, str]]) -> None:
+    """The compiled parse (csrc/brat.c) takes the documents numpy takes, with the same entities."""
+    need_compiled()
+    with tempfile.TemporaryDirectory() as tmp:
+        items: list[Any] = []
+        for i, (ann, text) in enumerate(docs):
+            (Path(tmp) / f"d{i}.ann").write_bytes(ann.encode("utf-8"))
+            (Path(tmp) / f"d{i}.txt").write_bytes(text.encode("utf-8"))
+            items.append((str(Path(tmp) / f"d{i}.ann"), text, str(Path(tmp) / f"d{i}.txt")))
+        assert plain_on(False, items) == plain_on(True, items)
+
+
+@pytest.mark.parametrize("flaw", range(len(FLAWS)))
+def test_engines_agree_on_each_flaw(tmp_path: Path, flaw: int) -> None:
+    """Each flaw alone, on the first or second line of a document: the same documents on both engines."""
+    need_compiled()
+    key, change = FLAWS[flaw]
+    items: list[Any] = []
+    for i, (s, e) in enumerate(SPANS[:5]):
+        lines = []
+        for n in (1, 2):
+            parts = {"id": f"T{n}", "type": "PER", "gap": " ", "start": str(s), "end": str(e)}
+            parts["text"] = ASCII_TEXT[s:e]
+            if n == 1 + i % 2:
+                parts[key] = change(parts[key])
+            lines.append("{id}\t{type} {start}{gap}{end}\t{text}\n".format(**parts))
+        for name, ann in ((f"a{i}", lines[0]), (f"b{i}", "".join(lines))):
+            (tmp_path / f"{name}.ann").write_text(ann, encoding="utf-8")
+            items.append((str(tmp_path / f"{name}.ann"), ASCII_TEXT, str(tmp_path / f"{name}.txt")))
+    assert plain_on(False, items) == plain_on(True, items)

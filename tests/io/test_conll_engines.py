@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import nerve
 import nerve.io.tags.conll_c as conll_c
 from engines import CORE, both
-from nerve.api.compiled import scheme_tables
+from nerve.io.tags.conll_counted import scheme_tables
 from nerve.io.tags.delimiters import sniff_delimiter
 from nerve.model.pairs import code_tables
 from nerve.model.schemes import SCHEMES, TagFormat

@@ -14,11 +14,11 @@ from nerve.api.convert import INPUT_FORMATS, TARGETS
 from nerve.cli import main
 from nerve.errors import OptionError
 from nerve.io import formats
-from nerve.io.format import Format, Probe, Rule
+from nerve.io.format import Format, Lazy, Probe, Rule
 from nerve.io.formats.lenient import LENIENT
 from nerve.io.json.span_lists import span_lists
 from nerve.io.spans import SPAN_FORMATS, document_texts, read_span_columns, sniff_format
-from nerve.io.tags.conll_c import count_columns
+from nerve.io.tags.conll_counted import read_counted
 from nerve.model.spans import SpanArray
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,9 +36,29 @@ def test_every_format_has_exactly_one_record() -> None:
     with pytest.raises(KeyError):
         formats.format_named("xml")
     conll = formats.format_named("conll")
-    assert conll.accelerated is count_columns  # the compiled counter (it hands over where it is not built)
+    assert conll.accelerated.target is read_counted  # type: ignore[union-attr]  # the C counter (csrc/conll.c)
     assert conll.read_tags is not None
     assert all((f.read is not None) == (f.kind == "spans") for f in formats.FORMATS)
+
+
+def test_every_records_reader_and_writer_is_named_lazily_and_resolves() -> None:
+    """Records name their readers (`Lazy`), imported on first use; each name resolves to a function."""
+    named = [
+        value
+        for f in formats.FORMATS
+        for value in (f.read_tags, f.read_pair, f.read_column, f.read_column_pair, f.write)
+        if value is not None
+    ]
+    assert named
+    assert all(isinstance(value, Lazy) for value in named)
+    for value in named:
+        assert callable(value.target), value
+        assert not isinstance(value.target, Lazy), value
+    from nerve.io.tags.conll import ConllReader
+
+    assert formats.format_named("conll").read_tags.target is ConllReader  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="module:name"):
+        Lazy("tags.conll.ConllReader")
 
 
 # Every format's samples, and files that look like one format but are another: the order of the

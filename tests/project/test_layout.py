@@ -47,7 +47,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("nerve.analysis",),
     ("nerve.results",),
     ("nerve.report",),
-    ("nerve.api", "nerve.streaming"),
+    ("nerve.api", "nerve.streaming", "nerve.compiled", "nerve.compiled_spans"),
     ("nerve.cli", "nerve.compat", "nerve.integrations"),
     ("nerve", "nerve.__main__"),
 ]

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import options
 from ..analysis.query import InstanceQuery
+from ..compiled import count
 from ..errors import InputError, InvalidSequenceError, OptionError, Problem, SchemeError, SchemeOptionError
 from ..io.bytes import column_delimiter
 from ..io.json.jsonl import is_offset
@@ -64,7 +65,13 @@ __all__ = [
 
 
 def scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
-    """`score` under ``plan``, telling its ``progress`` of the bytes read of the input files."""
+    """`score` under ``plan``: on the compiled engine where `nerve.compiled.route` says, else numpy's."""
+    result = count(gold, pred, plan)
+    return result if result is not None else numpy_scored(gold, pred, plan)
+
+
+def numpy_scored(gold: Source, pred: Source | None, plan: Plan) -> Result:
+    """`score` under ``plan`` on the numpy engine, telling its ``progress`` of the bytes read."""
     progress, train = plan.output.progress, plan.analysing.train
     with reporting(progress, file_bytes((gold, pred, train)) if progress else 0):
         return _analysed(gold, pred, plan)
@@ -141,6 +148,8 @@ def score(
     reader: ReaderOptions | None = None,
     flatten: str | None = None,
     lenient: bool = False,
+    gold_annotator: str | int | None = None,
+    pred_annotator: str | int | None = None,
     sweep: bool = False,
     progress: ProgressFn | None = None,
 ) -> Result:
@@ -148,16 +157,14 @@ def score(
 
     ``gold``: a merged CoNLL file, a gold file (``pred``: the predictions), a directory (``pattern``), binary
     file, tag lists, a `TaggedCorpus`, or a span or dataset file (``input_format``, ``offsets``, ``column``,
-    ``reader``; ``lenient`` counts entity texts unlike their offsets'). Checked by `nerve.options`: ``scheme``
-    (``auto`` infers; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``, ``comments``, ``workers``,
-    ``check_tokens``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``, ``document_average``,
-    ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; analysis; ``sweep``; ``progress``.
+    ``reader``, ``lenient``; ``gold_annotator``, ``pred_annotator``: annotators of an export). Checked by
+    `nerve.options`: ``scheme`` (``auto``; ``gold_scheme``, ``pred_scheme``), ``beta``, ``delimiter``,
+    ``comments``, ``workers``, ``check_tokens``; ``metrics="exact,muc"`` (``min_iou``, ``min_gold_share``,
+    ``document_average``, ``matching``); ``label_map``, ``types``, ``ignore_types``, ``flatten``; ``sweep``.
 
     Raises:
-        OptionError: an option value nerve cannot use, or an option that does not apply.
-        InputError: unreadable or malformed input, with file and line.
-        SchemeError: tags no scheme fits.
-        InvalidSequenceError: with ``repair="error"``, listing every invalid transition.
+        OptionError: a bad or inapplicable option. InputError: unreadable or malformed input (file, line).
+        SchemeError: tags no scheme fits. InvalidSequenceError: with ``repair="error"``, every invalid one.
     """
     raise AssertionError("planned() runs scored with the plan of these keywords")  # pragma: no cover
 

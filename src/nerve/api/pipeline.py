@@ -29,7 +29,6 @@ from ..io.tags.hf import read_hf
 from ..metrics.discontinuous import discontinuous_scores
 from ..metrics.exact import ExactAccumulator, ExactTotals
 from ..metrics.muc import muc_columns
-from ..metrics.sweep import threshold_sweep
 from ..model.labels import LabelMap
 from ..model.nesting import POLICIES
 from ..model.spans import SpanArray
@@ -112,6 +111,8 @@ def spans_result(
     result = Result.of(plan, totals, source=source, notes=notes, discontinuous=apart)
     if not plan.metrics.sweep:
         return result
+    from ..metrics.sweep import threshold_sweep  # asked for: plain scoring does not load it
+
     return replace(result, sweep=threshold_sweep(g, p, plan.metrics.beta, pred_name))
 
 
@@ -217,6 +218,10 @@ def score_input(
     r = plan.reading
     where = (r.input_format, r.offsets, r.column, r.pattern, r.reader)
     gold, pred, kind, reader = _source_kind(gold, pred, *where)
+    if r.gold_annotator is not None or r.pred_annotator is not None:
+        from .annotator_sides import check_annotators  # span exports only: plain scoring does not load it
+
+        check_annotators(kind, r)
     _only_tags(kind, plan)
     if plan.metrics.sweep and kind == "conll":
         name = path_of(pred) or (os.fspath(gold) if is_path(gold) else "<pred>")  # type: ignore[arg-type]
@@ -227,9 +232,10 @@ def score_input(
         return _span_files((gold, pred), kind, reading, plan, keep, words)
     pairs = _pairs(gold, pred, r.pattern)
     inputs = [Input(g, p, r.comments, r.encoding, r.check_tokens, delimiter=r.delimiter) for g, p in pairs]
-    counted = None if keep else compiled_result(inputs, plan)  # the C engine, where it applies
-    if counted is not None:
-        return counted, None
+    if not keep and _left_by_route(gold, pred):  # the C engine counts them here, where it applies
+        counted = compiled_result(inputs, plan)
+        if counted is not None:
+            return counted, None
     threads = plan.tagging.policy != "conlleval" and r.delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, r.workers, r.comments, r.encoding) if threads else None  # conlleval: 1 thread
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
@@ -237,6 +243,15 @@ def score_input(
     result = result_of(acc, plan, reading_notes(inputs))  # notes: a prediction file paired by sentence
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
+
+
+def _left_by_route(gold: Source, pred: Source | None) -> bool:
+    """Whether `nerve.compiled.route` left these CoNLL inputs to this road: directories and streams.
+
+    Files by name it offered to the C engine already (which may have handed them over).
+    """
+    files = [s for s in (gold, pred) if s is not None]
+    return not all(is_path(s) for s in files) or os.path.isdir(os.fspath(gold))  # type: ignore[arg-type]
 
 
 def _source_kind(
@@ -289,7 +304,14 @@ def _span_files(
     if chunks_apply(files[0], files[1], kind, not (keep or lenient or column or key or plan.metrics.sweep)):
         result = score_jsonl_chunks(files[0], offsets, partial(spans_result, plan=plan, source=kind))
         return result, None
-    g, p = read_span_columns(*files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient)
+    from .annotator_sides import annotator_sides  # span files only: plain scoring does not load it
+
+    picked = annotator_sides(files, kind, offsets, plan.reading)
+    if picked is None:
+        picked = read_span_columns(
+            *files, fmt=kind, units=offsets, column=column, spans_key=key, lenient=lenient
+        )
+    g, p = picked
     result = spans_result(g, p, plan, kind + " lenient" * lenient, files[1] or files[0])
     if not keep:
         return result, None

@@ -10,7 +10,6 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import re
 import sys
@@ -18,9 +17,10 @@ from collections.abc import Sequence
 
 from .._engine import engine
 from .._version import __version__
-from ..errors import InvalidSequenceError, NerveError, plural
-from ..options import command_line_names
 from .output import Output, StdoutError, check_stdout, emit
+
+# ``nerve --version`` and ``nerve COMMAND --help`` print and exit while the arguments are parsed, so
+# what only a run needs (nerve's errors and options, their dataclasses and typing) is imported after.
 
 __all__ = ["COMMANDS", "main"]
 
@@ -35,11 +35,14 @@ COMMANDS: dict[str, str] = {
     "conlleval": "conlleval",
     "report": "report",
     "convert": "convert",
+    "agree": "agree",
 }
 
 
 def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser of every command, or of ``command`` alone (its help and errors are the same).
+
+    ``--version`` (the first argument) needs none of them: only the version and the engine's name.
 
     With it, each command's own parser by name.
     """
@@ -51,6 +54,8 @@ def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[s
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    if command == "--version":
+        modules = []  # it prints and exits before a command is parsed: ``nerve --version`` loads none
     for name in modules:
         module = importlib.import_module(f"{__name__}.{name}")
         if name == "text":
@@ -73,6 +78,8 @@ def _parse(args: list[str]) -> argparse.Namespace:
     parser, commands = _parser(args[0] if args else None)
     ns, extras = parser.parse_known_args(args)
     if extras:
+        import difflib
+
         command = commands[ns.command]
         flags = sorted(set(_FLAG.findall(command.format_usage())))
         hints = []
@@ -109,6 +116,9 @@ def _run(args: list[str]) -> Output:
 
         return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
     ns = _parse(args)
+    from ..errors import InvalidSequenceError, NerveError, plural
+    from ..options import command_line_names
+
     try:
         with command_line_names():
             output: Output = ns.run(ns)

@@ -14,7 +14,6 @@ import argparse
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO
 
 from ..io.formats import input_choices, option_help, text_formats
 from ..model.schemes import SUPPORTED_SCHEMES
@@ -26,6 +25,10 @@ from ..options import (
     OFFSET_UNITS,
     UNITS,
 )
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 __all__ = [
     "ANALYSIS",

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NamedTuple
-
-from ..errors import OptionError
 
 __all__ = ["Output", "StdoutError", "check_stdout", "discard_stdout", "emit", "write_text"]
 
 
-class Output(NamedTuple):
-    """A subcommand's result: the text (or bytes) for stdout and the exit status."""
+class Output:
+    """A subcommand's result: the text (or bytes) for stdout and the exit status.
 
-    text: str | bytes
-    status: int = 0
+    A plain class, not a `typing.NamedTuple`: ``nerve --version`` imports neither typing nor
+    dataclasses, which would cost it about as much CPU time as the interpreter's start.
+    """
+
+    __slots__ = ("status", "text")
+
+    def __init__(self, text: str | bytes, status: int = 0) -> None:
+        self.text = text
+        self.status = status
+
+    def __repr__(self) -> str:
+        return f"Output({self.text!r}, {self.status})"
 
 
 class StdoutError(Exception):
@@ -76,4 +83,6 @@ def write_text(path: str, text: str, option: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as err:
+        from ..errors import OptionError  # only when the file cannot be written
+
         raise OptionError(option, f"cannot write {path}: {err.strerror}") from None

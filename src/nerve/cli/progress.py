@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 __all__ = ["Progress"]
 

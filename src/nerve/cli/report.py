@@ -18,6 +18,7 @@ from ..api.report import DEFAULT_CAP, write_report
 from ..errors import OptionError
 from .options import (
     ANALYSIS,
+    INPUT,
     OUTPUT,
     SWEEP_HELP,
     add_input,
@@ -51,12 +52,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.add_argument(
         "file",
         metavar="GOLD",
+        nargs="?",
         help="the gold file, or a merged file (..., gold tag, predicted tag); - for stdin",
     )
     r.add_argument(
         "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
     )
     add_input(r)
+    _add_agree(group(r, INPUT))
     add_repair(
         r, "what to do with transitions the scheme does not allow: begin, discard or error (default: begin)"
     )
@@ -94,12 +97,76 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     r.set_defaults(run=run)
 
 
+def _add_agree(g: argparse._ArgumentGroup) -> None:
+    """``--agree A B C``: the agreement page of annotators instead of the systems' report."""
+    g.add_argument(
+        "--agree",
+        nargs="+",
+        default=None,
+        metavar="FILE_OR_DIR",
+        help="write the agreement page of these annotators (as nerve agree reads them) instead",
+    )
+    g.add_argument(
+        "--annotators",
+        default=None,
+        metavar="A,B,C",
+        help="--agree: pick and name the annotators (nerve agree)",
+    )
+
+
+# What the agreement page does not use: the systems' options, refused with --agree.
+_SYSTEMS_ONLY = (
+    "file",
+    "pred_files",
+    "slices",
+    "train",
+    "meta",
+    "lenient",
+    "label_map",
+    "types",
+    "ignore_types",
+)
+
+
+def _agreement(ns: argparse.Namespace) -> Output:
+    """``--agree``: the agreement page; the options of the systems' report refused."""
+    from ..api.agree_report import write_agreement
+
+    for name in _SYSTEMS_ONLY:
+        if getattr(ns, name, None) not in (None, False, []):
+            flag = "GOLD and PRED" if name in ("file", "pred_files") else f"--{name.replace('_', '-')}"
+            raise OptionError("--agree", f"writes the agreement page of annotators: leave out {flag}")
+    if ns.repair != "begin" or ns.encoding != "utf-8":
+        option = "--repair" if ns.repair != "begin" else "--encoding"
+        raise OptionError(option, "does not apply to --agree (files are read as nerve agree reads them)")
+    names = ns.annotators.split(",") if ns.annotators else None
+    stats = {"bootstrap": ns.bootstrap, "seed": ns.seed, "confidence": ns.confidence, "unit": ns.unit}
+    given = dict(input_format=ns.input_format, offsets=ns.offsets, scheme=ns.scheme, tag_format=ns.tag_format)
+    write_agreement(
+        *ns.agree,
+        output=ns.output,
+        title=ns.title,
+        max_instances=ns.max_instances,
+        annotators=names,
+        outside=ns.outside,
+        **given,
+        **stats,
+    )
+    return Output("")
+
+
 def run(ns: argparse.Namespace) -> Output:
     """Write the report; nothing goes to stdout."""
     if ns.output is None:
         raise OptionError("--output", "expected the HTML file to write, as in --output report.html")
     if os.path.isfile(ns.output) and not ns.force:
         raise OptionError("--force", f"{ns.output} exists; pass it to write over it")
+    if ns.agree is not None:
+        return _agreement(ns)
+    if ns.annotators is not None:
+        raise OptionError("--annotators", "applies to --agree: the annotators of the agreement page")
+    if ns.file is None:
+        raise OptionError("GOLD", "expected the gold file (or --agree and the annotators' files)")
     preds = [source(p) for p in ns.pred_files]
     with Progress("B", BYTES_PER_SECOND) as progress:
         _write(ns, preds, progress)

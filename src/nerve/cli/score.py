@@ -7,19 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from .. import options
-from ..analysis.query import INSTANCE_FORMATS, SORTS, InstanceQuery
-from ..api import scored
-from ..api.planned import plan_of
-from ..errors import OptionError
-from ..io.reader_options import ReaderOptions
-from ..io.tags.hf import SUBWORD_POLICIES
-from ..model.nesting import POLICIES
-from ..plan import Plan
-from ..report.renderers import RENDERERS, render
-from ..results import Result
 from .options import (
     ANALYSIS,
     INPUT,
@@ -41,6 +30,16 @@ from .options import (
 )
 from .output import Output, write_text
 from .progress import Progress
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..plan import InstanceQuery, Plan
+    from ..results import Result
+
+# The parser (``nerve score --help``) needs only the option names; what a run needs (the plan, the
+# engines, the renderers) is imported by `run`.
 
 __all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
 
@@ -69,18 +68,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_span_reading(s)
     add_sources(s)
     _add_subwords(s)
+    _add_annotators(group(s, INPUT))
     group(s, INPUT).add_argument(  # checked by nerve.options, as in Python
         "--flatten",
         default=None,
         metavar="POLICY",
         help="span input: keep one of overlapping entities of each side before scoring, "
-        f"dropped ones counted in the notes: {', '.join(POLICIES)}",
+        f"dropped ones counted in the notes: {', '.join(options.FLATTEN_POLICIES)}",
     )
     _add_muc(s)
     _add_analysis(s)
     _add_slices(s)
     add_statistics(s, optional=True)
-    add_output(s, list(RENDERERS), "table")
+    add_output(s, list(options.OUTPUTS), "table")
     group(s, SCALE).add_argument(
         "--dask",
         metavar="ADDRESS",
@@ -95,7 +95,7 @@ def _add_subwords(s: argparse.ArgumentParser) -> None:
     group(s, INPUT).add_argument(
         "--subwords",
         default=None,
-        choices=SUBWORD_POLICIES,
+        choices=options.SUBWORD_POLICIES,
         help="hf: predictions with word_ids: a word's first (default), last or majority sub-token label; "
         "all: every labelled sub-token scored, the gold spread over them as Hugging Face's label_all_tokens",
     )
@@ -134,7 +134,7 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
     g.add_argument("--instances", metavar="FILE", help="write every error as a row to FILE (- for stdout)")
     g.add_argument(
         "--instances-format",
-        choices=INSTANCE_FORMATS,
+        choices=options.INSTANCE_FORMATS,
         help="jsonl, csv or table (default: by FILE's extension, .jsonl, .csv, else table)",
     )
     g.add_argument(
@@ -149,7 +149,9 @@ def _add_analysis(s: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--per-category", type=int, metavar="N", help="instances: at most N rows per category")
     g.add_argument(
-        "--sort", choices=SORTS, help="instances: by position (default), or most frequent surface forms first"
+        "--sort",
+        choices=options.SORTS,
+        help="instances: by position (default), or most frequent surface forms first",
     )
     g.add_argument(
         "--context", type=int, metavar="K", help="instances: K tokens of context each side (default 5)"
@@ -168,6 +170,9 @@ _INSTANCE_FLAGS = (
 
 def _query(ns: argparse.Namespace) -> InstanceQuery | None:
     """The instances asked for by ``--instances`` and its options (refused without it)."""
+    from ..errors import OptionError
+    from ..plan import InstanceQuery
+
     if ns.instances is None:
         given = [f"--{n.replace('_', '-')}" for n in _INSTANCE_FLAGS if getattr(ns, n) is not None]
         if given:
@@ -214,13 +219,14 @@ def _add_slices(s: argparse.ArgumentParser) -> None:
 
 _NOT_ON_DASK = (  # the options that --dask does not compute (it counts exact and muc scores of tags)
     "errors confusion instances slices train meta bootstrap seed confidence unit input_format offsets column "
-    "spans_key tag_column label_names subwords flatten lenient sweep"
+    "spans_key tag_column label_names subwords flatten lenient sweep gold_annotator pred_annotator"
 )
 
 
 def _on_dask(ns: argparse.Namespace) -> Result:
     """``--dask``: exact and muc counts of tagged files made on Dask workers (`nerve.integrations.dask`)."""
     from ..api.partial import plan
+    from ..errors import OptionError
     from ..integrations.dask import connect, score_files  # only here: plain scoring never imports Dask
 
     given = [n for n in _NOT_ON_DASK.split() if getattr(ns, n, None) not in (None, False)]
@@ -234,6 +240,17 @@ def _on_dask(ns: argparse.Namespace) -> Result:
         return score_files(ns.file, ns.pred_file, client=client, pattern=pattern, progress=progress, **kw)
 
 
+def _add_annotators(g: argparse._ArgumentGroup) -> None:
+    """``--gold-annotator`` and ``--pred-annotator``: two annotators of a Label Studio or doccano export."""
+    for side in ("gold", "pred"):
+        g.add_argument(
+            f"--{side}-annotator",
+            default=None,
+            metavar="ID",
+            help=f"labelstudio, doccano: the annotator (completed_by id, user) whose entities are {side}",
+        )
+
+
 def _tagged(ns: argparse.Namespace) -> dict[str, Any]:
     """`nerve.score`'s keyword arguments of tagged input (and the metrics), from the command line."""
     kw = {**reading(ns), **labels(ns), "repair": ns.repair, "beta": ns.beta, "metrics": ns.metrics}
@@ -243,22 +260,38 @@ def _tagged(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def _plan(ns: argparse.Namespace, progress: Progress) -> Plan:
-    """The `Plan` of the command line's options, as `nerve.score` makes it of its keyword arguments."""
+    """The `Plan` of the command line's options, as `nerve.score` makes it of its keyword arguments.
+
+    Made of `nerve.plan.DEFAULTS` (`nerve.score`'s own), so that a run the compiled engine counts
+    imports no API module.
+    """
+    from ..io.reader_options import ReaderOptions
+    from ..plan import DEFAULTS, Plan
+
     kw = _tagged(ns)
     kw.update(input_format=ns.input_format, offsets=ns.offsets, lenient=ns.lenient, column=ns.column)
+    kw.update(gold_annotator=ns.gold_annotator, pred_annotator=ns.pred_annotator)
     kw.update(errors=ns.errors, confusion=ns.confusion, instances=_query(ns), flatten=ns.flatten)
     kw.update(slices=ns.slices, train=ns.train, meta=ns.meta, **statistics(ns), progress=progress)
     kw.update(sweep=ns.sweep)
     kw.update(reader=ReaderOptions(ns.spans_key, ns.tag_column, ns.label_names, ns.subwords))
-    return plan_of(**kw)
+    return Plan.of(DEFAULTS, **kw)
 
 
 def run(ns: argparse.Namespace) -> Output:
     """Score, and hand back the rendering with status 0."""
+    from ..compiled import count
+    from ..report.renderers import render
+
     if ns.dask is not None:
         return Output(render(_on_dask(ns), ns.output))
     with Progress("B", BYTES_PER_SECOND) as progress:
-        result = scored(source(ns.file), source(ns.pred_file), _plan(ns, progress))  # type: ignore[arg-type]
+        gold, pred, plan = source(ns.file), source(ns.pred_file), _plan(ns, progress)
+        result = count(gold, pred, plan)  # the compiled engine, where it counts the run (no numpy)
+        if result is None:
+            from ..api import numpy_scored  # only here: the numpy engine and the analysis
+
+            result = numpy_scored(gold, pred, plan)  # type: ignore[arg-type]
     for warning in result.warnings:  # in the rendering too; on stderr, where a pipe does not hide it
         sys.stderr.write(f"nerve: warning: {warning}\n")
     text = render(result, ns.output)

@@ -3,22 +3,27 @@
 In: nothing; each format's module (`nerve.io.formats`) builds one `Format`. Out: the record type,
 `Probe` (a path, whether it is a directory or a file, and its first bytes, read once and only when
 a rule asks), `Rule` (one step of the sniffing chain), `json_keys` (the test of a JSON file by the
-keys it opens with), `TEXT_OFFSETS` (the units of offsets into text) and `looks_like_columns`, the
-test of token and tag columns that sniffing and the brat reader share.
+keys it opens with), `TEXT_OFFSETS` (the units of offsets into text), `looks_like_columns`, the
+test of token and tag columns that sniffing and the brat reader share, and `Lazy`, a reader or
+writer named by its module and imported when first called: a record costs no import of its
+reader, so the command that reads one format loads that format's reader alone.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
 
-from ..model.spans import SpanArray
-from .json.jsonl import Problems
-from .sources import read_head
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
+    from ..model.spans import SpanArray
+    from .json.jsonl import Problems
 
 __all__ = [
     "HEAD",
@@ -27,6 +32,7 @@ __all__ = [
     "ColumnReader",
     "DocumentText",
     "Format",
+    "Lazy",
     "PairReader",
     "Probe",
     "Reader",
@@ -34,6 +40,8 @@ __all__ = [
     "Texts",
     "json_keys",
     "looks_like_columns",
+    "texts_by_path",
+    "without_units",
 ]
 
 HEAD = 1 << 16  # the bytes read to sniff a file
@@ -41,18 +49,66 @@ _TAG = re.compile(rb"O|[BIESLUM][-_]\S+|\S+[-_][BIESLUM]")
 #: The offset units of the formats whose offsets count the text's characters (not tokens).
 TEXT_OFFSETS = ("char", "utf16", "byte")
 
-Sides = tuple[SpanArray, SpanArray | None]
+# The readers' types are named as strings, so that this module imports no reader's types (numpy's).
+Sides: TypeAlias = "tuple[SpanArray, SpanArray | None]"
 #: A span format's reader: path, offset units and where to collect problems (``None`` to raise the
 #: first) in; the gold side (and the predictions, where the file holds both) out.
-Reader = Callable[[str, str | None, Problems], Sides]
+Reader: TypeAlias = "Callable[[str, str | None, Problems], Sides]"
 #: Gold and prediction files read together: gold path, prediction path (or ``None``), units, problems.
-PairReader = Callable[[str, str | None, str | None, Problems], Sides]
+PairReader: TypeAlias = "Callable[[str, str | None, str | None, Problems], Sides]"
 #: A reader of tags in a column: `Reader`'s arguments and the column (``None``: the default one).
-ColumnReader = Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]
-ColumnPairReader = Callable[[str, str | None, str | None, Problems, str | None], Sides]
+ColumnReader: TypeAlias = "Callable[[str, str | None, Problems, str | None], tuple[SpanArray, None]]"
+ColumnPairReader: TypeAlias = "Callable[[str, str | None, str | None, Problems, str | None], Sides]"
 DocumentText = str | tuple[str, ...] | None
 #: Each document's text (character offsets) or tokens (token offsets): path and offset units in.
 Texts = Callable[[str, str | None], Sequence[DocumentText]]
+
+
+class Lazy:
+    """A function named ``"module:name"`` (the module under `nerve.io`), imported on its first call.
+
+    A `Format` record names its readers and writer this way, so that building the records (and
+    listing the formats, sniffing, ``--help``) imports none of them: ``nerve score file.conll``
+    loads the CoNLL reader alone. ``target`` resolves it (`Lazy("tags.conll:ConllReader").target`
+    is ``ConllReader``); calling it calls the target.
+    """
+
+    __slots__ = ("_target", "name")
+
+    def __init__(self, name: str) -> None:
+        if name.count(":") != 1:
+            raise ValueError(f"expected 'module:name', got {name!r}")
+        self.name = name
+        self._target: Callable[..., Any] | None = None
+
+    @property
+    def target(self) -> Callable[..., Any]:
+        """The function named, imported the first time it is asked for."""
+        if self._target is None:
+            module, attribute = self.name.split(":")
+            found = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
+            self._target = found
+            return found
+        return self._target
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the target (imported on the first call)."""
+        return self.target(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Lazy({self.name!r})"
+
+
+def texts_by_path(name: str) -> Texts:
+    """The `Texts` of a function of the path alone (``"module:name"``, as `Lazy`), imported when called."""
+    function = Lazy(name)
+    return lambda path, _units: function(path)
+
+
+def without_units(name: str) -> Reader:
+    """The `Reader` of a function of the path and the problems (a format of one offset unit)."""
+    function = Lazy(name)
+    return lambda path, _units, problems: function(path, problems)
 
 
 def looks_like_columns(head: bytes) -> bool:
@@ -81,6 +137,8 @@ class Probe:
     @cached_property
     def raw(self) -> bytes:
         """The file's first `HEAD` bytes (empty for anything but a file)."""
+        from .sources import read_head  # only when a rule looks at the bytes
+
         return read_head(self.path, HEAD) if self.is_file else b""
 
     @cached_property
@@ -121,7 +179,7 @@ class Format:
             ``"dataset"`` (a Hugging Face dataset of tags).
         summary: one line on what the format is.
         sniff: its steps of the sniffing chain (`Rule`).
-        read: a span format's reader of one file (`Reader`); ``read_pair``: of a gold and a
+        read: a span format's reader of one file (`Reader`), usually `Lazy`; ``read_pair``: of a gold and a
             prediction file together, where their documents are paired (`PairReader`);
             ``read_column``/``read_column_pair``: the same, for the formats whose tags sit in a
             column that ``column`` names.
@@ -129,8 +187,10 @@ class Format:
         read_tags: a tag format's or a dataset's reader (`nerve.io.tags.conll.ConllReader`,
             `nerve.io.tags.bio_dirs.load_files`, `nerve.io.tags.hf.read_hf`).
         accelerated: a faster reader of the same input, asked before ``read_tags`` when it is set:
-            the ``conll`` format's is the C counter (`nerve.io.tags.conll_c.count_columns`), which
-            returns ``None`` for what the numpy engine must read. ``None`` for every other format.
+            called ``(gold, pred, plan)`` where `nerve.compiled.route` says, it returns
+            ``(totals, vocab, notes)``, or ``None`` to hand the run to ``read_tags``. The
+            ``conll`` format's is the C counter (`nerve.io.tags.conll_counted.read_counted`);
+            ``None`` for every other format.
         write: the writer ``nerve convert --to NAME`` ends in, where the format is a target.
         offsets: the offset units ``offsets`` may name (converted to characters on read).
         options: the options the format takes beyond the common ones, each with its help text.

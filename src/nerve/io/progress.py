@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +25,8 @@ class Tally:
 
     def __init__(self, total: int, progress: ProgressFn) -> None:
         self.total, self.progress, self.done = total, progress, 0
+        import threading  # only when progress is asked for
+
         self.lock = threading.Lock()
 
     def add(self, n: int) -> None:

@@ -13,11 +13,9 @@ import errno
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO, Union
 
 from ..errors import InputError
-from .bytes import BOM, count_lines
 from .progress import note
 
 __all__ = [
@@ -140,10 +138,9 @@ def _name(path: Readable) -> str:
 def _check_path(path: Readable) -> None:
     if not isinstance(path, (str, os.PathLike)):
         return
-    p = Path(path)
-    if p.is_dir():
+    if os.path.isdir(path):  # os.path, not pathlib: sniffing a file's head imports no pathlib
         raise InputError(os.fspath(path), None, "is a directory, expected a CoNLL file")
-    if not p.exists():
+    if not os.path.exists(path):
         raise not_found(os.fspath(path))
 
 
@@ -191,12 +188,12 @@ class LineSource:
         note(len(piece))  # one call a piece (`nerve.io.progress`)
         data = self._carry + piece
         if self._at_start:
-            if len(data) < len(BOM) and not self.done:
+            if len(data) < len(codecs.BOM_UTF8) and not self.done:
                 self._carry = data
                 return b""
             self._at_start = False
-            if data.startswith(BOM):
-                data = data[len(BOM) :]
+            if data.startswith(codecs.BOM_UTF8):
+                data = data[len(codecs.BOM_UTF8) :]
         held = b""
         if b"\r" in data:
             if data.endswith(b"\r") and not self.done:
@@ -222,5 +219,5 @@ class LineSource:
             hint = "; pass --encoding if the file uses another encoding"
             detail = f"byte 0x{data[err.start]:02x} at column {column} is not valid UTF-8{hint}"
             raise InputError(self.name, line, detail) from None
-        self._returned += count_lines(data)
+        self._returned += data.count(b"\n")  # the lines returned so far
         return data

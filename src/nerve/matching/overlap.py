@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..model.arrays import Bool, Float, Int
 
 __all__ = [
+    "best_tiered",
     "candidates",
     "in_order",
     "lengths",
@@ -187,7 +188,14 @@ def optimal_edges(gold: SpanArray, pred: SpanArray, g: Int, p: Int, overlap: Int
     ``k * (k + 1) ** 3 * (S + 1)`` stays below 2**53 (k = 100 allows S up to about 9e7), and a tie
     in tiers and total overlap is a true tie, broken by order as `nerve.matching.assignment` says.
     """
-    tier = tiers(gold, pred, g, p)
+    return best_tiered(g, p, tiers(gold, pred, g, p), overlap)
+
+
+def best_tiered(g: Int, p: Int, tier: Int, overlap: Int) -> Bool:
+    """Which edges ``g[k] - p[k]`` of ``tier`` and ``overlap`` the optimal matching takes (`optimal_edges`).
+
+    The compiled engine resolves single pairs and stars itself and hands the other groups here.
+    """
 
     def weight(rest: Int, component: Int) -> Float:
         size = int(component.max()) + 1

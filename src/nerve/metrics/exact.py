@@ -8,7 +8,6 @@ whole input is read; they grow with the number of tags, not with its square.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,7 +17,7 @@ from ..matching.exact import exact_match_aligned
 from ..matching.overlap import one_document
 from ..model.blocks import TagBlock
 from ..model.chunks import Chunks
-from ..model.counts import Counts, RepairStats, TokenStats
+from ..model.counts import Counts, ExactTotals, RepairStats, TokenStats
 from ..model.labels import LabelMap, TypeIds
 from ..model.pairs import code_tables
 from ..model.schemes import Scheme, check_letters
@@ -42,20 +41,6 @@ if TYPE_CHECKING:
     from ..model.arrays import Bool, Int
 
 __all__ = ["ExactAccumulator", "ExactTotals", "TransitionTable", "infer_from"]
-
-
-@dataclass(frozen=True)
-class ExactTotals:
-    """What an `ExactAccumulator` ends with."""
-
-    counts: dict[str, Counts]
-    tokens: TokenStats
-    repairs: RepairStats
-    scheme: Scheme | None  # None: spans, which have no scheme
-    sentences: int
-    documents: int
-    muc: MucResult | None = None
-    pred_scheme: Scheme | None = None  # the predictions', when it is not ``scheme``
 
 
 class ExactAccumulator:

@@ -15,7 +15,7 @@ so the per-type POS and ACT add up to the totals.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,12 +23,22 @@ import numpy as np
 from ..errors import InputError, plural
 from ..io.json.span_lists import span_triple
 from ..matching.assignment import split_edges
-from ..matching.greedy import MODES, greedy_edges
+from ..matching.greedy import greedy_edges
 from ..matching.overlap import in_order, optimal_edges, overlap_edges, same_spans
 from ..model.quoting import is_list, quote
 from ..model.spans import Span, SpanArray
 from ..plan import MucOptions
-from .muc_counts import FIELDS, Columns, DocumentMacro, ModeScores, MucCounts, document_macro, mode_scores
+from .muc_counts import (
+    FIELDS,
+    MODES,
+    Columns,
+    DocumentMacro,
+    ModeScores,
+    MucCounts,
+    MucResult,
+    document_macro,
+    mode_scores,
+)
 
 if TYPE_CHECKING:
     from ..model.arrays import Bool, Int
@@ -53,40 +63,6 @@ __all__ = [
 ]
 
 SpanLike = Span | tuple[int, int, str]
-
-
-@dataclass(frozen=True)
-class MucResult:
-    """The four modes, and the pairs of the matching as (document, gold index, pred index).
-
-    ``pairs`` is empty with greedy matching, where every mode pairs differently.
-    """
-
-    modes: Mapping[str, ModeScores]
-    pairs: list[tuple[int, int, int]] = field(default_factory=list)
-    overlap: MucOptions = field(default_factory=MucOptions)
-    per_document: Mapping[str, Columns] | None = field(default=None, repr=False, compare=False)
-
-    def __add__(self, other: MucResult) -> MucResult:
-        per_document = None
-        if self.per_document is not None and other.per_document is not None:
-            per_document = {
-                m: {f: np.concatenate([self.per_document[m][f], other.per_document[m][f]]) for f in FIELDS}
-                for m in MODES
-            }
-        modes = {}
-        for mode in MODES:
-            a, b = self.modes[mode], other.modes[mode]
-            rows = dict(a.per_type)
-            for name, c in b.per_type.items():
-                rows[name] = rows[name] + c if name in rows else c
-            macro = document_macro(mode, per_document[mode]) if per_document is not None else None
-            modes[mode] = ModeScores(a.overall + b.overall, dict(sorted(rows.items())), macro)
-        return MucResult(modes, [], self.overlap, per_document)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"strict": ..., "exact": ..., "partial": ..., "type": ...}``."""
-        return {mode: self.modes[mode].to_dict() for mode in MODES}
 
 
 @dataclass(frozen=True)

@@ -9,20 +9,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..model.counts import fbeta, safe_div
+from ..plan import MucOptions
 
 if TYPE_CHECKING:
     from ..model.arrays import Int
 
-__all__ = ["FIELDS", "Columns", "DocumentMacro", "ModeScores", "MucCounts", "document_macro", "mode_scores"]
+__all__ = [
+    "FIELDS",
+    "MODES",
+    "Columns",
+    "DocumentMacro",
+    "ModeScores",
+    "MucCounts",
+    "MucResult",
+    "document_macro",
+    "mode_scores",
+    "scores_of_lists",
+]
 
 Columns = dict[str, "Int"]
 _HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
+#: The modes, in their order everywhere.
+MODES = tuple(_HALF_CREDIT)
 
 
 @dataclass(frozen=True)
@@ -154,6 +166,8 @@ def document_macro(mode: str, columns: Columns) -> DocumentMacro:
     The sums are exact before rounding (`math.fsum`), so the order of the documents cannot change
     the last digit.
     """
+    import numpy as np
+
     n = max(v.shape[0] for v in columns.values())
     full = {f: np.pad(v, (0, n - v.shape[0])) for f, v in columns.items()}
     scores = [MucCounts(mode, *(int(full[f][d]) for f in FIELDS)) for d in range(n)]
@@ -189,3 +203,50 @@ def mode_scores(
     overall = MucCounts(mode, *(int((total or columns)[f].sum()) for f in FIELDS))
     macro = document_macro(mode, per_document) if per_document is not None else None
     return ModeScores(overall, rows, macro)
+
+
+def scores_of_lists(mode: str, columns: Sequence[Sequence[int]], names: Sequence[str]) -> ModeScores:
+    """`mode_scores` of counts given as one list of ints per field of `FIELDS`, indexed by type id.
+
+    The overall counts are the sums over the types (as with optimal matching, where the totals
+    and the types share one matching); no document average. Needs no numpy.
+    """
+    rows = {name: MucCounts(mode, *(values[i] for values in columns)) for i, name in enumerate(names)}
+    rows = {name: c for name, c in sorted(rows.items()) if c.pos or c.act}
+    return ModeScores(MucCounts(mode, *map(sum, columns)), rows)
+
+
+@dataclass(frozen=True)
+class MucResult:
+    """The four modes, and the pairs of the matching as (document, gold index, pred index).
+
+    ``pairs`` is empty with greedy matching, where every mode pairs differently.
+    """
+
+    modes: Mapping[str, ModeScores]
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)
+    overlap: MucOptions = field(default_factory=MucOptions)
+    per_document: Mapping[str, Columns] | None = field(default=None, repr=False, compare=False)
+
+    def __add__(self, other: MucResult) -> MucResult:
+        per_document = None
+        if self.per_document is not None and other.per_document is not None:
+            import numpy as np
+
+            per_document = {
+                m: {f: np.concatenate([self.per_document[m][f], other.per_document[m][f]]) for f in FIELDS}
+                for m in MODES
+            }
+        modes = {}
+        for mode in MODES:
+            a, b = self.modes[mode], other.modes[mode]
+            rows = dict(a.per_type)
+            for name, c in b.per_type.items():
+                rows[name] = rows[name] + c if name in rows else c
+            macro = document_macro(mode, per_document[mode]) if per_document is not None else None
+            modes[mode] = ModeScores(a.overall + b.overall, dict(sorted(rows.items())), macro)
+        return MucResult(modes, [], self.overlap, per_document)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"strict": ..., "exact": ..., "partial": ..., "type": ...}``."""
+        return {mode: self.modes[mode].to_dict() for mode in MODES}

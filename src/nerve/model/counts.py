@@ -1,5 +1,9 @@
 """Additive counts and the scores derived from them, shared by every metric family.
 
+`ExactTotals` is what a run of exact scoring ends with, whichever engine counted it (numpy's
+`nerve.metrics.exact.ExactAccumulator`, or the compiled reader of CoNLL files, which builds it
+here, below numpy: `nerve.compiled`); `nerve.results.Result.of` turns it into a result.
+
 A zero denominator gives 0.0 (`safe_div`): precision is 0 when nothing was predicted, recall is 0
 when there is nothing to find, F1 is 0 when both are 0. Everything here adds up across shards.
 """
@@ -12,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SchemeError
-from .schemes import infer_scheme
+from .schemes import Scheme, infer_scheme
 
-__all__ = ["Counts", "RepairStats", "Score", "TokenStats", "Totals", "fbeta", "safe_div", "score_dict"]
+__all__ = ["Counts", "ExactTotals", "RepairStats", "Score", "TokenStats", "Totals", "fbeta", "safe_div"]
+__all__ += ["score_dict"]
 
 
 def safe_div(a: float, b: float) -> float:
@@ -207,3 +212,17 @@ class RepairStats:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
         return {"policy": self.policy, "gold": self.gold, "pred": self.pred, "by_kind": dict(self.by_kind)}
+
+
+@dataclass(frozen=True)
+class ExactTotals:
+    """What an engine's exact counts end with: per-type counts, token statistics, repairs, the schemes."""
+
+    counts: dict[str, Counts]
+    tokens: TokenStats
+    repairs: RepairStats
+    scheme: Scheme | None  # None: spans, which have no scheme
+    sentences: int
+    documents: int
+    muc: Any = None  # a `nerve.metrics.muc.MucResult`, where MUC was asked for (a metric above this layer)
+    pred_scheme: Scheme | None = None  # the predictions', when it is not ``scheme``

@@ -12,12 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .spans import SpanArray
-
 if TYPE_CHECKING:
     from .arrays import Int
+    from .spans import SpanArray
 
 __all__ = ["LabelMap", "TypeIds"]
 
@@ -77,11 +74,15 @@ class TypeIds:
     def __init__(self, label_map: LabelMap):
         self.label_map = label_map
         self.names: list[str] = []
+        import numpy as np  # a label map used on arrays: numpy is loaded by then
+
         self._index: dict[str, int] = {}
         self._ids: Int = np.zeros(0, dtype=np.int64)
 
     def of(self, source: Sequence[str]) -> Int:
         """The scored id of each of ``source``'s types (a vocabulary's names, which only grow)."""
+        import numpy as np
+
         old = self._ids.shape[0]
         if len(source) > old:
             more = [self.add(self.label_map.target(name)) for name in source[old:]]

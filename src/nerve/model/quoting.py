@@ -6,9 +6,8 @@ that a 50 MB line is shown as its first `QUOTE_LIMIT` characters, an ellipsis an
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
-
-import numpy as np
 
 __all__ = ["QUOTE_LIMIT", "is_list", "quote"]
 
@@ -38,6 +37,7 @@ def is_list(value: object, *, iterable: bool = False) -> bool:
     ``None`` or a string is named as what it is rather than failing deeper down.
     """
     kind: type = Iterable if iterable else Sequence
-    if isinstance(value, np.ndarray):
-        return value.ndim >= 1
+    numpy = sys.modules.get("numpy")  # an array is made by numpy, imported by then: no import here
+    if numpy is not None and isinstance(value, numpy.ndarray):
+        return bool(value.ndim >= 1)
     return isinstance(value, kind) and not isinstance(value, str | bytes)

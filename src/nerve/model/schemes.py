@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
-
-import numpy as np
 
 from ..errors import SchemeError
 from .quoting import quote
 
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
 if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+    import numpy as np
     import numpy.typing as npt
 
     from .arrays import Bool as BoolTable
@@ -90,6 +91,8 @@ class Scheme:
             tag's entity; whether it starts an entity the scheme does not allow to start there;
             whether the previous tag ends an entity the scheme does not allow to end there.
         """
+        import numpy as np  # here: the schemes' names and letters import no numpy
+
         kp = kinds[:, None]
         kc = kinds[None, :]
         same = (types[:, None] == types[None, :]) & (kp != OUT) & (kc != OUT)
@@ -106,6 +109,8 @@ def continuation_table(kinds: npt.NDArray[np.int8], types: npt.NDArray[np.int64]
 
     The same for every scheme: a begin or inside followed by an inside or end of the same type.
     """
+    import numpy as np
+
     same = types[:, None] == types[None, :]
     return np.isin(kinds[:, None], list(OPENS)) & np.isin(kinds[None, :], list(CONTINUES)) & same
 
@@ -171,7 +176,7 @@ def get_scheme(name: str) -> Scheme:
     return SCHEMES[key]
 
 
-Position = Literal["prefix", "suffix", "bare"]
+Position: TypeAlias = 'Literal["prefix", "suffix", "bare"]'
 
 
 @dataclass(frozen=True)

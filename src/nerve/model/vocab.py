@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..errors import SchemeError
 from .quoting import quote
 from .schemes import LETTER_KIND, OUT, Scheme, TagFormat, infer_tag_format, no_letter
 
 if TYPE_CHECKING:
+    import numpy as np
     import numpy.typing as npt
 
 
@@ -64,6 +63,8 @@ class TagVocab:
             except SchemeError:
                 self.format = TagFormat("prefix", "-", self.outside)
                 self._letterless = not any(self.format.split(t) for t in new)
+        import numpy as np  # here: a vocabulary of tags read by the compiled engine needs no arrays
+
         ids = np.empty(len(tags), dtype=np.int32)
         for i, tag in enumerate(tags):
             known = self.index.get(tag)
@@ -123,6 +124,8 @@ class TagVocab:
 
     def _numpy(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
         if self._arrays is None:
+            import numpy as np
+
             self._arrays = (np.asarray(self._kinds, dtype=np.int8), np.asarray(self._types, dtype=np.int64))
         return self._arrays
 

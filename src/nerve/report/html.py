@@ -29,7 +29,7 @@ from .html_data import SystemReport, page_data
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["PAGE_SIZE", "render_html", "require"]
+__all__ = ["PAGE_SIZE", "page_asset", "page_environment", "render_html", "require"]
 
 PAGE_SIZE = 50  # instances on one page of the browser
 
@@ -132,3 +132,13 @@ def render_html(systems: Sequence[SystemReport], *, title: str | None = None, ca
         style=Markup(_asset("report.css")),
         script=Markup(_asset("report.js")),
     )
+
+
+def page_environment() -> jinja2.Environment:
+    """The jinja2 environment of nerve's pages, with their filters, for pages beside the report."""
+    return _environment()
+
+
+def page_asset(name: str) -> str:
+    """A file of the templates folder (``report.css``...), as text."""
+    return _asset(name)

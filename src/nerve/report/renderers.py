@@ -19,7 +19,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, OptionError
-from ..metrics.muc import MODES
 from ..results import Result, Score
 from .tables import aligned, latex_tabular, markdown_table
 
@@ -172,6 +171,13 @@ def _discontinuous_table(result: Result) -> list[Table]:
     ]
 
 
+def _muc_modes() -> tuple[str, ...]:
+    """MUC's four modes, in their order: imported with a MUC result only (plain scores load no matching)."""
+    from ..metrics.muc_counts import MODES
+
+    return MODES
+
+
 def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...], str]]:
     """The MUC tables, with how many label columns each has, the rows that start a group, a note.
 
@@ -180,16 +186,16 @@ def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...], str]]
     """
     if result.muc is None:
         return []
-    modes = result.muc.modes
-    scores: Table = (["muc", *(f"{m} {x}" for m in MODES for x in ("P", "R", "F1")), "pos", "act"], [])
+    modes, order = result.muc.modes, _muc_modes()
+    scores: Table = (["muc", *(f"{m} {x}" for m in order for x in ("P", "R", "F1")), "pos", "act"], [])
     counts: Table = (["mode", "type", *_COUNTS], [])
     for name in ["overall", *modes["strict"].per_type]:
-        row = [modes[m].overall if name == "overall" else modes[m].per_type[name] for m in MODES]
+        row = [modes[m].overall if name == "overall" else modes[m].per_type[name] for m in order]
         cells = [p for c in row for p in (_pc(c.precision), _pc(c.recall), _pc(c.f1))]
         label = _type_name(name) if name != "overall" else "overall"
         scores[1].append([label, *cells, str(row[0].pos), str(row[0].act)])
     groups = []
-    for m in MODES:
+    for m in order:
         groups.append(len(counts[1]))
         for name, c in [("overall", modes[m].overall), *modes[m].per_type.items()]:
             label = _type_name(name) if name != "overall" else "overall"
@@ -197,7 +203,7 @@ def _muc_tables(result: Result) -> list[tuple[Table, int, tuple[int, ...], str]]
             counts[1].append([m, label, *cells])
     tables = [(scores, 1, (1,), ""), (counts, 2, tuple(groups[1:]), CROSS_NOTE)]
     average: Table = (["document avg", "precision", "recall", "f1", "documents"], [])
-    for m in MODES:
+    for m in order:
         if (macro := modes[m].document_macro) is not None:
             cells = [_pc(macro.precision), _pc(macro.recall), _pc(macro.f1)]
             average[1].append([m, *cells, str(macro.documents)])
@@ -282,7 +288,7 @@ def render_csv(result: Result) -> str:
         fields = [*_COUNTS, "precision", "recall", "f1"]
         writer.writerow(["mode", "type", *fields])
         macros = []
-        for mode in MODES:
+        for mode in _muc_modes():
             scores = result.muc.modes[mode]
             for name, c in [("overall", scores.overall), *scores.per_type.items()]:
                 d = c.to_dict()

@@ -6,9 +6,7 @@ CoNLL files it is given reads as one); ``nerve text`` reads BIO directories by t
 
 from __future__ import annotations
 
-from ..format import Format
-from ..tags.bio_dirs import load_files
-from ..write.tags import write_bio_dir
+from ..format import Format, Lazy
 from .conll import TAG_OPTIONS
 
 __all__ = ["FORMAT"]
@@ -17,8 +15,8 @@ FORMAT = Format(
     "bio",
     "tags",
     "a directory of *.bio files of token and tag columns, one a document",
-    read_tags=load_files,
-    write=write_bio_dir,
+    read_tags=Lazy("tags.bio_dirs:load_files"),
+    write=Lazy("write.tags:write_bio_dir"),
     options={name: TAG_OPTIONS[name] for name in ("from_scheme", "tag_format", "outside")},
     scored=False,
 )

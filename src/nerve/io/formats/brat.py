@@ -6,9 +6,7 @@ files (`nerve.io.formats.conll`); `nerve convert --to brat` writes it.
 
 from __future__ import annotations
 
-from ..format import Format, Rule
-from ..tools.brat_files import brat_texts, read_brat, read_brat_pair
-from ..write.spans import write_brat
+from ..format import Format, Lazy, Rule, texts_by_path
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]
@@ -18,9 +16,9 @@ FORMAT = Format(
     "spans",
     "brat standoff: .txt/.ann pairs paired by name, discontinuous entities with their fragments",
     sniff=(Rule(11, lambda probe: probe.is_dir), Rule(20, lambda probe: probe.path.endswith(".ann"))),
-    read=read_brat,
-    read_pair=read_brat_pair,
-    texts=lambda path, _: brat_texts(path),
-    write=write_brat,
+    read=Lazy("tools.brat_files:read_brat"),
+    read_pair=Lazy("tools.brat_files:read_brat_pair"),
+    texts=texts_by_path("tools.brat_files:brat_texts"),
+    write=Lazy("write.spans:write_brat"),
     options={"lenient": LENIENT},
 )

@@ -2,8 +2,7 @@
 
 In: nothing. Out: `FORMAT`, its record: what a file is when it is no other format, and a directory
 whose ``.txt`` files (and no ``.ann``) hold token and tag columns, or that holds no ``.txt``/``.ann``
-files at all. Its ``accelerated`` reader is the compiled counter (`nerve.io.tags.conll_c`), used by
-`nerve.score` where the compiled engine is built and the run is one it counts.
+files at all. Its ``accelerated`` field is where a compiled reader of the same files plugs in.
 """
 
 from __future__ import annotations
@@ -11,11 +10,7 @@ from __future__ import annotations
 import os
 
 from ...errors import InputError
-from ..format import HEAD, Format, Probe, Rule, looks_like_columns
-from ..sources import read_head
-from ..tags.conll import ConllReader
-from ..tags.conll_c import count_columns
-from ..write.tags import write_conll
+from ..format import HEAD, Format, Lazy, Probe, Rule, looks_like_columns
 
 __all__ = ["FORMAT", "TAG_OPTIONS"]
 
@@ -45,6 +40,8 @@ def _columns_dir(path: str) -> bool:
     texts = [n for n in names if n.endswith(".txt")]
     if not texts:
         return True
+    from ..sources import read_head  # only for a directory of .txt files
+
     try:
         return all(looks_like_columns(read_head(n, HEAD)) for n in texts[:3])
     except InputError:
@@ -64,8 +61,8 @@ FORMAT = Format(
         Rule(51, lambda probe: not probe.is_file),  # the reader says what is wrong
         Rule(150, lambda probe: not probe.head.startswith(b"[")),
     ),
-    read_tags=ConllReader,
-    accelerated=count_columns,
-    write=write_conll,
+    read_tags=Lazy("tags.conll:ConllReader"),
+    accelerated=Lazy("tags.conll_counted:read_counted"),
+    write=Lazy("write.tags:write_conll"),
     options=TAG_OPTIONS,
 )

@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record: sniffed by the ``.conllu`` suffix.
 
 from __future__ import annotations
 
-from ..format import Format, Rule
-from ..tags.conllu import conllu_texts, read_conllu, read_conllu_pair
+from ..format import Format, Lazy, Rule, texts_by_path
 
 __all__ = ["FORMAT"]
 
@@ -15,9 +14,9 @@ FORMAT = Format(
     "spans",
     "CoNLL-U with tags in MISC under the key column (NER)",
     sniff=(Rule(30, lambda probe: probe.path.endswith(".conllu")),),
-    read=read_conllu,
-    read_column=read_conllu,
-    read_column_pair=read_conllu_pair,
-    texts=lambda path, _: conllu_texts(path),
+    read=Lazy("tags.conllu:read_conllu"),
+    read_column=Lazy("tags.conllu:read_conllu"),
+    read_column_pair=Lazy("tags.conllu:read_conllu_pair"),
+    texts=texts_by_path("tags.conllu:conllu_texts"),
     options={"column": "the MISC key (default NER)"},
 )

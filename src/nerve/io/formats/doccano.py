@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-from ..format import TEXT_OFFSETS, Format, Rule, json_keys
-from ..tools.doccano import doccano_texts, read_doccano, read_doccano_pair
+from ..format import TEXT_OFFSETS, Format, Lazy, Rule, json_keys, texts_by_path
 
 __all__ = ["FORMAT"]
 
@@ -16,8 +15,8 @@ FORMAT = Format(
     "spans",
     'doccano\'s JSONL exports: {"text", "label": [[start, end, "TYPE"]]}',
     sniff=(Rule(120, json_keys(rb'"labels?"\s*:\s*\[\s*[\[\]]|"start_offset"\s*:')),),
-    read=read_doccano,
-    read_pair=read_doccano_pair,
-    texts=lambda path, _: doccano_texts(path),
+    read=Lazy("tools.doccano:read_doccano"),
+    read_pair=Lazy("tools.doccano:read_doccano_pair"),
+    texts=texts_by_path("tools.doccano:doccano_texts"),
     offsets=TEXT_OFFSETS,
 )

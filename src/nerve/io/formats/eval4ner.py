@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-from ..format import Format, Rule, json_keys
-from ..json.eval4ner import read_eval4ner
+from ..format import Format, Rule, json_keys, without_units
 
 __all__ = ["FORMAT"]
 
@@ -16,5 +15,5 @@ FORMAT = Format(
     "spans",
     "eval4ner's (type, surface) entities, located in their sentence",
     sniff=(Rule(90, json_keys(rb'"(gold|pred)"\s*:\s*\[\s*\[\s*"', (b"{", b"["))),),
-    read=lambda path, _, problems: read_eval4ner(path, problems),
+    read=without_units("json.eval4ner:read_eval4ner"),
 )

@@ -6,8 +6,7 @@ before any file is sniffed.
 
 from __future__ import annotations
 
-from ..format import Format
-from ..tags.hf import read_hf
+from ..format import Format, Lazy
 from .conll import TAG_OPTIONS
 
 __all__ = ["FORMAT"]
@@ -16,7 +15,7 @@ FORMAT = Format(
     "hf",
     "dataset",
     "a Hugging Face dataset (save_to_disk, Parquet or Arrow) of tokens and tags",
-    read_tags=read_hf,
+    read_tags=Lazy("tags.hf:read_hf"),
     options={
         "tag_column": "the column of tags (default: ner_tags)",
         "label_names": "the tag of each ClassLabel id, comma-separated in id order "

@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record: sniffed by its header, whose first colum
 
 from __future__ import annotations
 
-from ..format import Format, Rule
-from ..tags.hipe import hipe_texts, read_hipe, read_hipe_pair
+from ..format import Format, Lazy, Rule, texts_by_path
 
 __all__ = ["FORMAT"]
 
@@ -15,9 +14,9 @@ FORMAT = Format(
     "spans",
     "HIPE 2020/2022 TSV, the tag column(s) picked by column",
     sniff=(Rule(70, lambda probe: probe.head.startswith(b"TOKEN\t")),),
-    read=read_hipe,
-    read_column=read_hipe,
-    read_column_pair=read_hipe_pair,
-    texts=lambda path, _: hipe_texts(path),
+    read=Lazy("tags.hipe:read_hipe"),
+    read_column=Lazy("tags.hipe:read_hipe"),
+    read_column_pair=Lazy("tags.hipe:read_hipe_pair"),
+    texts=texts_by_path("tags.hipe:hipe_texts"),
     options={"column": "the tag column(s), comma-separated (default NE-COARSE-LIT)"},
 )

@@ -8,9 +8,7 @@ or a list of them. `nerve convert --to jsonl` writes the first.
 from __future__ import annotations
 
 from ...options import OFFSET_UNITS
-from ..format import DocumentText, Format, Probe, Rule
-from ..json.jsonl import json_objects, read_documents, read_span_file
-from ..write.spans import write_jsonl
+from ..format import DocumentText, Format, Lazy, Probe, Rule
 from .lenient import LENIENT
 
 __all__ = ["JSON", "JSONL", "json_texts"]
@@ -18,6 +16,8 @@ __all__ = ["JSON", "JSONL", "json_texts"]
 
 def json_texts(path: str, units: str | None, fmt: str) -> list[DocumentText]:
     """Each document's ``"text"`` (character offsets) or ``"tokens"`` (token offsets), else ``None``."""
+    from ..json.jsonl import json_objects, read_span_file  # only when the texts are asked for
+
     out: list[DocumentText] = []
     for _, o in json_objects(path, read_span_file(path), fmt):
         unit = (
@@ -31,6 +31,9 @@ def json_texts(path: str, units: str | None, fmt: str) -> list[DocumentText]:
         else:
             out.append(None)
     return out
+
+
+_read_documents = Lazy("json.jsonl:read_documents")
 
 
 def _jsonl(probe: Probe) -> bool:
@@ -47,9 +50,9 @@ JSONL = Format(
         Rule(130, _jsonl),
         Rule(141, lambda probe: probe.head.startswith(b"{")),  # after nervaluate's {"true"...
     ),
-    read=lambda path, units, problems: read_documents(path, "jsonl", units, problems),
+    read=lambda path, units, problems: _read_documents(path, "jsonl", units, problems),
     texts=lambda path, units: json_texts(path, units, "jsonl"),
-    write=write_jsonl,
+    write=Lazy("write.spans:write_jsonl"),
     offsets=OFFSET_UNITS,
     options={"lenient": LENIENT},
 )
@@ -61,7 +64,7 @@ JSON = Format(
         Rule(60, lambda probe: probe.is_file and not probe.head and probe.path.endswith(".json")),
         Rule(180, lambda probe: probe.head.startswith(b"[")),
     ),
-    read=lambda path, units, problems: read_documents(path, "json", units, problems),
+    read=lambda path, units, problems: _read_documents(path, "json", units, problems),
     texts=lambda path, units: json_texts(path, units, "json"),
     offsets=OFFSET_UNITS,
     options={"lenient": LENIENT},

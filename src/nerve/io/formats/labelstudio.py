@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-from ..format import Format, Rule, json_keys
-from ..tools.labelstudio import labelstudio_texts, read_labelstudio, read_labelstudio_pair
+from ..format import Format, Lazy, Rule, json_keys, texts_by_path
 from .lenient import LENIENT
 
 __all__ = ["FORMAT"]
@@ -19,9 +18,9 @@ FORMAT = Format(
     "spans",
     "Label Studio's JSON exports: annotations and predictions",
     sniff=(Rule(100, json_keys(_KEYS, (b"{", b"["))),),
-    read=read_labelstudio,
-    read_pair=read_labelstudio_pair,
-    texts=lambda path, _: labelstudio_texts(path),
+    read=Lazy("tools.labelstudio:read_labelstudio"),
+    read_pair=Lazy("tools.labelstudio:read_labelstudio_pair"),
+    texts=texts_by_path("tools.labelstudio:labelstudio_texts"),
     offsets=("char", "utf16"),  # char: code points; utf16: JavaScript's; byte: UTF-8
     options={"lenient": LENIENT},
 )

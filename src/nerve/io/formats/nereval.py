@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record: both sides in one JSON list, sniffed by 
 
 from __future__ import annotations
 
-from ..format import Format, Rule
-from ..json.nereval import read_nereval
+from ..format import Format, Rule, without_units
 
 __all__ = ["FORMAT"]
 
@@ -15,5 +14,5 @@ FORMAT = Format(
     "spans",
     'nereval\'s JSON: [{"text", "true": [...], "predicted": [...]}]',
     sniff=(Rule(160, lambda probe: probe.head.startswith(b"[") and b'"predicted"' in probe.head),),
-    read=lambda path, _, problems: read_nereval(path, problems),
+    read=without_units("json.nereval:read_nereval"),
 )

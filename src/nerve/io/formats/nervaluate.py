@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record: a list of lists (a side a file), or ``{"
 
 from __future__ import annotations
 
-from ..format import Format, Rule
-from ..json.nervaluate import read_nervaluate
+from ..format import Format, Rule, without_units
 
 __all__ = ["FORMAT"]
 
@@ -18,5 +17,5 @@ FORMAT = Format(
         Rule(140, lambda probe: probe.head.startswith((b'{"true"', b'{"pred"'))),
         Rule(170, lambda probe: probe.head.startswith(b"[") and probe.head[1:].lstrip().startswith(b"[")),
     ),
-    read=lambda path, _, problems: read_nervaluate(path, problems),
+    read=without_units("json.nervaluate:read_nervaluate"),
 )

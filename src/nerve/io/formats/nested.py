@@ -5,8 +5,7 @@ In: nothing. Out: `FORMAT`, its record.
 
 from __future__ import annotations
 
-from ..format import Format, Rule, json_keys
-from ..json.nested import nested_texts, read_nested
+from ..format import Format, Lazy, Rule, json_keys, texts_by_path
 
 __all__ = ["FORMAT"]
 
@@ -16,6 +15,6 @@ FORMAT = Format(
     "spans",
     'DyGIE++ nested-NER JSON (inclusive ends) and {"tokens", "entities"} records',
     sniff=(Rule(80, json_keys(rb'"sentences"\s*:\s*\[\s*\[', (b"{", b"["))),),
-    read=read_nested,
-    texts=lambda path, _: nested_texts(path),
+    read=Lazy("json.nested:read_nested"),
+    texts=texts_by_path("json.nested:nested_texts"),
 )

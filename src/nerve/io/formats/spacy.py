@@ -6,8 +6,7 @@ when one is read.
 
 from __future__ import annotations
 
-from ..format import Format, Rule
-from ..tools.spacy import read_spacy, read_spacy_pair, spacy_texts
+from ..format import Format, Lazy, Rule, texts_by_path
 
 __all__ = ["FORMAT"]
 
@@ -16,8 +15,8 @@ FORMAT = Format(
     "spans",
     ".spacy DocBins (spaCy installed): doc.ents or the span group spans_key",
     sniff=(Rule(40, lambda probe: probe.path.endswith(".spacy")),),
-    read=read_spacy,
-    read_pair=read_spacy_pair,
-    texts=lambda path, _: spacy_texts(path),
+    read=Lazy("tools.spacy:read_spacy"),
+    read_pair=Lazy("tools.spacy:read_spacy_pair"),
+    texts=texts_by_path("tools.spacy:spacy_texts"),
     options={"spans_key": "read this span group, not doc.ents"},
 )

@@ -31,6 +31,7 @@ from ..pairing import DocKeys, doc_keys, doc_text, record, recording_now
 from ..sources import read_bytes
 from ..unit_offsets import in_characters
 from .columns import MAX_OFFSET, fast_columns, is_score, scored_side, span_array
+from .compiled import as_span_array, read_columns
 
 if TYPE_CHECKING:
     from ...model.arrays import Int
@@ -362,6 +363,9 @@ def read_documents(
     empty); otherwise the first is raised. ``chunk``: a `Chunk` to read (`nerve.io.json.jsonl_chunks`).
     """
     data, first, first_doc = chunk if chunk is not None else (read_span_file(path), 1, 0)
+    compiled = read_columns((data,), fmt, units) if not recording_now() else None
+    if compiled is not None:  # the compiled reader read it all; else it hands over to this one
+        return as_span_array(compiled[0]), None if compiled[1] is None else as_span_array(compiled[1])
     objects = json_objects(path, data, fmt, first)
     objects, units = in_characters(path, objects, units, problems, first_doc)  # bytes, UTF-16: as characters
     bounds: list[Any] | None = [] if chunk is None and recording_now() else None

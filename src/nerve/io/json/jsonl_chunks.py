@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ...errors import InputError
-from ...model.spans import SpanArray
 from ..progress import note
-from .jsonl import no_gc, read_documents
+
+if TYPE_CHECKING:
+    from ...model.spans import SpanArray
 
 __all__ = ["CHUNK_BYTES", "line_chunks", "read_chunks"]
 
@@ -52,6 +54,8 @@ def read_chunks(
     path: str, units: str | None, size: int = CHUNK_BYTES
 ) -> Iterator[tuple[SpanArray, SpanArray]]:
     """Gold and predicted spans of each piece (``size`` bytes) of a JSONL file that holds both sides."""
+    from .jsonl import no_gc, read_documents  # here: `line_chunks` needs neither, nor numpy
+
     docs = 0
     for data, first in line_chunks(path, size):
         with no_gc():  # as for the whole file: parsing makes many objects and frees none

@@ -12,6 +12,7 @@ from typing import Any
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
+from .compiled import as_span_array, read_columns
 from .jsonl import Checker, Documents, Problems, collect, fast_columns, parse_json, read_span_file
 
 __all__ = ["read_nervaluate"]
@@ -50,7 +51,12 @@ def read_nervaluate(path: str, problems: Problems = None) -> tuple[SpanArray, Sp
 
     ``problems``: see `Checker`.
     """
-    parsed = parse_json(path, read_span_file(path), "the file")
+    data = read_span_file(path)
+    compiled = read_columns((data,), "nervaluate")
+    if compiled is not None:  # the compiled reader read it all; else it hands over to this one
+        gold, pred = compiled
+        return as_span_array(gold), None if pred is None else as_span_array(pred)
+    parsed = parse_json(path, data, "the file")
     if isinstance(parsed, dict):
         if set(parsed) != {"true", "pred"}:
             raise InputError(path, None, 'expected {"true": [...], "pred": [...]}')

@@ -32,7 +32,10 @@ from ...errors import SchemeError
 from ...model.schemes import LETTER_KIND, SCHEMES, Scheme, TagFormat, infer_tag_format
 from ..progress import note
 
-__all__ = ["POLICY_CODES", "ColumnTotals", "TagTable", "count_columns"]
+__all__ = ["POLICY_CODES", "SENTENCES_NOTE", "ColumnTotals", "TagTable", "count_columns"]
+
+#: The note of a result whose prediction file paired with the gold file sentence by sentence.
+SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (aligned by sentences)"
 
 #: The repair policies the core counts under, by its numbers (``error`` counts as ``begin``).
 POLICY_CODES = {"begin": 0, "discard": 1, "error": 2, "conlleval": 3}

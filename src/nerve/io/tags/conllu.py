@@ -32,13 +32,15 @@ from ...errors import InputError, plural
 from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Problems, collect
+from ..sources import read_bytes
 from .column_pairs import TokenColumn, read_or_none, read_sides
-from .tag_columns import ByteLines, cells, decode_tag_ids, strings, text_bytes
+from .column_scan import BLANK, CONLLU, MARKER, ROW, SKIPPED, scan_lines
+from .tag_columns import ByteLines, Lines, cells, decode_tag_ids, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from ...model.arrays import Int
+    from ...model.arrays import Bool, Int
 
 __all__ = ["DEFAULT_KEY", "conllu_texts", "read_conllu", "read_conllu_pair"]
 
@@ -48,29 +50,48 @@ _ID = re.compile(r"\d+[-.]\d+")  # the IDs of the lines skipped: ranges and empt
 _ID_BYTES = 32
 
 
-Words = tuple[ByteLines, "Int", "Int", "Int", int, dict[str, int]]
+Words = tuple[Lines, "Int", "Int", "Int", int, dict[str, int]]
 
 
 def _words(path: str) -> Words:
-    """The lines, the word rows among them, their documents and sentences, the number of documents, notes."""
-    lines = text_bytes(path)
+    """The lines, the word rows among them, their documents and sentences, the number of documents, notes.
+
+    The lines are found by the compiled engine where it is built and takes the file
+    (`scan_lines`), else with numpy; the rest is the same code.
+    """
+    data = read_bytes(path)
+    scanned = scan_lines(data, CONLLU)
+    if scanned is not None:
+        kind = scanned.kind
+        at = np.flatnonzero((kind == ROW) | (kind == SKIPPED))
+        _check_widths(path, scanned, at)
+        return _layout(scanned, at, kind == MARKER, kind == BLANK, kind[at] == SKIPPED)
+    lines = text_bytes(path, data)
     comment = lines.first_byte(ord("#"))
     blank = lines.blank() & ~comment
     newdoc = np.zeros(len(lines), dtype=bool)
     for m in re.finditer(rb"newdoc", lines.data):  # then the rule, on the few lines that have it
         i = int(np.searchsorted(lines.end, m.start()))
         newdoc[i] = bool(comment[i]) and lines.text(i)[1:].strip().startswith("newdoc")
-    word = ~comment & ~blank
-    at = np.flatnonzero(word)
+    at = np.flatnonzero(~comment & ~blank)
+    _check_widths(path, lines, at)
+    return _layout(lines, at, newdoc, blank, _skipped(path, lines, at))
+
+
+def _check_widths(path: str, lines: Lines, at: Int) -> None:
+    """Raise at the first word line ``at`` without ten columns."""
     widths = lines.widths(at)
     if (widths != 10).any():
         k = int(np.argmax(widths != 10))
         has = plural(int(widths[k]), "column")
         detail = f"word line has {has}, expected the 10 of CoNLL-U (separated by tabs)"
         raise InputError(path, int(at[k]) + 1, detail)
+
+
+def _layout(lines: Lines, at: Int, newdoc: Bool, blank: Bool, skipped: Bool) -> Words:
+    """`Words` from the word lines ``at`` (``skipped`` among them), the ``newdoc`` and ``blank`` lines."""
     markers = np.cumsum(newdoc)
     leading = bool(at.shape[0]) and int(markers[at[0]]) == 0  # words before the first newdoc
-    skipped = _skipped(path, lines, at)
     rows = at[~skipped]
     n_docs = int(markers[-1]) + int(leading) if (rows.shape[0] or (markers.shape[0] and markers[-1])) else 0
     doc = markers[rows].astype(np.int64) - 1 + int(leading)
@@ -113,7 +134,7 @@ def _skipped(path: str, lines: ByteLines, at: Int) -> npt.NDArray[np.bool_]:
     return found
 
 
-def _tags(path: str, lines: ByteLines, rows: Int, key: str) -> tuple[list[str], Int]:
+def _tags(path: str, lines: Lines, rows: Int, key: str) -> tuple[list[str], Int]:
     """The value of ``key`` in each MISC cell; raise at a cell without it."""
     found = re.compile(rf"(?:^|[|\s]){re.escape(key)}=([^|\s]+)")
     start, end = cells(lines, rows, 9, 10)

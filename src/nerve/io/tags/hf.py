@@ -54,7 +54,7 @@ __all__ = ["SUBWORD_POLICIES", "WORD_POLICIES", "is_dataset", "read_hf", "read_t
 
 #: How a word's label is chosen among its sub-tokens' (``--subwords``); ``all``: none is, every
 #: labelled sub-token is scored (see the module).
-SUBWORD_POLICIES = ("first", "last", "majority", "all")
+SUBWORD_POLICIES = options.SUBWORD_POLICIES
 WORD_POLICIES = SUBWORD_POLICIES[:3]  # one label a word
 
 

@@ -32,8 +32,10 @@ from ...errors import InputError, plural
 from ...model.quoting import quote
 from ...model.spans import SpanArray
 from ..json.jsonl import Problems, collect
+from ..sources import read_bytes
 from .column_pairs import TokenColumn, read_or_none, read_sides
-from .tag_columns import ByteLines, cells, decode_tag_ids, merge_layers, strings, text_bytes
+from .column_scan import HIPE, scan_lines
+from .tag_columns import Lines, cells, decode_tag_ids, merge_layers, strings, text_bytes
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -54,7 +56,7 @@ class Table:
     path: str
     header: list[str]
     header_line: int
-    text: ByteLines | None
+    text: Lines | None
     rows: Int  # the index in ``text`` of each token row
     doc: Int
     sentence_start: npt.NDArray[np.bool_]
@@ -102,17 +104,29 @@ def _marker(line: str) -> bool:
 def read_table(path: str) -> Table:
     """The rows of the HIPE file ``path``, checked against its header.
 
+    The lines are found by the compiled engine where it is built and takes the file
+    (`scan_lines`), else with numpy; the rest is the same code.
+
     Raises:
         InputError: a first row that is not the ``TOKEN ...`` header, a row with another number
             of columns than the header.
     """
-    lines = text_bytes(path)
+    data = read_bytes(path)
+    scanned = scan_lines(data, HIPE)
+    if scanned is not None:
+        return _table(path, scanned, scanned.kind)
+    lines = text_bytes(path, data)
     kind = np.zeros(len(lines), dtype=np.int8)  # 0 row, 1 document marker, 2 comment, 3 blank
     kind[lines.first_byte(ord("#"))] = 2
     kind[lines.blank()] = 3
     for i in np.flatnonzero(kind == 2).tolist():
         if _marker(lines.text(i)):
             kind[i] = 1
+    return _table(path, lines, kind)
+
+
+def _table(path: str, lines: Lines, kind: npt.NDArray[np.int8]) -> Table:
+    """The rows of a HIPE file from its lines and the kind of each (0 row, 1 marker, 2 comment, 3 blank)."""
     rows_at = np.flatnonzero(kind == 0)
     if not rows_at.shape[0]:
         return Table(path, ["TOKEN"], 0, None, rows_at, np.zeros(0, np.int64), np.zeros(0, bool), rows_at, 0)

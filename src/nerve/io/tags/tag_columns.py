@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -28,13 +28,17 @@ from ..offsets import decode_utf8
 from ..sources import read_bytes, unify_line_ends
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
+
     from ...model.arrays import Bool, Bytes, Int
 
 __all__ = [
     "ByteLines",
+    "Lines",
     "cells",
     "decode_tag_ids",
     "merge_layers",
+    "sorted_strings",
     "strings",
     "text_bytes",
     "text_lines",
@@ -161,14 +165,67 @@ class ByteLines:
         """The number of tab-separated cells of each line in ``rows``."""
         return np.searchsorted(self.tab, self.end[rows]) - np.searchsorted(self.tab, self.start[rows]) + 1
 
+    def cells(self, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+        """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` tab-separated cells."""
+        tabs, first = self.tabs(rows)
+        start = self.start[rows] if k == 0 else tabs[first + k - 1] + 1
+        end = self.end[rows] if k == width - 1 else tabs[first + k]
+        return start, end
 
-def text_bytes(path: str) -> ByteLines:
+    def strings(self, start: Int, end: Int, rename: dict[str, str] | None) -> tuple[list[str], Int]:
+        """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
+        ids, values = intern(self.buf, start, end)
+        return sorted_strings(ids, values, rename)
+
+
+class Lines(Protocol):
+    """The lines of a file located in its bytes: `ByteLines` (numpy), or the compiled engine's scan.
+
+    Line ``i`` is ``data[start[i]:end[i]]``, without its end; ``buf`` is ``data`` as ``uint8``.
+    """
+
+    @property
+    def data(self) -> bytes:
+        """The bytes of the file."""
+
+    @property
+    def buf(self) -> Bytes:
+        """``data`` as a ``uint8`` array."""
+
+    @property
+    def start(self) -> Int:
+        """Where each line starts."""
+
+    @property
+    def end(self) -> Int:
+        """Where each line ends (its line end excluded)."""
+
+    def __len__(self) -> int:
+        """The number of lines."""
+
+    def text(self, i: int) -> str:
+        """Line ``i`` decoded."""
+
+    def widths(self, rows: Int) -> Int:
+        """The number of tab-separated cells of each line in ``rows``."""
+
+    def cells(self, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+        """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` cells."""
+
+    def strings(self, start: Int, end: Int, rename: dict[str, str] | None) -> tuple[list[str], Int]:
+        """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
+
+
+def text_bytes(path: str, data: bytes | None = None) -> ByteLines:
     """The lines of `text_lines`, in bytes: checked as UTF-8, byte order mark dropped, CR LF and CR as LF.
+
+    ``data`` is the file's bytes, where they are read already.
 
     Raises:
         InputError: no such file, or bytes that are not UTF-8.
     """
-    data = read_bytes(path)
+    if data is None:
+        data = read_bytes(path)
     decode_utf8(path, data)
     if data.startswith(BOM):
         data = data[len(BOM) :]
@@ -182,19 +239,22 @@ def text_bytes(path: str) -> ByteLines:
     return ByteLines(data, buf, start, end, np.flatnonzero(buf == 9))
 
 
-def cells(lines: ByteLines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
+def cells(lines: Lines, rows: Int, k: int, width: int) -> tuple[Int, Int]:
     """Where cell ``k`` of each line in ``rows`` is; every such line has ``width`` tab-separated cells."""
-    tabs, first = lines.tabs(rows)
-    start = lines.start[rows] if k == 0 else tabs[first + k - 1] + 1
-    end = lines.end[rows] if k == width - 1 else tabs[first + k]
-    return start, end
+    return lines.cells(rows, k, width)
 
 
 def strings(
-    lines: ByteLines, start: Int, end: Int, rename: dict[str, str] | None = None
+    lines: Lines, start: Int, end: Int, rename: dict[str, str] | None = None
 ) -> tuple[list[str], Int]:
     """The distinct strings ``data[start[i]:end[i]]`` sorted (renamed first), and the index of each."""
-    ids, values = intern(lines.buf, start, end)
+    return lines.strings(start, end, rename)
+
+
+def sorted_strings(
+    ids: npt.NDArray[np.intp] | Int, values: Sequence[bytes], rename: dict[str, str] | None
+) -> tuple[list[str], Int]:
+    """``values`` decoded (renamed) and sorted, without repeats, and the index there of ``values[ids[i]]``."""
     texts = [v.decode("utf-8") for v in values]
     if rename:
         texts = [rename.get(t, t) for t in texts]

@@ -4,7 +4,8 @@ In: the documents of one side (each ``.ann`` path with its text, or ``None``). O
 of every document that holds nothing but plain ``T`` lines, ``T<DIGITS><TAB>TYPE START
 END<TAB>TEXT`` (ASCII id and type, one space apart, one piece), over an ASCII text, whose
 offsets lie within the text and whose entity texts are what they cover. They are parsed as
-bytes of all documents at once, numpy columns without a Python step per entity.
+bytes of all documents at once, in C where the compiled engine is built (csrc/brat.c), else as
+numpy columns, without a Python step per entity.
 
 Every other document (relations, events, attributes, notes, blank lines, discontinuous
 entities, CR LF line ends, a byte order mark, non-ASCII text, a repeated id, any problem at
@@ -17,10 +18,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..._engine import speedups
 from ...errors import InputError
 from ..sources import read_bytes
 from .brat import Document
@@ -122,14 +125,50 @@ def _labels(buf: Bytes, lo: Int, hi: Int) -> tuple[list[str], Int]:
 
 
 def plain_documents(items: Sequence[Item]) -> dict[int, Document]:
-    """The `Document` of each item that holds only plain, correct entities (see the module)."""
+    """The `Document` of each item that holds only plain, correct entities (see the module).
+
+    The lines are parsed by the compiled engine where it is built (`nerve._speedups`), else with numpy:
+    the same documents, the same entities.
+    """
     keep, datas, texts = _plain(items)
     if not keep:
         return {}
     counts = np.asarray([d.count(b"\n") for d in datas], dtype=np.int64)
-    buf = np.frombuffer(b"".join(datas), dtype=np.uint8)
+    buf = b"".join(datas)
+    engine = speedups()
+    parsed = None if engine is None else _compiled(engine, buf, texts, counts)
+    start, end, typed, slow = parsed or _numpy(np.frombuffer(buf, dtype=np.uint8), texts, counts)
+    bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    pieces = np.stack([start, end], axis=1)
+    ones = np.ones(len(start), dtype=np.int64)
+    return {
+        keep[i]: Document(typed[a:b], pieces[a:b], ones[a:b], Counter())
+        for i, a, b in zip(range(len(keep)), bounds[:-1], bounds[1:], strict=True)
+        if not slow[i]
+    }
+
+
+Parsed = tuple["Int", "Int", list[str], "Bool"]  # each line's start, end and type; documents not plain
+
+
+def _compiled(engine: ModuleType, buf: bytes, texts: list[bytes], counts: Int) -> Parsed | None:
+    """The lines parsed by ``nerve._speedups.brat_plain``; ``None`` where it declines."""
+    lengths = np.asarray([len(t) for t in texts], dtype=np.int64)
+    found = engine.brat_plain(buf, b"".join(texts), counts.tobytes(), lengths.tobytes())
+    if found is None:
+        return None
+    start, end, lo, hi, slow = found
+    values, ids = engine.intern(buf, lo, hi, 0, 1)
+    names = [v.decode("ascii") for v in values]
+    typed = [names[k] for k in np.frombuffer(ids, dtype=np.int64).tolist()]
+    first, last = np.frombuffer(start, dtype=np.int64), np.frombuffer(end, dtype=np.int64)
+    return first, last, typed, np.frombuffer(slow, dtype=np.uint8).astype(bool)
+
+
+def _numpy(buf: Bytes, texts: list[bytes], counts: Int) -> Parsed:
+    """The lines parsed with numpy (the rule of the module)."""
     starts, ends, t1, s1, s2, t2, ok = _lines(buf)
-    doc = np.repeat(np.arange(len(keep), dtype=np.int64), counts)
+    doc = np.repeat(np.arange(len(texts), dtype=np.int64), counts)
     txt = np.frombuffer(b"".join(texts), dtype=np.uint8)
     lengths = np.asarray([len(t) for t in texts], dtype=np.int64)
     base = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
@@ -150,15 +189,7 @@ def plain_documents(items: Sequence[Item]) -> dict[int, Document]:
     _, first = np.unique(key, return_index=True)
     once = np.zeros(len(key), dtype=bool)
     once[first] = True
-    slow = np.zeros(len(keep), dtype=bool)
+    slow = np.zeros(len(texts), dtype=bool)
     slow[doc[~(good & once)]] = True  # a repeated id sends its document (all of it) to the slow path
     names, label = _labels(buf, t1 + 1, np.where(good, s1, t1 + 1))
-    bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
-    pieces = np.stack([start, end], axis=1)
-    ones = np.ones(len(doc), dtype=np.int64)
-    typed = [names[k] for k in label.tolist()]
-    return {
-        keep[i]: Document(typed[a:b], pieces[a:b], ones[a:b], Counter())
-        for i, a, b in zip(range(len(keep)), bounds[:-1], bounds[1:], strict=True)
-        if not slow[i]
-    }
+    return start, end, [names[k] for k in label.tolist()], slow

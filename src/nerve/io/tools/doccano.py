@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -27,15 +28,23 @@ import numpy as np
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
+from ...options import flag
 from ..json.jsonl import Checker, Problems, collect, is_offset, json_objects, read_span_file
 from ..offsets import UTF16_MISFIT, units_to_chars
 from ..pairing import DocKeys, check_pairs, doc_keys
 from ..unit_offsets import UNIT_NAMES
 
-__all__ = ["SPAN_KEYS", "doccano_ids", "doccano_texts", "read_doccano", "read_doccano_pair"]
+__all__ = [
+    "SPAN_KEYS",
+    "doccano_ids",
+    "doccano_texts",
+    "read_doccano",
+    "read_doccano_pair",
+    "read_doccano_users",
+]
 
 #: The keys a doccano document may hold its spans under, in the order they are looked for.
-SPAN_KEYS = ("label", "labels", "entities")
+SPAN_KEYS = ("label", "labels", "entities", "annotations")
 _FORM = '[start, end, "TYPE"] or {"start_offset", "end_offset", "label"}'
 
 
@@ -102,7 +111,8 @@ def _read(path: str, units: str | None, problems: Problems) -> tuple[DocKeys, Sp
     ids: list[Any] = []
     docs: list[list[tuple[int, int, str]]] = []
     notes: Counter[str] = Counter()
-    for doc, (line, obj) in enumerate(json_objects(path, read_span_file(path), "jsonl")):
+    objects = json_objects(path, read_span_file(path), "jsonl")
+    for doc, (line, obj) in enumerate(objects):
         try:
             text, spans = _document(path, line, doc, obj, units or "char", problems, notes)
         except InputError as err:
@@ -112,6 +122,13 @@ def _read(path: str, units: str | None, problems: Problems) -> tuple[DocKeys, Sp
         lines.append(line)
         ids.append(obj.get("id") if isinstance(obj, dict) else None)
         docs.append(spans)
+    users = list(dict.fromkeys(u for _, o in objects for u in _users(o)))
+    if len(users) > 1:  # read as one side, several annotators' spans would be merged
+        detail = (
+            f"holds the spans of {len(users)} users ({', '.join(users)}): pick them with "
+            f"{flag('gold_annotator')} and {flag('pred_annotator')}, or compare them all with nerve agree"
+        )
+        raise InputError(path, None, detail)
     spans_of = SpanArray.from_documents(docs)
     keys = doc_keys(path, texts, ids, lines, by_id=False)  # doccano numbers its examples itself
     return keys, replace(spans_of, source=path, notes=dict(sorted(notes.items())))
@@ -150,3 +167,55 @@ def doccano_ids(path: str) -> list[str | None]:
     objects = json_objects(path, read_span_file(path), "jsonl")
     ids = [o.get("id") if isinstance(o, dict) else None for _, o in objects]
     return [str(i) if isinstance(i, (int, str)) and not isinstance(i, bool) else None for i in ids]
+
+
+def _users(obj: Any) -> list[str]:
+    """The users named by a document's spans (doccano 1.x exports of several annotators)."""
+    items = next((obj[k] for k in SPAN_KEYS if k in obj), None) if isinstance(obj, dict) else None
+    return [u for u in map(_user, items) if u is not None] if isinstance(items, list) else []
+
+
+def _user(item: Any) -> str | None:
+    who = item.get("user") if isinstance(item, dict) else None
+    return None if who is None or isinstance(who, (bool, list, dict)) else str(who)
+
+
+def read_doccano_users(
+    path: str, units: str | None = None, problems: Problems = None
+) -> tuple[dict[str, SpanArray], dict[str, list[bool]]]:
+    """Each user's spans of an export whose span objects carry a ``"user"`` (doccano 1.x), by user.
+
+    Users are named by their ``user`` value, in the order they first appear; none where no span
+    names one (a file of one annotator); a span without one among spans with one raises. doccano
+    does not say which documents a user saw: a document where a user marked nothing reads as
+    annotated with no entity (every document is marked present).
+
+    Raises:
+        InputError: a span without a user, besides `read_doccano`'s problems.
+    """
+    objects = list(json_objects(path, read_span_file(path), "jsonl"))
+    users: dict[str, None] = {}
+    nameless = None
+    for doc, (line, obj) in enumerate(objects):
+        check = Checker(path, line, doc, {}, "char", None)
+        for i, item in enumerate(_items(check, obj) if isinstance(obj, dict) else []):
+            name = _user(item)
+            if name is None:
+                nameless = nameless or check.fail(
+                    f'span {i}: expected a "user" on every span of a multi-user export'
+                )
+            else:
+                users.setdefault(name)
+    if users and nameless is not None:
+        raise nameless
+    sides: dict[str, SpanArray] = {}
+    for name in users:
+        docs = []
+        for doc, (line, obj) in enumerate(objects):
+            check = Checker(path, line, doc, {}, "char", problems)
+            text = _text(check, obj)
+            check.text = text
+            mine = [item for item in _items(check, obj) if _user(item) == name]
+            docs.append(check.spans(mine, partial(_span, check, text, units or "char")))
+        sides[name] = replace(SpanArray.from_documents(docs), source=path)
+    return sides, {name: [True] * len(objects) for name in users}

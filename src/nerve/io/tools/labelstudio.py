@@ -24,6 +24,7 @@ or ``utf16``) fixes them. Every span's text is checked against the task's text.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,9 +37,18 @@ from ..json.jsonl import Checker, Problems, collect, is_offset, parse_json, read
 from ..offsets import UTF16_MISFIT, has_astral, utf16_span, utf16_to_chars
 from ..pairing import DocKeys, check_pairs, doc_keys
 
-__all__ = ["TaskChecker", "labelstudio_texts", "read_labelstudio", "read_labelstudio_pair", "tasks"]
+__all__ = [
+    "TaskChecker",
+    "annotator_of",
+    "labelstudio_texts",
+    "read_labelstudio",
+    "read_labelstudio_annotators",
+    "read_labelstudio_pair",
+    "tasks",
+]
 
 Raw = tuple[int, Any, Any, str, Any]  # result index, start, end, label, text: as written
+Chooser = Callable[["TaskChecker", dict[str, Any], str, Counter[str]], "dict[str, Any] | None"]
 
 
 class TaskChecker(Checker):
@@ -190,8 +200,19 @@ def _spans(check: TaskChecker, text: str, raw: list[Raw], units: str) -> list[tu
     return check.spans(raw, one)
 
 
-def _side(path: str, found: list[Any], side: str, units: str | None, problems: Problems) -> SpanArray:
-    """One side (``annotations`` or ``predictions``) of parsed tasks as a `SpanArray`."""
+def _side(
+    path: str,
+    found: list[Any],
+    side: str,
+    units: str | None,
+    problems: Problems,
+    choose: Chooser | None = None,
+) -> SpanArray:
+    """One side (``annotations`` or ``predictions``) of parsed tasks as a `SpanArray`.
+
+    ``choose`` picks the annotation read of each task (default: `_chosen`, the gold one).
+    """
+    choose = choose or _chosen
     notes: Counter[str] = Counter()
     texts, raws, checks = [], [], []
     for doc, task in enumerate(found):
@@ -199,7 +220,7 @@ def _side(path: str, found: list[Any], side: str, units: str | None, problems: P
         check.side = side
         try:
             text = _text(check, task)
-            raw = _raw(check, _chosen(check, task, side, notes), notes)
+            raw = _raw(check, choose(check, task, side, notes), notes)
         except InputError as err:
             collect(problems, err)
             text, raw = "", []
@@ -277,3 +298,58 @@ def labelstudio_texts(path: str, found: list[Any] | None = None) -> list[str]:
         except InputError:
             out.append("")
     return out
+
+
+def annotator_of(annotation: Any) -> str | None:
+    """Who made an annotation: its ``completed_by`` (a user id, or an object with one), as a string."""
+    who = annotation.get("completed_by") if isinstance(annotation, dict) else None
+    if isinstance(who, dict):
+        who = who.get("id", who.get("email"))
+    return None if who is None or isinstance(who, (bool, list, dict)) else str(who)
+
+
+def _live(task: Any) -> list[dict[str, Any]]:
+    items = task.get("annotations", task.get("completions")) if isinstance(task, dict) else None
+    return [a for a in items or [] if isinstance(a, dict) and not a.get("was_cancelled")]
+
+
+def _by(who: str, _: TaskChecker, task: dict[str, Any], side: str, notes: Counter[str]) -> Any:
+    """The annotation of ``who`` in ``task`` (a `Chooser`), ``None`` if they made none."""
+    return next((a for a in _live(task) if (annotator_of(a) or "?") == who), None)
+
+
+def read_labelstudio_annotators(
+    path: str, units: str | None = None, problems: Problems = None
+) -> tuple[dict[str, SpanArray], dict[str, list[bool]]]:
+    """Each annotator's spans (told apart by ``completed_by``), and which tasks each annotated.
+
+    An annotation without ``completed_by`` is named ``"?"``; cancelled annotations are left out
+    (counted). A task an annotator did not annotate reads as empty for them, and is marked so.
+    Annotators are named in the order they first appear.
+
+    Raises:
+        InputError: an annotator who annotated one task twice.
+    """
+    found = tasks(path)
+    names: dict[str, None] = {}
+    for doc, task in enumerate(found):
+        seen: set[str] = set()
+        for annotation in _live(task):
+            name = annotator_of(annotation) or "?"
+            if name in seen:
+                where = TaskChecker(path, doc, task, None).where
+                detail = f"{where}: annotator {name} has two annotations; keep one per annotator and task"
+                raise InputError(path, None, detail)
+            seen.add(name)
+            names.setdefault(name)
+    sides, present = {}, {}
+    for name in names:
+
+        def mine(
+            check: TaskChecker, task: dict[str, Any], side: str, notes: Counter[str], who: str = name
+        ) -> Any:
+            return next((a for a in _live(task) if (annotator_of(a) or "?") == who), None)
+
+        sides[name] = _side(path, found, "annotations", units, problems, mine)
+        present[name] = [any((annotator_of(a) or "?") == name for a in _live(t)) for t in found]
+    return sides, present

@@ -1,0 +1,164 @@
+"""Chance-corrected agreement on token labels: Cohen's kappa, Fleiss' kappa and Krippendorff's alpha.
+
+In: each annotator's entities in token offsets (`SpanArray`) and where each document's tokens
+start; or the label of every token by every annotator. Out: the token labels (`token_labels`), the
+label-pair count matrices, and the statistics computed from counts alone, so that they add up over
+documents and resample without a loop over tokens.
+
+A token's label is the type of the entity that covers it, ``O`` (label 0) where none does; where
+entities nest, the longest covering entity gives the label (the first type by name on a tie). A
+document an annotator left out gives its tokens no label (``-1``): a pair is compared on the
+tokens both labelled, Fleiss' kappa on the tokens every annotator labelled, and Krippendorff's
+alpha on every token at least two labelled (it is made for missing values).
+
+- Cohen's kappa of a pair: ``(p_o - p_e) / (1 - p_e)`` from the pair's confusion matrix, as
+  ``sklearn.metrics.cohen_kappa_score`` computes it.
+- Fleiss' kappa: ``(P̄ - P_e) / (1 - P_e)`` from the tokens x labels count table, as
+  ``statsmodels.stats.inter_rater.fleiss_kappa`` computes it.
+- Krippendorff's alpha (nominal): ``1 - (n - 1) (n - Σ o_cc) / (n² - Σ n_c²)`` from the
+  coincidence matrix, as the ``krippendorff`` package computes it. Per token ``u`` with ``m_u >= 2``
+  labels, ``Σ_c o_cc`` gains ``Σ_c n_uc (n_uc - 1) / (m_u - 1)`` and ``n_c`` gains ``n_uc``: the
+  columns of `alpha_parts`, additive over documents.
+
+A statistic whose chance agreement is 1 (every token has one label) is undefined: ``None``, with
+the reason (`Undefined`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..model.spans import SpanArray
+
+if TYPE_CHECKING:
+    from ..model.arrays import Bool, Float, Int
+
+__all__ = [
+    "ONE_LABEL",
+    "Undefined",
+    "alpha",
+    "alpha_parts",
+    "cohen",
+    "confusion",
+    "fleiss",
+    "label_counts",
+    "token_labels",
+]
+
+ONE_LABEL = "every token has the same label, so chance agreement is 1 and the statistic is undefined"
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """Why a statistic could not be computed, and what would make it computable."""
+
+    reason: str
+    fix: str
+
+
+def token_labels(spans: SpanArray, doc_start: Int, present: Bool, labels: tuple[str, ...]) -> Int:
+    """The label of each token (``labels.index(type) + 1``, 0 for none, -1 in a document left out).
+
+    ``spans`` are in token offsets of the documents ``doc_start`` bounds; ``present`` says which
+    documents the annotator annotated. The longest covering entity labels a token.
+    """
+    n = int(doc_start[-1])
+    index = {name: i + 1 for i, name in enumerate(labels)}
+    mapping = np.asarray([index[name] for name in spans.labels] or [0], dtype=np.int64)
+    label = mapping[spans.label] if len(spans) else np.zeros(0, dtype=np.int64)
+    k = len(labels) + 1
+    first = doc_start[spans.doc] + spans.start
+    length = spans.end - spans.start
+    tokens = np.repeat(first, length) + _within(length)
+    # the longest entity wins; among equals, the lowest label: a key that orders both
+    key = np.repeat(length * k + (k - 1 - label), length)
+    best = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(best, tokens, key)
+    out = np.where(best >= 0, (k - 1) - best % k, 0).astype(np.int64)
+    missing = np.repeat(~np.asarray(present, dtype=np.bool_), np.diff(doc_start))
+    out[missing] = -1
+    return out
+
+
+def _within(length: Int) -> Int:
+    """``0, 1, ..., length[i] - 1`` for each ``i``, end to end."""
+    total = int(length.sum())
+    starts = np.repeat(np.cumsum(length) - length, length)
+    return np.arange(total, dtype=np.int64) - starts
+
+
+def confusion(a: Int, b: Int, k: int) -> Int:
+    """The ``k x k`` counts of label pairs ``(a[t], b[t])`` over the tokens both labelled."""
+    both = (a >= 0) & (b >= 0)
+    return np.bincount(a[both] * k + b[both], minlength=k * k).reshape(k, k)
+
+
+def cohen(matrix: Int) -> float | None:
+    """Cohen's kappa of a confusion matrix; ``None`` when chance agreement is 1 (or no token)."""
+    n = float(matrix.sum())
+    if not n:
+        return None
+    observed = float(np.trace(matrix)) / n
+    expected = float(matrix.sum(axis=1) @ matrix.sum(axis=0)) / (n * n)
+    if expected >= 1.0:
+        return None
+    return (observed - expected) / (1.0 - expected)
+
+
+def label_counts(labels: Int, k: int) -> Int:
+    """How many annotators gave each token each label: ``(tokens, k)`` from ``(annotators, tokens)``."""
+    n = labels.shape[1]
+    flat = labels + np.arange(n, dtype=np.int64)[None, :] * k
+    return np.bincount(flat[labels >= 0], minlength=n * k).reshape(n, k)
+
+
+def fleiss(counts: Int, m: int) -> tuple[float | None, int]:
+    """Fleiss' kappa over the tokens all ``m`` annotators labelled, and how many tokens those are."""
+    rows = counts[counts.sum(axis=1) == m]
+    items = int(rows.shape[0])
+    if not items or m < 2:
+        return None, items
+    p = rows.sum(axis=0) / (items * m)
+    agreement = float(((rows * rows).sum() - items * m) / (items * m * (m - 1)))
+    expected = float(p @ p)
+    if expected >= 1.0:
+        return None, items
+    return (agreement - expected) / (1.0 - expected), items
+
+
+def alpha_parts(counts: Int, token_doc: Int, n_docs: int) -> Float:
+    """Per document: ``n`` (pairable labels), ``Σ_c o_cc`` and each ``n_c``: ``(n_docs, k + 2)``."""
+    m = counts.sum(axis=1)
+    pairable = m >= 2
+    c = counts[pairable].astype(np.float64)
+    docs = token_doc[pairable]
+    diagonal = (c * (c - 1)).sum(axis=1) / (m[pairable] - 1)
+    k = counts.shape[1]
+    out = np.zeros((n_docs, k + 2), dtype=np.float64)
+    out[:, 0] = np.bincount(docs, weights=m[pairable].astype(np.float64), minlength=n_docs)
+    out[:, 1] = np.bincount(docs, weights=diagonal, minlength=n_docs)
+    for j in range(k):
+        out[:, 2 + j] = np.bincount(docs, weights=c[:, j], minlength=n_docs)
+    return out
+
+
+def alpha(parts: Float) -> float | None:
+    """Krippendorff's nominal alpha of summed `alpha_parts` (``(k + 2,)``); ``None`` if undefined."""
+    n, diagonal, by_label = float(parts[0]), float(parts[1]), parts[2:]
+    expected = n * n - float(by_label @ by_label)
+    if n < 2 or expected <= 0:
+        return None
+    return 1.0 - (n - 1.0) * (n - diagonal) / expected
+
+
+def alphas(parts: Float) -> Float:
+    """`alpha` of each row of ``(r, k + 2)`` summed parts (NaN where undefined), for resamples."""
+    n, diagonal, by_label = parts[:, 0], parts[:, 1], parts[:, 2:]
+    expected = n * n - (by_label * by_label).sum(axis=1)
+    ok = (n >= 2) & (expected > 0)
+    out = np.full(parts.shape[0], np.nan)
+    out[ok] = 1.0 - (n[ok] - 1.0) * (n[ok] - diagonal[ok]) / expected[ok]
+    return out
