@@ -250,8 +250,9 @@ def _left_by_route(gold: Source, pred: Source | None) -> bool:
 
     Files by name it offered to the C engine already (which may have handed them over).
     """
-    files = [s for s in (gold, pred) if s is not None]
-    return not all(is_path(s) for s in files) or os.path.isdir(os.fspath(gold))  # type: ignore[arg-type]
+    if not is_path(gold) or (pred is not None and not is_path(pred)):
+        return True
+    return os.path.isdir(os.fspath(gold))  # type: ignore[arg-type]
 
 
 def _source_kind(

@@ -8,7 +8,8 @@ the numpy engine reads the input, and gives the result or its error (`nerve.comp
 The C core (`nerve.io.tags.conll_c`) counts; the scheme is inferred and the repairs counted here in
 plain Python, over the 50 pair codes (`nerve.model.pairs`), so this road imports no numpy.
 
-Runs it leaves to the numpy engine (``None``): a label map or a type filter, MUC metrics, two schemes
+Runs it leaves to the numpy engine (``None``): ``gold_annotator``/``pred_annotator`` (options of span
+exports, which the numpy road refuses for tags), a label map or a type filter, MUC metrics, two schemes
 (``gold_scheme``/``pred_scheme``), an encoding other than UTF-8, a stream (the numpy road keeps its
 bytes, and comes back here: `nerve.api.compiled`), the ``error`` policy once an invalid transition is
 found (its message lists them), and every input `nerve.io.tags.conll_c` hands over. Runs with
@@ -99,9 +100,11 @@ def _counts(totals: ColumnTotals, policy: str) -> dict[str, Counts]:
 
 def applies(plan: Any) -> bool:
     """Whether the C engine counts what ``plan`` (a `nerve.plan.Plan`) asks for (see the docstring)."""
-    t = plan.tagging
+    t, r = plan.tagging, plan.reading
     return (
         not plan.labels
+        and getattr(r, "gold_annotator", None) is None  # span exports' options: numpy refuses them
+        and getattr(r, "pred_annotator", None) is None
         and plan.metrics.overlap is None
         and t.pred_scheme == "same"
         and t.policy in ("begin", "discard", "error", "conlleval")
@@ -183,7 +186,6 @@ def _totals(totals: ColumnTotals, scheme: Scheme, repairs: RepairStats, policy: 
 
 def read_counted(gold: object, pred: object, plan: Any) -> Counted | None:
     """The ``conll`` record's compiled reader (`nerve.compiled`): files by name; streams go to numpy."""
-    sides = [s for s in (gold, pred) if s is not None]
-    if not all(isinstance(s, str | os.PathLike) for s in sides):
+    if not isinstance(gold, str | os.PathLike) or not isinstance(pred, str | os.PathLike | None):
         return None  # a stream is read once: the numpy road keeps it and asks `nerve.api.compiled`
-    return counted([(os.fspath(gold), None if pred is None else os.fspath(pred))], plan)  # type: ignore[call-overload]
+    return counted([(os.fspath(gold), None if pred is None else os.fspath(pred))], plan)
