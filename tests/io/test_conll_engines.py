@@ -152,6 +152,7 @@ def test_merged_files(tmp_path_factory: pytest.TempPathFactory, data: st.DataObj
     plain = (
         kw == {"repair": "begin", "scheme": "auto"} and not corpus["comment"] and "\t" not in corpus["sep"]
     )
+    plain &= corpus["fmt"] == FORMATS[0]  # B-X: a format inferred from one tag may hand over (`TagTable`)
     if text == raw and plain:
         assert spy.counted == 1  # plain input is the C engine's
 
