@@ -4,7 +4,8 @@ The shards are merged ``token gold pred`` files made by gen_corpus.py (seed = sh
 tokens split evenly between them; they are generated once into bench/out/dask-<tokens>-<shards>/.
 Rows:
 
-- ``one process, no Dask`` (the floor): `nerve.api.partial` counting the shards one after another
+- ``floor``: one process reading every shard and counting its lines, the floor of issue 27;
+- ``one process, no Dask``: `nerve.api.partial` counting the shards one after another
   in this process, the counts added up: what a worker does, without the scheduler;
 - ``Dask, N workers``: `nerve.integrations.dask.score_files` on the cluster of ``--dask local:N``
   (a `LocalCluster` of N processes, one thread each, on loopback); the workers read the shards
@@ -12,8 +13,10 @@ Rows:
   ``--keep-trim`` adds the same rows on plain `LocalCluster`s, whose workers keep distributed's
   default ``MALLOC_TRIM_THRESHOLD_=65536`` (see `nerve.integrations.dask.worker_environ`).
 
-Every row must give the floor's `Result` (checked). Each run is repeated ``--repeats`` times and the
-median kept; throughput is sentence tokens per second, per worker too, so that a cluster can be sized.
+Every row must give the one process's `Result` (checked). Each run is repeated ``--repeats`` times and
+the median kept; throughput is sentence tokens per second, per worker too, so that a cluster can be
+sized, and each worker's time over the floor's (a worker reads its shards on the C engine where it is
+built; ``--engine numpy`` sets ``NERVE_NO_SPEEDUPS=1`` here and, inherited, on the workers).
 
 Usage::
 
@@ -53,6 +56,15 @@ def make_shards(tokens: int, shards: int) -> list[Path]:
             gen_corpus.main([str(prefix), "--tokens", str(size), "--seed", str(i + 1)])
         paths.append(Path(f"{prefix}.txt"))
     return paths
+
+
+def read_floor(paths: list[Path]) -> int:
+    """The floor: every shard read and its lines counted, in one process."""
+    lines = 0
+    for path in paths:
+        with path.open("rb") as f:
+            lines += f.read().count(b"\n")
+    return lines
 
 
 def floor(paths: list[Path]) -> Any:
@@ -110,7 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also time plain LocalClusters, whose workers keep distributed's MALLOC_TRIM_THRESHOLD_",
     )
+    parser.add_argument("--engine", choices=["C", "numpy"], default="C", help="the engine that counts")
     args = parser.parse_args(argv)
+    if args.engine == "numpy":
+        os.environ["NERVE_NO_SPEEDUPS"] = "1"  # here, and on the workers, which inherit it
 
     paths = make_shards(args.tokens, args.shards)
     size = sum(p.stat().st_size for p in paths)
@@ -118,10 +133,17 @@ def main(argv: list[str] | None = None) -> int:
     times = []
     for _ in range(args.repeats):
         t0 = time.perf_counter()
+        read_floor(paths)
+        times.append(time.perf_counter() - t0)
+    floor_s = statistics.median(times)
+    rows.append({"run": "floor: read the shards, count their lines", "workers": 1, "seconds": floor_s})
+    times = []
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
         reference = floor(paths)
         times.append(time.perf_counter() - t0)
     assert reference.tokens.count == args.tokens, reference.tokens
-    rows.append({"run": "one process, no Dask (floor)", "workers": 1, "seconds": statistics.median(times)})
+    rows.append({"run": "one process, no Dask", "workers": 1, "seconds": statistics.median(times)})
     for keep_trim in (False, True) if args.keep_trim else (False,):
         for n in args.workers:
             times, result = on_dask(paths, n, args.repeats, keep_trim)
@@ -129,16 +151,22 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit(f"Dask with {n} workers gave another result than one process")
             run = f"Dask, {n} worker{'s' * (n > 1)}" + (", MALLOC_TRIM_THRESHOLD_=65536" if keep_trim else "")
             rows.append({"run": run, "workers": n, "seconds": statistics.median(times)})
-    one = rows[1]["seconds"] if len(rows) > 1 else rows[0]["seconds"]
-    print(f"{args.tokens:,} tokens in {args.shards} shards ({size / 1e6:,.0f} MB), {os.cpu_count()} CPUs\n")
-    print("| run | seconds | M tokens/s | M tokens/s per worker | speed-up over 1 worker |")
-    print("|---|---:|---:|---:|---:|")
+    one = rows[2]["seconds"] if len(rows) > 2 else rows[1]["seconds"]
+    from nerve._engine import engine
+
+    shown = f"{args.tokens:,} tokens in {args.shards} shards ({size / 1e6:,.0f} MB), {os.cpu_count()} CPUs"
+    print(f"{shown}, engine {engine()}\n")
+    print(
+        "| run | s | M tokens/s | M tokens/s per worker | speed-up over 1 worker | time per worker / floor |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
     for row in rows:
         rate = args.tokens / row["seconds"] / 1e6
-        row.update(rate=rate, per_worker=rate / row["workers"], speedup=one / row["seconds"])
-        cells = (row["seconds"], rate, row["per_worker"], row["speedup"])
+        over = row["seconds"] * row["workers"] / floor_s  # a worker's share of the time, over the floor's
+        row.update(rate=rate, per_worker=rate / row["workers"], speedup=one / row["seconds"], over_floor=over)
+        cells = (row["seconds"], rate, row["per_worker"], row["speedup"], over)
         print(f"| {row['run']} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
-    out = HERE / "out" / f"bench-dask-{args.tokens}-{args.shards}.json"
+    out = HERE / "out" / f"bench-dask-{args.tokens}-{args.shards}-{args.engine}.json"
     meta = {"tokens": args.tokens, "shards": args.shards, "bytes": size, "cpus": os.cpu_count()}
     out.write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n", encoding="utf-8")
     return 0

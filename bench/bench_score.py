@@ -9,6 +9,9 @@ Usage::
     python bench/bench_score.py --tokens 1000000            # speed table: nerve vs peers
     python bench/bench_score.py --memory-check              # nerve only, peak RSS at 1M and 10M tokens
     python bench/bench_score.py --conlleval-pl PATH/conlleval.pl
+    python bench/bench_score.py --targets --conlleval-pl PATH/conlleval.pl   # the CoNLL rows of the
+        # compiled engine's targets: 1M tokens against the floor and the peers, the numpy engine against
+        # the baseline's (main's tree, exported into bench/out), 100M tokens, and WNUT-16 test
 
 Corpora are generated into bench/out/ with bench/gen_corpus.py when missing. Results are printed as a
 Markdown table and written as JSON to bench/out/.
@@ -84,6 +87,7 @@ class Tool:
     argv: list[str]
     stdin: Path | None = None
     unavailable: str | None = None  # reason the tool cannot run
+    env: dict[str, str] = field(default_factory=dict)  # set for this tool only
 
 
 @dataclass
@@ -97,7 +101,9 @@ class Result:
     note: str = ""
     walls_s: list[float] = field(default_factory=list)
     peak_rss_kib: list[int] = field(default_factory=list)
+    cpus_s: list[float] = field(default_factory=list)  # user + system time of each run
     median_wall_s: float | None = None
+    median_cpu_s: float | None = None
     peak_rss_mib: float | None = None
     ratio: float | None = None  # this tool's median / nerve's median
 
@@ -211,8 +217,8 @@ def conlleval_pl_tool(corpus: Path, script: Path) -> Tool:
 # --------------------------------------------------------------------------- timing
 
 
-def time_once(tool: Tool, log_prefix: Path, timeout: float) -> tuple[float, int, int]:
-    """Run once; return (wall seconds, peak RSS KiB, exit status). Output goes to log files.
+def time_once(tool: Tool, log_prefix: Path, timeout: float) -> tuple[float, int, int, float]:
+    """Run once; return (wall seconds, peak RSS KiB, exit status, CPU seconds). Output goes to log files.
 
     The wait blocks, and a timer kills the process group when the timeout passes:
     ``subprocess.run(..., timeout=...)`` waits by polling with sleeps of up to 50 ms, which would
@@ -231,7 +237,7 @@ def time_once(tool: Tool, log_prefix: Path, timeout: float) -> tuple[float, int,
             stdin=stdin,
             stdout=out,
             stderr=err,
-            env=ENV,
+            env={**ENV, **tool.env},
             start_new_session=True,  # its own process group, so that a timeout kills the tool too
         )
 
@@ -251,8 +257,10 @@ def time_once(tool: Tool, log_prefix: Path, timeout: float) -> tuple[float, int,
         wall = time.perf_counter() - t0
         if expired.is_set():
             raise subprocess.TimeoutExpired(tool.argv, timeout)
-        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", Path(report.name).read_text())
-    return wall, int(match.group(1)) if match else 0, status
+        text = Path(report.name).read_text()
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+        cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", text))
+    return wall, int(match.group(1)) if match else 0, status, cpu
 
 
 def failure_note(log_prefix: Path, status: int) -> str:
@@ -297,7 +305,7 @@ def run_tools(
             log_prefix = log_path(t.key, tokens or inputs[t.key].stem, prefix)
             print(f"  [{rep + 1}/{repeats}] {res.label} ...", end=" ", file=sys.stderr, flush=True)
             try:
-                wall, rss, status = time_once(t, log_prefix, timeout)
+                wall, rss, status, cpu = time_once(t, log_prefix, timeout)
             except subprocess.TimeoutExpired:
                 res.status, res.note = "failed", f"timed out after {timeout:g} s"
                 print("timeout", file=sys.stderr)
@@ -307,10 +315,12 @@ def run_tools(
                 res.status, res.note = "failed", failure_note(log_prefix, status)
                 continue
             res.walls_s.append(round(wall, 4))
+            res.cpus_s.append(round(cpu, 3))
             res.peak_rss_kib.append(rss)
     for res in results.values():
         if res.status == "ok" and res.walls_s:
             res.median_wall_s = statistics.median(res.walls_s)
+            res.median_cpu_s = statistics.median(res.cpus_s)
             res.peak_rss_mib = round(max(res.peak_rss_kib) / 1024, 1)
     add_ratios(list(results.values()))
     return list(results.values())
@@ -506,6 +516,123 @@ def memory_mode(args: argparse.Namespace) -> list[dict[str, object]]:
     return targets
 
 
+# --------------------------------------------------------------------------- the compiled engine's targets
+
+TARGETS_1M = {"floor": 2.0, "seqeval": 100.0, "conlleval.pl": 40.0, "conlleval": 30.0}
+TARGET_100M_FLOOR, TARGET_100M_RSS_MB, TARGET_WNUT_PASS = 1.5, 50.0, 3.0
+WNUT = Path("wnut16/predictions/wnut16_CelmoWglove_lstmCrf_29275447_4533.txt")
+
+
+def baseline_src(ref: str) -> Path:
+    """``src/`` of the git ref ``ref`` (main: the numpy engine before the C one), exported into bench/out."""
+    where = OUT / f"baseline-{ref.replace('/', '-')}"
+    if not (where / "src").exists():
+        where.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "src"], check=True, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
+    return where / "src"
+
+
+def python_tool(key: str, label: str, code: str, *args: str) -> Tool:
+    return Tool(key, label, [sys.executable, "-c", code, *args])
+
+
+def numpy_tools(corpus: Path, ref: str) -> list[Tool]:
+    """nerve on the numpy engine (``NERVE_NO_SPEEDUPS=1``), here and in the baseline's tree."""
+    argv = [sys.executable, "-m", "nerve", "score", str(corpus), "--output", "json"]
+    here = Tool("numpy", "nerve, numpy engine (NERVE_NO_SPEEDUPS=1)", argv, env={"NERVE_NO_SPEEDUPS": "1"})
+    pythonpath = str(baseline_src(ref))
+    before = Tool("baseline", f"nerve of {ref}, numpy engine", argv, env={"PYTHONPATH": pythonpath})
+    return [here, before]
+
+
+def over(results: list[Result], key: str, base: str, cpu: bool = False) -> float | None:
+    """The time of ``key`` over the time of ``base`` (wall, or CPU), within one run."""
+    by = {r.key: r.median_cpu_s if cpu else r.median_wall_s for r in results}
+    return by[key] / by[base] if by.get(key) and by.get(base) else None
+
+
+def cpu_table(results: list[Result], base: str) -> str:
+    """Wall and CPU medians, and each row's times over ``base``'s."""
+    rows = ["| command | wall s | CPU s | peak RSS MiB | wall / " + base + " | CPU / " + base + " |"]
+    rows.append("|---|---:|---:|---:|---:|---:|")
+    for r in results:
+        if r.status != "ok":
+            rows.append(f"| {r.label} | {r.status} | | | | |")
+            continue
+        ratios = (fmt(over(results, r.key, base), ".2f"), fmt(over(results, r.key, base, True), ".2f"))
+        rows.append(
+            f"| {r.label} | {r.median_wall_s:.3f} | {fmt(r.median_cpu_s, '.3f')} | {r.peak_rss_mib:.1f} | "
+            + " | ".join(ratios)
+            + " |"
+        )
+    return "\n".join(rows)
+
+
+def both_checks(
+    target: str, results: list[Result], key: str, base: str, ok: Callable[[float], bool]
+) -> list[dict[str, object]]:
+    """A target checked on wall time and on CPU time (the machine is shared: CPU time is steadier)."""
+    return [
+        check(f"{target} (wall)", over(results, key, base), ok),
+        check(f"{target} (CPU)", over(results, key, base, True), ok),
+    ]
+
+
+def check(
+    target: str, measured: float | None, ok: Callable[[float], bool], unit: str = "x"
+) -> dict[str, object]:
+    return {
+        "target": target,
+        "measured": None if measured is None else f"{measured:.2f}{unit}",
+        "result": verdict(None if measured is None else ok(measured)),
+    }
+
+
+def targets_mode(args: argparse.Namespace) -> list[dict[str, object]]:
+    """The CoNLL rows of the compiled engine's targets, each with its floor, ratios within one run."""
+    corpus = corpus_for(1_000_000, args.seed)
+    tools = [floor_tool(corpus), nerve_tool(corpus), seqeval_tool(corpus), conlleval_tool(corpus)]
+    if args.conlleval_pl:
+        tools.append(conlleval_pl_tool(corpus, args.conlleval_pl.resolve()))
+    tools += numpy_tools(corpus, args.baseline)
+    one = run_tools(tools, corpus, 1_000_000, args.repeats, args.timeout, prefix="targets-")
+    print("## 1M tokens\n\n" + cpu_table(one, "nerve"))
+    checks = both_checks("1M: nerve <= 2x the floor", one, "nerve", "floor", lambda x: x <= 2.0)
+    for key, target in TARGETS_1M.items():
+        if key != "floor":
+            at_least = f"1M: nerve >= {target:g}x faster than {key}"
+            checks += both_checks(at_least, one, key, "nerve", lambda x, t=target: x >= t)
+    same = f"1M: numpy engine no slower than {args.baseline}'s"
+    checks += both_checks(same, one, "numpy", "baseline", lambda x: x <= 1.05)
+    big = corpus_for(args.big_tokens, args.seed)
+    hundred = run_tools([floor_tool(big), nerve_tool(big)], big, args.big_tokens, args.repeats, args.timeout)
+    print(f"\n## {args.big_tokens} tokens\n\n" + cpu_table(hundred, "nerve"))
+    checks += both_checks("100M: nerve <= 1.5x the floor", hundred, "nerve", "floor", lambda x: x <= 1.5)
+    rss = next((r.peak_rss_mib for r in hundred if r.key == "nerve"), None)
+    checks.append(check("100M: peak RSS <= 50 MB", rss and rss * 2**20 / 1e6, lambda x: x <= 50.0, " MB"))
+    wnut = shared_data() / WNUT
+    pass_tool = python_tool("floor", "python -c pass", "pass")
+    small = run_tools(
+        [pass_tool, nerve_tool(wnut)], wnut, None, args.repeats * 3, args.timeout, prefix="wnut-"
+    )
+    print("\n## WNUT-16 test (62k tokens)\n\n" + cpu_table(small, "nerve"))
+    checks += both_checks("WNUT-16: nerve <= 3x python -c pass", small, "nerve", "floor", lambda x: x <= 3.0)
+    print("\nTargets:\n" + targets_text(checks))
+    results = [asdict(r) for r in (*one, *hundred, *small)]
+    write_json(
+        "bench-targets.json", {"mode": "targets", "machine": machine(), "results": results, "targets": checks}
+    )
+    return checks
+
+
+def shared_data() -> Path:
+    """The real corpora, ``../shared/data`` beside the repository."""
+    return ROOT.parent / "shared" / "data"
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description="Time nerve score end to end against seqeval and conlleval.",
@@ -535,6 +662,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="corpus sizes for --memory-check, smallest first",
     )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
+    parser.add_argument(
+        "--targets",
+        action="store_true",
+        help="the compiled engine's CoNLL targets (1M, 100M, WNUT-16, numpy)",
+    )
+    parser.add_argument(
+        "--baseline", default="main", help="--targets: the git ref the numpy engine is timed against"
+    )
+    parser.add_argument(
+        "--big-tokens", type=int, default=100_000_000, help="--targets: the big corpus's size"
+    )
     parser.add_argument("--check", action="store_true", help="exit with status 1 unless every target passes")
     args = parser.parse_args(argv)
     unknown = set(args.tools) - {"floor", "nerve", "seqeval", "conlleval"}
@@ -549,7 +687,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    targets = memory_mode(args) if args.memory_check else speed_mode(args)
+    if args.targets:
+        targets = targets_mode(args)
+    else:
+        targets = memory_mode(args) if args.memory_check else speed_mode(args)
     if args.check and any(t["result"] != "PASS" for t in targets):
         return 1
     return 0

@@ -16,6 +16,7 @@ PyMethodDef nerve_core_methods[] = {
 /* Every method table, in one place: a new source file adds its table here. */
 static PyMethodDef *const TABLES[] = {
     nerve_core_methods,
+    nerve_conll_methods,
     nerve_columns_methods,
     nerve_brat_methods,
     nerve_spans_methods,

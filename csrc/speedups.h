@@ -15,6 +15,7 @@
 
 /* The method tables of the source files; module.c adds each to the module. */
 extern PyMethodDef nerve_core_methods[];
+extern PyMethodDef nerve_conll_methods[];
 extern PyMethodDef nerve_columns_methods[];
 extern PyMethodDef nerve_brat_methods[];
 extern PyMethodDef nerve_spans_methods[];

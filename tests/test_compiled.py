@@ -102,7 +102,7 @@ def test_without_a_compiled_reader_or_engine_numpy_counts(
     monkeypatch.setattr(compiled, "speedups", lambda: None)  # not built, or NERVE_NO_SPEEDUPS=1
     assert compiled.route(NEWS, None, plan()) is None
     monkeypatch.undo()
-    assert formats.format_named("conll").accelerated is None  # until the compiled reader plugs in
+    plug(monkeypatch, None)  # a record without a compiled reader
     assert compiled.route(NEWS, None, plan()) is None
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 import nerve
+from conftest import need
 from nerve import results
 
 SRC = str(Path(nerve.__file__).resolve().parents[1])
@@ -92,6 +93,9 @@ NUMPY |= {"nerve.metrics.muc"}
 NUMPY |= {"nerve.metrics.muc_counts", "nerve.metrics.transitions", "nerve.model.blocks", "nerve.model.chunks"}
 NUMPY |= {"nerve.model.nesting", "nerve.model.pairs", "nerve.model.spans", "nerve.tagging"}
 NUMPY |= {"nerve.tagging.conlleval_rules", "nerve.tagging.decode"}
+# The C counter of CoNLL files (csrc/conll.c), asked first on both roads (it hands over when not built).
+C_READER = {"nerve.io.tags", "nerve.io.tags.conll_c", "nerve.io.tags.conll_counted"}
+NUMPY |= C_READER | {"nerve.api.compiled"}
 
 
 def imported(*args: str, **env: str) -> tuple[str, set[str], bool]:
@@ -158,6 +162,17 @@ def test_a_run_the_compiled_engine_counts_imports_no_numpy_and_renders_as_numpy_
     assert out == expected
     if output == "json":
         assert json.loads(out)["exact"]["micro"]["tp"] > 0
+
+
+@pytest.mark.parametrize("output", ["table", "json"])
+def test_plain_score_on_the_c_engine_imports_no_numpy_and_prints_what_numpy_prints(output: str) -> None:
+    """The real C counter (csrc/conll.c), not a stand-in: only its reader joins the compiled road."""
+    need("nerve._speedups")
+    expected, _, _ = imported("score", NEWS, "-o", output, NERVE_NO_SPEEDUPS="1")
+    out, modules, numpy = imported("score", NEWS, "-o", output)
+    assert not numpy
+    assert modules == COMPILED | C_READER
+    assert out == expected
 
 
 def test_the_error_names_import_on_first_use_as_before() -> None:

@@ -375,3 +375,11 @@ def test_local_workers_start_without_distributeds_malloc_trim() -> None:
         (omp,) = client.run(lambda: os.environ.get("OMP_NUM_THREADS")).values()
         assert omp == "1"
     assert "MALLOC_TRIM_THRESHOLD_" in dask_config.get("distributed.nanny.pre-spawn-environ")  # restored
+
+
+def test_workers_count_on_the_c_engine(client: Any) -> None:
+    """Each worker counts its files in C (`nerve.api.compiled.compiled_counts`), as plain scoring does."""
+    from nerve._engine import engine
+
+    expected = engine()  # "C" where it is built (CI builds it), "none" under NERVE_NO_SPEEDUPS=1
+    assert set(client.run(engine).values()) == {expected}

@@ -26,6 +26,7 @@ from ..errors import InputError, NerveError, OptionError
 from ..metrics.exact import ExactAccumulator, infer_from
 from ..plan import ANALYSIS, Plan, refuse
 from ..results import Result
+from .compiled import compiled_counts
 from .pipeline import count_inputs, result_of
 from .planned import plan_of
 from .sources import Input, Tags
@@ -50,7 +51,7 @@ def plan(**keywords: Any) -> Plan:
 def _count(p: Plan, inputs: list[Input]) -> ExactAccumulator:
     if p.tagging.needs_scheme:
         raise ValueError("the scheme must be inferred from every part first: call with_scheme")
-    return count_inputs(inputs[0], inputs[1:], None, p)
+    return compiled_counts(inputs, p) or count_inputs(inputs[0], inputs[1:], None, p)
 
 
 def _inputs(p: Plan, files: Sequence[tuple[str, str | None]]) -> list[Input]:

@@ -36,6 +36,7 @@ from ..model.spans import SpanArray
 from ..model.vocab import TagVocab
 from ..plan import Metrics, MucOptions, Plan, Reading
 from ..results import Counts, RepairStats, Result, TokenStats
+from .compiled import compiled_result
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
@@ -247,6 +248,10 @@ def score_input(
         return _span_files((gold, pred), kinds, reading, plan, keep, words)
     pairs = _pairs(gold, pred, r.pattern)
     inputs = [Input(g, p, r.comments, r.encoding, r.check_tokens, delimiter=r.delimiter) for g, p in pairs]
+    if not keep and _left_by_route(gold, pred):  # the C engine counts them here, where it applies
+        counted = compiled_result(inputs, plan)
+        if counted is not None:
+            return counted, None
     threads = plan.tagging.policy != "conlleval" and r.delimiter is None and len(inputs) == 1
     parts = shards(gold, pred, r.workers, r.comments, r.encoding) if threads else None  # conlleval: 1 thread
     kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep else None
@@ -254,6 +259,16 @@ def score_input(
     result = result_of(acc, plan, reading_notes(inputs))  # notes: a prediction file paired by sentence
     names = inputs[0].sources if len(inputs) == 1 else (os.fspath(gold), path_of(pred) or "")  # type: ignore[arg-type]
     return result, aligned_of(kept, names) if kept is not None else None
+
+
+def _left_by_route(gold: Source, pred: Source | None) -> bool:
+    """Whether `nerve.compiled.route` left these CoNLL inputs to this road: directories and streams.
+
+    Files by name it offered to the C engine already (which may have handed them over).
+    """
+    if not is_path(gold) or (pred is not None and not is_path(pred)):
+        return True
+    return os.path.isdir(os.fspath(gold))  # type: ignore[arg-type]
 
 
 def _source_kind(

@@ -126,6 +126,16 @@ class Input:
         else:
             self.sources = ("<gold>", "<pred>")
 
+    def files(self) -> tuple[str | bytes, str | bytes | None] | None:
+        """The files as the C engine reads them (paths, or a stream's bytes); ``None``: tags in memory."""
+
+        def one(source: object) -> str | bytes:
+            return source.data if isinstance(source, _Kept) else os.fspath(source)  # type: ignore[call-overload]
+
+        if not _is_file(self.gold) or (self.pred is not None and not _is_file(self.pred)):
+            return None
+        return one(self.gold), None if self.pred is None else one(self.pred)
+
     def blocks(self, vocab: TagVocab) -> Iterator[TagBlock]:
         """The blocks, with ids of ``vocab``."""
         gold, pred = self.gold, self.pred

@@ -186,10 +186,11 @@ class Format:
         texts: each document's text or tokens (`Texts`), where the format carries them.
         read_tags: a tag format's or a dataset's reader (`nerve.io.tags.conll.ConllReader`,
             `nerve.io.tags.bio_dirs.load_files`, `nerve.io.tags.hf.read_hf`).
-        accelerated: a faster reader of the same input, used instead of ``read_tags`` when it is
-            set: the place for a compiled CoNLL reader, called ``(gold, pred, plan)`` where
-            `nerve.compiled.route` says, returning ``(totals, vocab, notes)`` or ``None`` to hand
-            the run to ``read_tags``. ``None`` for every format today.
+        accelerated: a faster reader of the same input, asked before ``read_tags`` when it is set:
+            called ``(gold, pred, plan)`` where `nerve.compiled.route` says, it returns
+            ``(totals, vocab, notes)``, or ``None`` to hand the run to ``read_tags``. The
+            ``conll`` format's is the C counter (`nerve.io.tags.conll_counted.read_counted`);
+            ``None`` for every other format.
         write: the writer ``nerve convert --to NAME`` ends in, where the format is a target.
         offsets: the offset units ``offsets`` may name (converted to characters on read).
         options: the options the format takes beyond the common ones, each with its help text.

@@ -62,7 +62,7 @@ FORMAT = Format(
         Rule(150, lambda probe: not probe.head.startswith(b"[")),
     ),
     read_tags=Lazy("tags.conll:ConllReader"),
-    accelerated=None,
+    accelerated=Lazy("tags.conll_counted:read_counted"),
     write=Lazy("write.tags:write_conll"),
     options=TAG_OPTIONS,
 )

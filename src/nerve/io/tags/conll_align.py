@@ -17,6 +17,7 @@ import numpy as np
 
 from ...errors import InputError
 from ..sources import LineSource
+from .conll_c import SENTENCES_NOTE  # the note's one wording, shared with the C engine
 from .conll_lines import BLANK, COMMENT, DOC, TOKEN, classify_lines
 
 if TYPE_CHECKING:
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
     from ...model.arrays import Int
 
 __all__ = ["SENTENCES_NOTE", "kinds_pair", "lacks_docstarts", "rest_pairs", "sentence_rows", "separators"]
-
-#: The note of a result whose prediction file paired with the gold file sentence by sentence.
-SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (aligned by sentences)"
 
 
 def lacks_docstarts(g_kinds: Kinds, p_kinds: Kinds) -> bool | None:

@@ -1,0 +1,258 @@
+"""The compiled CoNLL counter (csrc/conll.c): CoNLL files in, the totals of exact scoring out.
+
+In: gold and prediction files (paths, or a stream's bytes), merged or a file a side, and the
+reading and tagging options. Out: `ColumnTotals` (per-type chunk counts, transitions by pair code,
+tokens, sentences, documents, the tags' format and letters), or ``None``: the numpy engine
+(`nerve.io.tags.conll.ConllReader`) must read the input. It is the ``accelerated`` reader of the
+``conll`` format record.
+
+``None`` comes back when the compiled engine is not built (or ``NERVE_NO_SPEEDUPS=1``), for an
+encoding other than UTF-8, a delimiter value the reader would refuse, a file that cannot be opened,
+and whenever the C core meets input it leaves to the numpy engine: a NUL byte, a lone CR, bytes that
+are not UTF-8, a token line whose column count differs from the file's first, a merged file with
+fewer than two columns, a gold file of three or more columns beside a prediction file (the numpy
+engine checks that it is not a merged file), gold and prediction lines that do not pair, a tag
+that does not fit the tag format or the scheme, or a tag format inferred from the first tag that
+the whole set of tags would not give. The numpy engine then gives the result or its own error.
+
+This module imports no numpy: the counting is the C core's, and the rest is plain Python.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, BinaryIO
+
+from ..._engine import speedups
+from ...errors import SchemeError
+from ...model.schemes import LETTER_KIND, SCHEMES, Scheme, TagFormat, infer_tag_format
+from ..progress import note
+
+__all__ = ["POLICY_CODES", "SENTENCES_NOTE", "ColumnTotals", "TagTable", "count_columns"]
+
+#: The note of a result whose prediction file paired with the gold file sentence by sentence.
+SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (aligned by sentences)"
+
+#: The repair policies the core counts under, by its numbers (``error`` counts as ``begin``).
+POLICY_CODES = {"begin": 0, "discard": 1, "error": 2, "conlleval": 3}
+_BLOCK = 1 << 20
+_HEAD = 1 << 20  # the bytes the delimiter is sniffed from (`nerve.io.tags.delimiters.HEAD_BYTES`)
+_DELIMITERS = {"tab": 9, "space": 32}
+_PERL = {"B": 1, "I": 2, "E": 3}  # conlleval.pl's letter codes; every other letter is 7
+Resolved = tuple[int, int, int, int, int]
+File = str | os.PathLike[str] | bytes
+
+
+class TagTable:
+    """The tags met so far, as `nerve.model.vocab.TagVocab` reads them, resolved one by one for the core.
+
+    The tag format, when not given, is inferred from the first entity tag; `consistent` then says
+    whether the whole set of tags gives the same format (else the numpy engine, which infers it from
+    its first block, must read the input).
+    """
+
+    def __init__(self, fmt: TagFormat | None, scheme: Scheme | None, outside: str):
+        self.format, self.inferred, self.scheme = fmt, fmt is None, scheme
+        self.outside = fmt.outside if fmt else outside
+        self.tags: list[str] = [self.outside]  # by id
+        self.letters: list[str] = ["O"]
+        self.type_names: list[str] = []
+        self._ids: dict[str, int] = {self.outside: 0}
+        self._types: dict[str, int] = {}
+
+    def __call__(self, raw: bytes) -> Resolved | None:
+        """What the tag ``raw`` is: ``(id, kind, type id, conlleval code, conlleval type)``, or ``None``."""
+        tag = raw.decode("utf-8") or self.outside  # an empty field (with a delimiter) is outside
+        if tag == self.outside:
+            return 0, 0, -1, 0, 0
+        if self.format is None:
+            try:
+                self.format = infer_tag_format([tag], self.outside)
+            except SchemeError:
+                return None
+        parts = self.format.split(tag) if self.format is not None else None
+        if parts is None or (self.scheme is not None and parts[0] not in self.scheme.letters):
+            return None
+        letter, typ = parts
+        type_id = self._types.setdefault(typ, len(self._types))
+        if type_id == len(self.type_names):
+            self.type_names.append(typ)
+        vid = self._ids.setdefault(tag, len(self.tags))
+        if vid == len(self.tags):
+            self.tags.append(tag)
+            self.letters.append(letter)
+        return vid, LETTER_KIND[letter], type_id, _PERL.get(letter, 7), 0 if typ == "" else type_id + 1
+
+    def consistent(self) -> bool:
+        """Whether the numpy engine would infer the format used here (or the format was given).
+
+        It infers it from its first batch of new tags that holds an entity tag: a block's tags (a
+        merged file's, or one side's of a gold and a prediction file). Any such batch gives the
+        format of all tags when every tag alone gives it (each alone gives it when the first
+        candidate, ``B-X``, fits them all).
+        """
+        if not self.inferred or self.format is None:
+            return True
+        entities = self.tags[1:]
+        try:
+            if infer_tag_format(entities, self.outside) != self.format:
+                return False
+            first = TagFormat("prefix", "-", self.outside)
+            return self.format == first or all(
+                infer_tag_format([t], self.outside) == self.format for t in entities
+            )
+        except SchemeError:
+            return False
+
+
+@dataclass(frozen=True)
+class ColumnTotals:
+    """What the core counted over every file pair.
+
+    ``gold``/``pred``/``matched`` are indexed by type id (``type_names``); ``perl_*`` by
+    conlleval.pl's type (0: none, ``k + 1``: type ``k``), counted under the ``conlleval`` policy
+    only; ``codes`` are each side's transitions by pair code (`nerve.model.pairs`), sentence edges
+    included; ``letters`` are the letters of the tags read (``O`` too once a sentence was read);
+    ``unpaired_docs`` the gold ``-DOCSTART-`` lines of prediction files paired by sentences.
+    """
+
+    tokens: int
+    correct: int
+    sentences: int
+    documents: int
+    unpaired_docs: int
+    codes: tuple[list[int], list[int]]
+    gold: list[int]
+    pred: list[int]
+    matched: list[int]
+    perl: tuple[list[int], list[int], list[int]]
+    tags: list[str]
+    type_names: list[str]
+    used: tuple[list[int], list[int]]
+    letters: frozenset[str]
+    format: TagFormat | None
+    outside: str
+
+
+def _delimiter(given: str | None, head: Callable[[], bytes], sniff: Callable[[bytes], bool]) -> int | None:
+    """The core's delimiter: -1 for runs of blanks, or a byte; ``None``: a value the reader refuses."""
+    if given is None:
+        return 9 if sniff(head()) else -1
+    if given == "whitespace":
+        return -1
+    if given in _DELIMITERS:
+        return _DELIMITERS[given]
+    if len(given) == 1 and given.isascii() and given not in "\r\n":
+        return ord(given)
+    return None
+
+
+def _opened(
+    source: File, opened: list[BinaryIO]
+) -> tuple[Callable[[int], bytes], Callable[[], bytes]] | None:
+    """A reader of the file's blocks (progress noted) and of its head; ``None`` for what is no file."""
+    if isinstance(source, bytes):
+        stream = io.BytesIO(source)
+        return stream.read, lambda: source[:_HEAD]
+    if not os.path.isfile(source):
+        return None
+    f = open(source, "rb")  # noqa: SIM115 (read block by block; closed by `count_columns`)
+    opened.append(f)
+
+    def read(n: int) -> bytes:
+        data = f.read(n)
+        note(len(data))
+        return data
+
+    def head() -> bytes:
+        with open(source, "rb") as h:
+            return h.read(_HEAD)
+
+    return read, head
+
+
+def _count_pair(
+    core: ModuleType,
+    counter: object,
+    pair: tuple[File, File | None],
+    delimiter: str | None,
+    opened: list[BinaryIO],
+) -> str | None:
+    """Count one gold and prediction file (or merged file): ``None``, or why the numpy engine must."""
+    gold, pred = pair
+    sides = [_opened(gold, opened), _opened(pred, opened) if pred is not None else None]
+    if sides[0] is None or (pred is not None and sides[1] is None):
+        return "not a file"
+    found = [_delimiter(delimiter, s[1], core.conll_sniff_tab) if s else -1 for s in sides]
+    if found[0] is None or found[1] is None:
+        return "a delimiter the reader refuses"
+    reads = [s[0] if s else None for s in sides]
+    return core.conll_count_file(counter, reads[0], reads[1], found[0], found[1], _BLOCK)
+
+
+def count_columns(
+    files: Sequence[tuple[File, File | None]],
+    *,
+    comments: bool,
+    check_tokens: bool,
+    delimiter: str | None,
+    tag_format: TagFormat | None,
+    scheme: Scheme | None,
+    outside: str,
+    policy: str,
+    tables: tuple[bytes, bytes] = (bytes(50), bytes(50)),
+) -> ColumnTotals | None:
+    """Count ``files`` (gold and prediction file, or a merged file and ``None``) in C; ``None``: hand over.
+
+    ``tables`` are the ``discard`` policy's ``bad_start`` and ``bad_end`` by pair code (one byte each).
+    """
+    core = speedups()
+    if core is None or policy not in POLICY_CODES:
+        return None
+    if tag_format is not None and tag_format.position == "bare" and scheme not in (None, SCHEMES["IO"]):
+        return None  # the vocabulary refuses it
+    table = TagTable(tag_format, scheme, outside)
+    counter = core.conll_counter(comments, check_tokens, POLICY_CODES[policy], *tables, table)
+    opened: list[BinaryIO] = []
+    try:
+        for gold, pred in files:
+            if _count_pair(core, counter, (gold, pred), delimiter, opened) is not None:
+                return None
+            while opened:
+                opened.pop().close()
+    except OSError:
+        return None  # the numpy engine says what is wrong
+    finally:
+        for f in opened:
+            f.close()
+    if not table.consistent():
+        return None
+    return _totals(core.conll_totals(counter), table)
+
+
+def _totals(t: tuple[Any, ...], table: TagTable) -> ColumnTotals:
+    """`ColumnTotals` of what `conll_totals` returns, with the tags of ``table``."""
+    used = [g + p for g, p in zip(t[13], t[14], strict=True)]
+    tokens, correct, sentences, documents, unpaired = t[:5]
+    return ColumnTotals(
+        tokens,
+        correct,
+        sentences,
+        documents,
+        unpaired,
+        codes=(t[5], t[6]),
+        gold=t[7],
+        pred=t[8],
+        matched=t[9],
+        perl=(t[10], t[11], t[12]),
+        tags=list(table.tags),
+        type_names=list(table.type_names),
+        used=(t[13], t[14]),
+        letters=frozenset(table.letters[i] for i, n in enumerate(used) if n and i < len(table.letters)),
+        format=table.format,
+        outside=table.outside,
+    )
