@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..errors import NerveError
 from ..io.tags.conll_c import File
-from ..io.tags.conll_counted import applies, counted
+from ..io.tags.conll_counted import applies, count_file_pairs
 from ..metrics.exact import ExactAccumulator
 from ..model.vocab import TagVocab
 from ..plan import Plan
@@ -32,7 +32,7 @@ def _files(inputs: Sequence[Input]) -> list[tuple[File, File | None]] | None:
 def compiled_result(inputs: Sequence[Input], plan: Plan) -> Result | None:
     """The result of ``inputs`` under ``plan`` counted by the compiled engine, or ``None`` (numpy's turn)."""
     files = _files(inputs)
-    found = counted(files, plan) if files is not None else None
+    found = count_file_pairs(files, plan) if files is not None else None
     if found is None:
         return None
     totals, vocab, notes = found

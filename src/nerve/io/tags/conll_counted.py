@@ -29,7 +29,7 @@ from ...model.schemes import BEGIN, CONTINUES, END, KIND_NAMES, OPENS, OUT, SCHE
 from ...model.vocab import TagVocab
 from .conll_c import SENTENCES_NOTE, ColumnTotals, File, count_columns
 
-__all__ = ["Counted", "applies", "column_totals", "counted", "read_counted", "scheme_tables"]
+__all__ = ["Counted", "applies", "column_totals", "count_file_pairs", "read_counted", "scheme_tables"]
 
 _CODES = range(50)
 Notes = Mapping[str, Mapping[str, int]]
@@ -144,7 +144,7 @@ def column_totals(files: Sequence[tuple[File, File | None]], plan: Any) -> Colum
     return totals
 
 
-def counted(files: Sequence[tuple[File, File | None]], plan: Any) -> Counted | None:
+def count_file_pairs(files: Sequence[tuple[File, File | None]], plan: Any) -> Counted | None:
     """``(totals, vocab, notes)`` of ``files`` under ``plan``, counted in C; ``None``: numpy's turn."""
     if not applies(plan):
         return None
@@ -188,4 +188,4 @@ def read_counted(gold: object, pred: object, plan: Any) -> Counted | None:
     """The ``conll`` record's compiled reader (`nerve.compiled`): files by name; streams go to numpy."""
     if not isinstance(gold, str | os.PathLike) or not isinstance(pred, str | os.PathLike | None):
         return None  # a stream is read once: the numpy road keeps it and asks `nerve.api.compiled`
-    return counted([(os.fspath(gold), None if pred is None else os.fspath(pred))], plan)
+    return count_file_pairs([(os.fspath(gold), None if pred is None else os.fspath(pred))], plan)
