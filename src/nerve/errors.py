@@ -8,10 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
-if TYPE_CHECKING:
-    from typing import Any
-
 __all__ = [
     "InputError",
     "InvalidSequenceError",
@@ -60,7 +56,7 @@ class InputError(NerveError, ValueError):
         hint = f" (use {option})" if option and option not in detail else ""
         super().__init__(f"{where}: {detail}{hint}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         """Pickle by the constructor's arguments, so the error crosses processes (Dask workers) intact."""
         return type(self), (self.source, self.line, self.detail, self.option)
 
@@ -78,7 +74,7 @@ class OptionError(NerveError, ValueError):
         self.detail = detail
         super().__init__(f"{option}: {detail}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         """Pickle by the constructor's arguments (see `InputError.__reduce__`)."""
         return type(self), (self.option, self.detail)
 
@@ -124,6 +120,6 @@ class InvalidSequenceError(NerveError, ValueError):
         first = f"; first: {problems[0]}" if problems else ""
         super().__init__(f"{plural(len(problems), 'invalid transition')} for scheme {scheme}{first}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         """Pickle by the constructor's arguments (see `InputError.__reduce__`)."""
         return type(self), (self.problems, self.scheme)

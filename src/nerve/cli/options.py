@@ -26,10 +26,6 @@ from ..options import (
     UNITS,
 )
 
-TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
-if TYPE_CHECKING:
-    from typing import Any, BinaryIO
-
 __all__ = [
     "ANALYSIS",
     "GROUPS",
@@ -55,6 +51,10 @@ __all__ = [
     "source",
     "statistics",
 ]
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # The headings of the option groups, in the order of every subcommand's help.
 INPUT = "input and format"

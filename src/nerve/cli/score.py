@@ -32,6 +32,8 @@ from .options import (
 from .output import Output, write_text
 from .progress import Progress
 
+__all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
+
 TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
 if TYPE_CHECKING:
     from typing import Any
@@ -41,8 +43,6 @@ if TYPE_CHECKING:
 
 # The parser (``nerve score --help``) needs only the option names; what a run needs (the plan, the
 # engines, the renderers) is imported by `run`.
-
-__all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
 
 BYTES_PER_SECOND = 30_000_000  # input read and scored in about a second: below that, no progress bar
 

@@ -18,13 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
-if TYPE_CHECKING:
-    from typing import Any, Literal, TypeAlias
-
-    from ..model.spans import SpanArray
-    from .json.jsonl import Problems
-
 __all__ = [
     "HEAD",
     "TEXT_OFFSETS",
@@ -48,6 +41,13 @@ HEAD = 1 << 16  # the bytes read to sniff a file
 _TAG = re.compile(rb"O|[BIESLUM][-_]\S+|\S+[-_][BIESLUM]")
 #: The offset units of the formats whose offsets count the text's characters (not tokens).
 TEXT_OFFSETS = ("char", "utf16", "byte")
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
+    from ..model.spans import SpanArray
+    from .json.jsonl import Problems
 
 # The readers' types are named as strings, so that this module imports no reader's types (numpy's).
 Sides: TypeAlias = "tuple[SpanArray, SpanArray | None]"

@@ -18,15 +18,6 @@ from dataclasses import dataclass
 from ..errors import SchemeError
 from .quoting import quote
 
-TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    import numpy as np
-    import numpy.typing as npt
-
-    from .arrays import Bool as BoolTable
-
 __all__ = [
     "SCHEMES",
     "SUPPORTED_SCHEMES",
@@ -51,6 +42,16 @@ ALL_LETTERS = frozenset(LETTER_KIND)
 # The shared decoding rule: after a begin or inside, an inside or end of the same type continues.
 OPENS = frozenset({BEGIN, INSIDE})
 CONTINUES = frozenset({INSIDE, END})
+
+
+TYPE_CHECKING = False  # typing's, unimported: the parsers (nerve --help) load no typing
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+    import numpy as np
+    import numpy.typing as npt
+
+    from .arrays import Bool as BoolTable
 
 
 @dataclass(frozen=True)
