@@ -6,13 +6,12 @@ keyword arguments. Out: the page (`nerve.report.agree_html`), and the `Agreement
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from .. import options
 from ..analysis.agree_result import Agreement
-from ..errors import OptionError
 from .agree import PathLike, agree
+from .report import write_page
 
 __all__ = ["write_agreement"]
 
@@ -38,11 +37,5 @@ def write_agreement(
     require()
     cap = options.positive_int(max_instances, "max_instances")
     result = agree(*sources, **agree_kwargs)
-    page = render_agree_html(result, title=title, cap=cap)
-    try:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(page)
-    except OSError as err:
-        detail = f"cannot write {os.fspath(output)!r}: {err.strerror or err}"
-        raise OptionError(options.flag("output"), detail) from None
+    write_page(output, render_agree_html(result, title=title, cap=cap))
     return result

@@ -24,7 +24,7 @@ from .sources import Source, is_path
 if TYPE_CHECKING:
     from ..report.html_data import SystemReport
 
-__all__ = ["DEFAULT_CAP", "write_report"]
+__all__ = ["DEFAULT_CAP", "write_page", "write_report"]
 
 DEFAULT_CAP = 1000  # instances of each error category in the page
 
@@ -87,7 +87,7 @@ def write_report(
         pairs = zip(sources, labels, strict=True)
         systems = [_analysed(gold, pred, label, plan) for pred, label in pairs]
     page = render_html(systems, title=title, cap=cap)
-    _write(output, page)
+    write_page(output, page)
     return [s.result for s in systems]
 
 
@@ -148,8 +148,11 @@ def _names(gold: Source, preds: list[Source | None], names: Sequence[str] | None
     return labels
 
 
-def _write(output: str | os.PathLike[str], page: str) -> None:
-    """Write ``page`` to ``output``; a path that cannot be written is the caller's mistake."""
+def write_page(output: str | os.PathLike[str], page: str) -> None:
+    """Write ``page`` to ``output``; a path that cannot be written is the caller's mistake (``--output``).
+
+    The one writer of nerve's HTML pages: the systems' report and the agreement page (`write_agreement`).
+    """
     try:
         with open(output, "w", encoding="utf-8") as f:
             f.write(page)
