@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from ..analysis.agree_result import Agreement
-from .tables import aligned, latex_tabular, markdown_table
+from .tables import aligned, by_format, latex_tabular, markdown_table
 
 __all__ = ["AGREE_RENDERERS", "NA", "agree_tables", "render_agree"]
 
@@ -177,13 +177,7 @@ def _csv(result: Agreement) -> str:
     return buf.getvalue()
 
 
-AGREE_RENDERERS: dict[str, Callable[[Agreement], str]] = {
-    "table": _table,
-    "json": _json,
-    "markdown": _markdown,
-    "csv": _csv,
-    "latex": _latex,
-}
+AGREE_RENDERERS = by_format(_table, _json, _markdown, _csv, _latex)
 
 
 def render_agree(result: Agreement, fmt: str = "table") -> str:

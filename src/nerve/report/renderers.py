@@ -14,13 +14,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, OptionError
 from ..results import Result, Score
-from .tables import aligned, latex_tabular, markdown_table
+from .tables import aligned, by_format, latex_tabular, markdown_table
 
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
@@ -369,13 +368,7 @@ def render_json(result: Result) -> str:
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
 
-RENDERERS: dict[str, Callable[[Result], str]] = {
-    "table": render_table,
-    "json": render_json,
-    "markdown": render_markdown,
-    "csv": render_csv,
-    "latex": render_latex,
-}
+RENDERERS = by_format(render_table, render_json, render_markdown, render_csv, render_latex)
 
 
 def render(result: Result, output: str = "table") -> str:

@@ -14,13 +14,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
 
 from ..analysis.bootstrap import Bootstrap, Interval
 from ..analysis.compare import Comparisons
 from ..errors import plural
 from ..results import Result, Score
-from .tables import aligned, latex_tabular, markdown_table
+from .tables import aligned, by_format, latex_tabular, markdown_table
 
 __all__ = ["COMPARE_RENDERERS", "NA", "bootstrap_tables", "render_compare"]
 
@@ -155,13 +154,7 @@ def _json(result: Comparisons) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-COMPARE_RENDERERS: dict[str, Callable[[Comparisons], str]] = {
-    "table": _table,
-    "json": _json,
-    "markdown": _markdown,
-    "csv": _csv,
-    "latex": _latex,
-}
+COMPARE_RENDERERS = by_format(_table, _json, _markdown, _csv, _latex)
 
 
 def render_compare(result: Comparisons, output: str = "table") -> str:

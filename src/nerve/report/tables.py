@@ -1,12 +1,26 @@
 """Table layouts shared by the renderers: aligned text, Markdown and LaTeX.
 
 In: a header and rows of cells (strings), and how many leading columns are labels (left-aligned);
-out: the lines of the table. Nothing here knows what the cells mean.
+out: the lines of the table. Nothing here knows what the cells mean. `by_format` names a result's
+renderers by the output formats they write (`FORMATS`).
 """
 
 from __future__ import annotations
 
-__all__ = ["aligned", "latex_escape", "latex_tabular", "markdown_table"]
+from collections.abc import Callable
+from typing import TypeVar
+
+__all__ = ["FORMATS", "aligned", "by_format", "latex_escape", "latex_tabular", "markdown_table"]
+
+R = TypeVar("R")  # the result a renderer takes
+
+#: The formats every result renders to, in the order of ``--output``'s choices.
+FORMATS = ("table", "json", "markdown", "csv", "latex")
+
+
+def by_format(*renderers: Callable[[R], str]) -> dict[str, Callable[[R], str]]:
+    """The renderers of one result, given in the order of `FORMATS`, by format name."""
+    return dict(zip(FORMATS, renderers, strict=True))
 
 
 def aligned(head: list[str], body: list[list[str]], labels: int = 1) -> list[str]:
