@@ -14,23 +14,24 @@ from ..analysis.agree_votes import RULES
 from ..api.agree import agree
 from ..io.formats import names
 from ..plan import SORTS, InstanceQuery
-from .options import ANALYSIS, INPUT, OUTPUT, SCHEME, add_statistics, group, keywords_of
+from .options import ANALYSIS, INPUT, OUTPUT, SCHEME, add_command, add_statistics, group, keywords_of
 from .output import Output
 
 __all__ = ["FORMATS", "add_parser", "run"]
 
 FORMATS = ("table", "json", "markdown", "csv", "latex")
 
+ABOUT = """agreement between annotators: pairwise F1, Cohen's and Fleiss' kappa, Krippendorff's alpha
+
+Compare several annotators of the same documents: pairwise exact and partial F1, token-level Cohen's
+kappa, Fleiss' kappa and Krippendorff's alpha with bootstrap intervals by document, the
+disagreements, and a consensus.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``agree`` and its options."""
-    a = sub.add_parser(
-        "agree",
-        help="agreement between annotators: pairwise F1, Cohen's and Fleiss' kappa, Krippendorff's alpha",
-        description="Compare several annotators of the same documents: pairwise exact and partial F1, "
-        "token-level Cohen's kappa, Fleiss' kappa and Krippendorff's alpha with bootstrap intervals by "
-        "document, the disagreements, and a consensus.",
-    )
+    a = add_command(sub, "agree", ABOUT, run)
     a.add_argument(
         "sources",
         metavar="FILE_OR_DIR",
@@ -77,7 +78,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--to", default=None, metavar="FORMAT", help="--consensus: jsonl, brat, conll... (default: from -o)"
     )
     out.add_argument("--force", action="store_true", help="--consensus: write over -o's file if it exists")
-    a.set_defaults(run=run)
 
 
 def _add_disagreements(g: argparse._ArgumentGroup) -> None:

@@ -13,6 +13,7 @@ from .. import options
 from ..api import compare
 from ..report.renderers import RENDERERS
 from .options import (
+    add_command,
     add_input,
     add_labels,
     add_output,
@@ -30,16 +31,17 @@ __all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
 # bytes read (the gold file once per system) and counted in about a second: below that, no bar
 BYTES_PER_SECOND = 10_000_000
 
+ABOUT = """compare systems with a baseline: F1 difference, interval and p-values
+
+Compare each system with the first (the baseline) on the same gold file: the micro F1 difference
+with its paired-bootstrap interval, the paired-bootstrap and approximate-randomisation p-values, and
+Holm's correction across systems.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``compare`` and its options."""
-    c = sub.add_parser(
-        "compare",
-        help="compare systems with a baseline: F1 difference, interval and p-values",
-        description="Compare each system with the first (the baseline) on the same gold file: the micro "
-        "F1 difference with its paired-bootstrap interval, the paired-bootstrap and approximate-"
-        "randomisation p-values, and Holm's correction across systems.",
-    )
+    c = add_command(sub, "compare", ABOUT, run)
     c.add_argument("gold", metavar="GOLD", help="the gold file")
     c.add_argument(
         "systems",
@@ -52,7 +54,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_labels(c, pattern=False)
     add_statistics(c, optional=False)
     add_output(c, list(RENDERERS), "table")  # the formats of `nerve.report.stats.COMPARE_RENDERERS`
-    c.set_defaults(run=run)
 
 
 def run(ns: argparse.Namespace) -> Output:

@@ -17,7 +17,7 @@ from ..errors import plural
 from ..io.formats import names, targets
 from ..model.nesting import POLICIES
 from ..model.schemes import SUPPORTED_SCHEMES
-from .options import INPUT, OUTPUT, SCHEME, group, keywords_of
+from .options import INPUT, OUTPUT, SCHEME, add_command, group, keywords_of
 from .output import Output
 from .progress import Progress
 
@@ -26,15 +26,16 @@ __all__ = ["BYTES_PER_SECOND", "REPORTS", "add_parser", "render_report", "run"]
 REPORTS = ("text", "json")
 BYTES_PER_SECOND = 5_000_000  # input read and decoded in about a second: below that, no progress bar
 
+ABOUT = """write one side of an input in another format, reporting what could not be kept
+
+Convert CoNLL tags, BIO directories and span files into CoNLL (any scheme), BIO directories, JSONL,
+brat or spaCy JSONL. What the target cannot hold is refused or counted.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``convert`` and its options."""
-    c = sub.add_parser(
-        "convert",
-        help="write one side of an input in another format, reporting what could not be kept",
-        description="Convert CoNLL tags, BIO directories and span files into CoNLL (any scheme), BIO "
-        "directories, JSONL, brat or spaCy JSONL. What the target cannot hold is refused or counted.",
-    )
+    c = add_command(sub, "convert", ABOUT, run)
     c.add_argument("source", metavar="IN", help="a CoNLL file, a directory of .bio files, or a span file")
     c.add_argument("out", metavar="OUT", help="the file (conll, jsonl, spacy-jsonl) or directory (bio, brat)")
     read, tags, out = group(c, INPUT), group(c, SCHEME), group(c, OUTPUT)
@@ -77,7 +78,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     out.add_argument(
         "--report", default="text", metavar="R", help="text on stderr (default) or json on stdout"
     )
-    c.set_defaults(run=run)
 
 
 def render_report(report: ConvertReport) -> str:

@@ -37,6 +37,7 @@ __all__ = [
     "SCHEME",
     "STATISTICS",
     "SWEEP_HELP",
+    "add_command",
     "add_files",
     "add_format",
     "add_output",
@@ -83,6 +84,23 @@ def group(p: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
     if title not in groups:
         groups.update((t, p.add_argument_group(t)) for t in GROUPS if t not in groups)
     return groups[title]
+
+
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    about: str,
+    run: Callable[[argparse.Namespace], Any],
+) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name``, which ``run`` runs.
+
+    ``about`` reads as a docstring: the one-line help of ``nerve --help``, a blank line, then the
+    description of ``nerve NAME --help`` (its line breaks are spaces: argparse wraps it anew).
+    """
+    help, _, description = about.partition("\n\n")
+    p = sub.add_parser(name, help=help, description=" ".join(description.split()))
+    p.set_defaults(run=run)
+    return p
 
 
 def add_files(p: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ from .options import (
     INPUT,
     OUTPUT,
     SWEEP_HELP,
+    add_command,
     add_input,
     add_labels,
     add_outputs,
@@ -41,15 +42,16 @@ __all__ = ["BYTES_PER_SECOND", "add_parser", "run"]
 # input read, analysed and bootstrapped in about a second (a bar below that would only flash)
 BYTES_PER_SECOND = 5_000_000
 
+ABOUT = """write an HTML report: scores, confusion matrix, error categories and instances
+
+Score each prediction file against the gold file, analyse the errors, and write one self-contained
+HTML file that works offline.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``report`` and its options."""
-    r = sub.add_parser(
-        "report",
-        help="write an HTML report: scores, confusion matrix, error categories and instances",
-        description="Score each prediction file against the gold file, analyse the errors, and write "
-        "one self-contained HTML file that works offline.",
-    )
+    r = add_command(sub, "report", ABOUT, run)
     r.add_argument(
         "file",
         metavar="GOLD",
@@ -96,7 +98,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     analysis.add_argument("--sweep", action="store_true", help=SWEEP_HELP + "; a precision-recall curve")
     add_statistics(r, optional=False)  # the page always shows intervals
-    r.set_defaults(run=run)
 
 
 def _add_agree(g: argparse._ArgumentGroup) -> None:

@@ -15,6 +15,7 @@ from .options import (
     METRICS,
     SCALE,
     SWEEP_HELP,
+    add_command,
     add_files,
     add_labels,
     add_output,
@@ -46,14 +47,15 @@ if TYPE_CHECKING:
 
 BYTES_PER_SECOND = 30_000_000  # input read and scored in about a second: below that, no progress bar
 
+ABOUT = """score predicted entities against gold ones
+
+Score predicted entities against gold entities (exact match), with the signature.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``score`` and its options."""
-    s = sub.add_parser(
-        "score",
-        help="score predicted entities against gold ones",
-        description="Score predicted entities against gold entities (exact match), with the signature.",
-    )
+    s = add_command(sub, "score", ABOUT, run)
     add_files(s)
     policies = ", ".join(options.REPAIR_POLICIES)
     add_repair(s, f"what to do with transitions the scheme does not allow: {policies} (default: begin)")
@@ -89,7 +91,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="count the files (FILE: a glob, a file or a directory) on Dask workers: tcp://HOST:PORT, "
         "or local:N for N local processes (pip install 'dask[distributed]')",
     )
-    s.set_defaults(run=run)
 
 
 def _add_subwords(s: argparse.ArgumentParser) -> None:

@@ -19,6 +19,7 @@ from ..io.spans import side_formats
 from ..io.tags.hf import read_hf
 from .options import (
     INPUT,
+    add_command,
     add_files,
     add_sources,
     add_span_reading,
@@ -33,21 +34,21 @@ __all__ = ["add_parser", "run"]
 
 BYTES_PER_SECOND = 30_000_000  # input read and checked in about a second: below that, no progress bar
 
+ABOUT = """list every transition the scheme does not allow
+
+List every invalid transition with its file and line; exit 1 if there is any.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``validate`` and its options."""
-    v = sub.add_parser(
-        "validate",
-        help="list every transition the scheme does not allow",
-        description="List every invalid transition with its file and line; exit 1 if there is any.",
-    )
+    v = add_command(sub, "validate", ABOUT, run)
     add_files(v)
     group(v, INPUT).add_argument(
         "--merged", action="store_true", help="FILE is a merged file: check both of its last two columns"
     )
     add_span_reading(v, lenient=False)
     add_sources(v)
-    v.set_defaults(run=run)
 
 
 #: The options of tagged input and the values that mean "not given".
