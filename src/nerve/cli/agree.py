@@ -80,24 +80,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     out.add_argument("--force", action="store_true", help="--consensus: write over -o's file if it exists")
 
 
-def _add_disagreements(g: argparse._ArgumentGroup) -> None:
-    """The filters of the disagreement list, as ``--instances`` has them."""
-    g.add_argument(
+# The filters that pick disagreements: flag, type, metavar, what it keeps.
+_FILTERS = (
+    (
         "--instance-category",
-        default=None,
-        metavar="C",
-        help="disagreements: only these categories (missed, type, boundary, boundary_type), comma-separated",
-    )
-    g.add_argument(
-        "--instance-type", default=None, metavar="T", help="disagreements: only those with these types"
-    )
-    g.add_argument(
-        "--per-category",
-        type=int,
-        default=None,
-        metavar="N",
-        help="disagreements: at most N rows per category",
-    )
+        str,
+        "C",
+        "only these categories (missed, type, boundary, boundary_type), comma-separated",
+    ),
+    ("--instance-type", str, "T", "only those with these types"),
+    ("--per-category", int, "N", "at most N rows per category"),
+)
+
+
+def _add_disagreements(g: argparse._ArgumentGroup) -> None:
+    """The filters of the disagreement list, as ``--instances`` has them, and their order and context."""
+    for flag, kind, metavar, keeps in _FILTERS:
+        g.add_argument(flag, type=kind, default=None, metavar=metavar, help=f"disagreements: {keeps}")
     g.add_argument(
         "--sort", choices=SORTS, default="position", help="disagreements: by position (default) or frequency"
     )
