@@ -17,9 +17,9 @@ from .options import INPUT, METRICS, OUTPUT, SCHEME, add_output, add_repair, gro
 from .output import Output
 from .progress import Progress
 
-PAIRS_PER_SECOND = 3_000_000  # entity pairs compared in about a second: below that, no progress bar
-
 __all__ = ["add_parsers", "run"]
+
+PAIRS_PER_SECOND = 3_000_000  # entity pairs compared in about a second: below that, no progress bar
 
 HELP = {
     "ecer-ewer": "order-independent entity character and word error rates (OI-ECER/EWER)",
