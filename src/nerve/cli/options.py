@@ -189,18 +189,9 @@ def add_outputs(p: argparse.ArgumentParser) -> None:
 def add_span_reading(p: argparse.ArgumentParser, lenient: bool = True) -> None:
     """``--offsets`` and ``--lenient``: how span files' offsets count, and entity texts unlike them."""
     g = group(p, INPUT)
-    g.add_argument(
-        "--offsets",
-        default=None,
-        choices=OFFSET_UNITS,
-        help="span files: what offsets count",
-    )
+    g.add_argument("--offsets", default=None, choices=OFFSET_UNITS, help="span files: what offsets count")
     if lenient:
-        g.add_argument(
-            "--lenient",
-            action="store_true",
-            help=option_help("lenient", text_formats()),
-        )
+        g.add_argument("--lenient", action="store_true", help=option_help("lenient", text_formats()))
 
 
 def add_sources(p: argparse.ArgumentParser) -> None:

@@ -52,15 +52,7 @@ HTML file that works offline.
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``report`` and its options."""
     r = add_command(sub, "report", ABOUT, run)
-    r.add_argument(
-        "file",
-        metavar="GOLD",
-        nargs="?",
-        help="the gold file, or a merged file (..., gold tag, predicted tag); - for stdin",
-    )
-    r.add_argument(
-        "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
-    )
+    _add_systems(r)
     add_input(r)
     _add_agree(group(r, INPUT))
     add_outputs(r)
@@ -98,6 +90,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     analysis.add_argument("--sweep", action="store_true", help=SWEEP_HELP + "; a precision-recall curve")
     add_statistics(r, optional=False)  # the page always shows intervals
+
+
+def _add_systems(r: argparse.ArgumentParser) -> None:
+    """GOLD and the PRED files of the systems' report (``--agree`` names annotators' files instead)."""
+    r.add_argument(
+        "file",
+        metavar="GOLD",
+        nargs="?",
+        help="the gold file, or a merged file (..., gold tag, predicted tag); - for stdin",
+    )
+    r.add_argument(
+        "pred_files", metavar="PRED", nargs="*", help="prediction files, each aligned with GOLD line by line"
+    )
 
 
 def _add_agree(g: argparse._ArgumentGroup) -> None:
