@@ -13,7 +13,7 @@ from .. import options
 from ..api import score_text
 from ..errors import OptionError, plural
 from ..report.text import TEXT_COMMANDS, render_text
-from .options import INPUT, METRICS, OUTPUT, SCHEME, add_output, add_repair, group, keywords_of
+from .options import INPUT, METRICS, OUTPUT, SCHEME, add_command, add_output, add_repair, group, keywords_of
 from .output import Output
 from .progress import Progress
 
@@ -30,17 +30,18 @@ HELP = {
     "ie-all": "all of the text-level metrics, in one pass over the data",
 }
 
+# Each command's help line, then its description (`add_command`).
+ABOUT = """{help}
+
+Text-level metrics for noisy transcriptions: {help}. Input: a label and a prediction directory of
+*.bio files paired by name (ie-eval's layout), or CoNLL files with documents at -DOCSTART- lines.
+"""
+
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add each text-level command and its options."""
     for name in TEXT_COMMANDS:
-        t = sub.add_parser(
-            name,
-            help=HELP[name],
-            description=f"Text-level metrics for noisy transcriptions: {HELP[name]}. Input: a "
-            "label and a prediction directory of *.bio files paired by name (ie-eval's layout), or "
-            "CoNLL files with documents at -DOCSTART- lines.",
-        )
+        t = add_command(sub, name, ABOUT.format(help=HELP[name]), run)
         t.add_argument(
             "files", metavar="FILE", nargs="*", help="a merged CoNLL file, or a gold and a prediction file"
         )
@@ -70,7 +71,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         group(t, OUTPUT).add_argument(
             "--by-category", "-c", action="store_true", help="add a row per category"
         )
-        t.set_defaults(run=run)
 
 
 def _add_inputs(t: argparse.ArgumentParser) -> None:
