@@ -1,19 +1,19 @@
 """``--format hf-pipeline`` against the output of a real ``transformers`` ``pipeline("ner")``.
 
 A tiny random BERT token classifier (two layers, hidden size 32, labels B-PER I-PER B-LOC I-LOC O)
-and a WordPiece tokenizer read from a vocabulary written here are built offline, with torch seeded;
-nothing is downloaded. The texts split words into sub-tokens (``john ##s ##on``), meet unknown
-words (``[UNK]``) and accents that the uncased tokenizer strips. The pipeline's outputs are written
-the way a user writes them (a JSONL line ``{"text", "entities"}`` per text, numpy floats made
-``float``), and nerve reads them back: grouped outputs as they are, per-sub-token outputs merged
-into what the pipeline's own ``"simple"`` aggregation gives.
+and a WordPiece tokenizer read from a vocabulary written here are built offline, with torch
+seeded; nothing is downloaded (no hub name is given anywhere). The texts split words into
+sub-tokens (``john ##s ##on``), meet unknown words (``[UNK]``) and accents that the uncased
+tokenizer strips. The pipeline's outputs are written the way a user writes them (a JSONL line
+``{"text", "entities"}`` per text, numpy floats made ``float``), and nerve reads them back:
+grouped outputs as they are, per-sub-token outputs merged into what the pipeline's own
+``"simple"`` aggregation gives.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,6 @@ AGGREGATED = ("simple", "first", "max", "average")
 @pytest.fixture(scope="module")
 def pipe_parts(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
     """The tokenizer (from a vocabulary file, as from_pretrained reads it) and the random model."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     folder = tmp_path_factory.mktemp("tiny-bert")
     (folder / "vocab.txt").write_text("\n".join(VOCAB.split()) + "\n", encoding="utf-8")
     tokenizer = transformers.BertTokenizerFast.from_pretrained(str(folder), do_lower_case=True)
