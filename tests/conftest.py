@@ -32,7 +32,12 @@ def shared_data() -> Path:
 
 # The extra that installs an optional module, where it is not the test extra. test-torch is kept
 # apart (PyPI's torch is the CUDA build, gigabytes): its tests skip without it, and CI installs it.
-EXTRA = {"torch": "test-torch", "torchmetrics": "test-torch", "lightning": "test-torch"}
+EXTRA = {
+    "torch": "test-torch",
+    "torchmetrics": "test-torch",
+    "lightning": "test-torch",
+    "transformers": "test-torch",
+}
 
 
 def missing(what: str, install: str) -> NoReturn:

@@ -166,7 +166,7 @@ def test_bad_input_is_refused_naming_the_file_and_the_fix(tmp_path: Path) -> Non
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     a.write_text('{"text": "Ada met Bob", "label": [[0, 3, "PER"]]}\n')
     b.write_text('{"text": "Ada met Rob", "label": [[0, 3, "PER"]]}\n')
-    with pytest.raises(InputError, match=r"b\.jsonl: document doc0001: its text differ"):
+    with pytest.raises(InputError, match=r"b\.jsonl: document doc0001: its text differs"):
         nerve.agree(a, b, input_format="doccano")
     b.write_text(a.read_text() * 2)
     with pytest.raises(InputError, match=r"has 2 documents, but .* has 1"):

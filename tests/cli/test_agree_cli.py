@@ -179,3 +179,51 @@ def test_consensus_of_tag_columns_as_conll(capsys: pytest.CaptureFixture[str], t
         "O",
         "O",
     ]  # Bob: PER, PER+Smith, ORG: no majority
+
+
+def test_bad_annotators_name_the_file_and_the_fix(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An annotator not in the export, and one annotator only (picked, or all a file holds)."""
+    unknown = "has no annotator '5': its annotators are 3, 7, 9"
+    assert (
+        cli_error(capsys, "agree", EXPORT, "--annotators", "3,5")
+        == f"nerve: error: {EXPORT}: {unknown} (use --annotators)"
+    )
+    line = cli_error(capsys, "score", EXPORT, "--gold-annotator", "3", "--pred-annotator", "5")
+    assert line == f"nerve: error: {EXPORT}: {unknown} (use --pred-annotator)"
+    only = "one annotator only (7): agreement needs two or more; pick two or more with --annotators"
+    assert cli_error(capsys, "agree", EXPORT, "--annotators", "7") == f"nerve: error: {EXPORT}: {only}"
+    spans = tmp_path / "one.jsonl"
+    spans.write_text('{"text": "Ada met Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]}\n')
+    line = cli_error(capsys, "agree", str(spans))
+    assert line.startswith(
+        f"nerve: error: {spans}: holds one annotator's entities (jsonl); give several annotators"
+    )
+
+
+@pytest.mark.parametrize("layout", ["doccano", "conll", "brat"])
+def test_texts_that_differ_between_annotators(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, layout: str
+) -> None:
+    """The same document with another text (or other tokens) in the second annotator's file: refused."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    texts = {a: "Ada met Bob", b: "Ada met Rob"}
+    for where, text in texts.items():
+        if layout == "doccano":
+            where.with_suffix(".jsonl").write_text(
+                json.dumps({"text": text, "label": [[0, 3, "PER"]]}) + "\n"
+            )
+        elif layout == "conll":
+            tags = ("B-PER", "O", "B-PER")
+            rows = "".join(f"{w} {t}\n" for w, t in zip(text.split(), tags, strict=True))
+            where.with_suffix(".conll").write_text(rows)
+        else:
+            where.mkdir()
+            (where / "d.txt").write_text(text + "\n")
+            (where / "d.ann").write_text("T1\tPER 0 3\tAda\n")
+    suffix = {"doccano": ".jsonl", "conll": ".conll", "brat": ""}[layout]
+    first, second = (str(p.with_suffix(suffix)) for p in (a, b))
+    what = "tokens differ" if layout == "conll" else "text differs"
+    name = "d" if layout == "brat" else "doc0001"
+    line = cli_error(capsys, "agree", first, second)
+    wanted = f"document {name}: its {what} from a's ({first}); every annotator must annotate the same text"
+    assert line == f"nerve: error: {second}: {wanted}"

@@ -141,3 +141,61 @@ def test_a_gold_directory_and_a_prediction_file(capsys: pytest.CaptureFixture[st
     result = json.loads(run(capsys, "score", brat, spans, "--pred-format", "jsonl", "-o", "json"))
     assert "| spans brat/jsonl |" in result["signature"]
     assert result["exact"]["micro"]["f1"] == 1.0
+
+
+MERKEL = {"id": "d1", "text": "Angela Merkel visited Paris on Monday."}
+HUGGING = {"id": "d2", "text": "Hugging Face is based in New York City.", "entities": []}
+PARIS = {"entity_group": "LOC", "score": 0.5, "word": "Paris", "start": 22, "end": 27}
+
+
+def outputs(tmp_path: Path, entities: object) -> str:
+    """The two documents of GOLD, the first with ``entities`` as given."""
+    path = tmp_path / "pred.jsonl"
+    path.write_text(json.dumps({**MERKEL, "entities": entities}) + "\n" + json.dumps(HUGGING) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("entities", "args", "wanted"),
+    [
+        (
+            {"text": "Paris", "type": "LOC"},
+            [],
+            'expected a list of entities under "entities", got one entity, '
+            "{'text': 'Paris', 'type': 'LOC'}: put it in a list",
+        ),
+        (PARIS, ["--pred-format", "hf-pipeline"], f"expected a list of entities, got {PARIS}"),
+        ("Paris", [], 'expected a list under "entities", got str'),
+    ],
+    ids=["entity-list-one-entity", "hf-pipeline-one-entity", "a-string"],
+)
+def test_an_entity_list_that_is_not_a_list(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, entities: object, args: list[str], wanted: str
+) -> None:
+    pred = outputs(tmp_path, entities)
+    assert (
+        cli_error(capsys, "score", GOLD, pred, *args)
+        == f"nerve: error: {pred}:1: document 0 (line 1): {wanted}"
+    )
+
+
+@pytest.mark.parametrize("score", [-0.1, 1.5, "0.9", True, None], ids=repr)
+@pytest.mark.parametrize("grouped", [True, False], ids=["entity_group", "entity"])
+def test_scores_outside_0_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, score: object, grouped: bool
+) -> None:
+    """Out of range, a string or a boolean: refused in both shapes (and ``null``: no score, read)."""
+    entity = (
+        {**PARIS, "score": score} if grouped else {**PARIS, "entity": "B-LOC", "index": 5, "score": score}
+    )
+    if not grouped:
+        del entity["entity_group"]
+    pred = outputs(tmp_path, [entity])
+    if score is None:
+        assert main(["score", GOLD, pred, "-o", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["exact"]["micro"]["tp"] == 1
+        return
+    for args in ([], ["--sweep"], ["--min-score", "0.5"]):
+        line = cli_error(capsys, "score", GOLD, pred, *args)
+        detail = f"entity 0: expected a score in [0, 1], got {score!r}"
+        assert line == f"nerve: error: {pred}:1: document 0 (line 1): {detail}"

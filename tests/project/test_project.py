@@ -53,10 +53,10 @@ def extra(name: str) -> list[str]:
 
 def test_the_test_extra_leaves_torch_to_test_torch() -> None:
     """PyPI's torch is the CUDA build, gigabytes: the quickstart's test extra must not pull it in."""
-    heavy = ("torch", "torchmetrics", "lightning", "pytorch-lightning")
+    heavy = ("torch", "torchmetrics", "lightning", "pytorch-lightning", "transformers")
     names = [re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0] for r in extra("test")]
     assert not set(names) & set(heavy), names
-    assert extra("test-torch") == ["nerve[torch]", "lightning>=2.0"]
+    assert extra("test-torch") == ["nerve[torch]", "lightning>=2.0", "transformers>=4.40"]
     assert extra("torch") == ["torch>=2.1", "torchmetrics>=1.0"]
 
 

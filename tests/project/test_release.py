@@ -14,6 +14,7 @@ import email.parser
 import importlib.metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -28,6 +29,8 @@ from conftest import peer
 ROOT = Path(__file__).resolve().parents[2]
 # The extras that `all` leaves out: for developers, or itself.
 RUNTIME_ONLY_NOT = {"all", "test", "test-torch", "bench", "docs"}
+# The compiled engine's file, whatever a build in place left in src/ (checked apart, in the wheel).
+COMPILED = {".so", ".pyd"}
 
 
 def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -64,12 +67,12 @@ def test_wheel_holds_the_package_and_its_data_and_nothing_else(dist: dict[str, P
     want = {
         p.relative_to(package).as_posix()
         for p in (package / "nerve").rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix not in COMPILED
     }
     assert {"nerve/py.typed", "nerve/report/templates/report.html.j2"} <= want
     with zipfile.ZipFile(dist["wheel"]) as archive:
         names = archive.namelist()
-    got = {n for n in names if ".dist-info/" not in n}
+    got = {n for n in names if ".dist-info/" not in n and Path(n).suffix not in COMPILED}
     assert got == want
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     with zipfile.ZipFile(dist["wheel"]) as archive:
@@ -170,28 +173,147 @@ def _link_dependencies(wheel: Path, into: Path) -> None:
                 (into / top).symlink_to(target)
 
 
-def test_the_wheel_installs_into_a_fresh_venv_and_scores(dist: dict[str, Path], tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+def _fresh_venv(python: str, wheel: Path, where: Path) -> tuple[Path, dict[str, str]]:
+    """A fresh virtual environment of `python` with the wheel alone installed: its bin folder and env."""
+    venv = where / "venv"
+    _run([python, "-m", "venv", "--without-pip", str(venv)])
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")
-    python = str(bindir / "python")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env.pop("NERVE_NO_SPEEDUPS", None)
     env["PYTHONNOUSERSITE"] = "1"
-    # This environment's pip installs into the fresh one (pip >= 22.3), which saves running ensurepip.
-    pip = [sys.executable, "-m", "pip", "--python", python, "--disable-pip-version-check", "--no-cache-dir"]
-    _run([*pip, "install", "--no-deps", "--no-index", str(dist["wheel"])], env=env)
-    purelib = _run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], env=env)
-    deps = tmp_path / "deps"
-    _link_dependencies(dist["wheel"], deps)
-    (Path(purelib.stdout.strip()) / "nerve_test_deps.pth").write_text(f"{deps}\n", encoding="utf-8")
-    _run([*pip, "check"], env=env)
+    _run([*_pip(bindir), "install", "--no-deps", "--no-index", str(wheel)], env=env)
+    where_ = _run([str(bindir / "python"), "-c", "import nerve; print(nerve.__file__)"], cwd=where, env=env)
+    assert Path(where_.stdout.strip()).is_relative_to(venv), where_.stdout
+    return bindir, env
 
+
+def _pip(bindir: Path) -> list[str]:
+    """This environment's pip, installing into the one of `bindir` (pip >= 22.3): no ensurepip there."""
+    python = str(bindir / "python")
+    return [sys.executable, "-m", "pip", "--python", python, "--disable-pip-version-check", "--no-cache-dir"]
+
+
+def _site_packages(bindir: Path, env: dict[str, str]) -> Path:
+    code = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    return Path(_run([str(bindir / "python"), "-c", code], env=env).stdout.strip())
+
+
+def _with_examples(tmp_path: Path) -> Path:
     work = tmp_path / "work"
     (work / "examples").mkdir(parents=True)
     (work / "examples" / "news.conll").write_bytes((ROOT / "examples" / "news.conll").read_bytes())
-    where = _run([python, "-c", "import nerve; print(nerve.__file__)"], cwd=work, env=env)
-    assert Path(where.stdout.strip()).is_relative_to(venv), where.stdout
+    return work
+
+
+def test_the_wheel_installs_into_a_fresh_venv_and_scores(dist: dict[str, Path], tmp_path: Path) -> None:
+    bindir, env = _fresh_venv(sys.executable, dist["wheel"], tmp_path)
+    deps = tmp_path / "deps"
+    _link_dependencies(dist["wheel"], deps)
+    (_site_packages(bindir, env) / "nerve_test_deps.pth").write_text(f"{deps}\n", encoding="utf-8")
+    _run([*_pip(bindir), "check"], env=env)
+
+    work = _with_examples(tmp_path)
     installed = _run([str(bindir / "nerve"), "score", "examples/news.conll"], cwd=work, env=env)
     in_tree = _run([sys.executable, "-m", "nerve", "score", "examples/news.conll"], cwd=ROOT)
     assert installed.stdout == in_tree.stdout
     assert installed.stdout.startswith(f"nerve {nerve.__version__} | ")
+
+
+def test_the_wheel_is_one_cp310_abi3_wheel_with_the_compiled_engine(dist: dict[str, Path]) -> None:
+    """One wheel serves every Python from 3.10 on: tagged cp310-abi3, with the stable-ABI extension."""
+    tag = re.fullmatch(rf"nerve-{re.escape(nerve.__version__)}-(cp310-abi3-\w+)\.whl", dist["wheel"].name)
+    assert tag is not None, dist["wheel"].name
+    with zipfile.ZipFile(dist["wheel"]) as archive:
+        names = archive.namelist()
+        (wheel_file,) = [n for n in names if n.endswith(".dist-info/WHEEL")]
+        wheel_meta = email.parser.Parser().parsestr(archive.read(wheel_file).decode("utf-8"))
+    assert [n for n in names if Path(n).suffix in COMPILED] == [
+        "nerve/_speedups.pyd" if os.name == "nt" else "nerve/_speedups.abi3.so"
+    ]
+    assert wheel_meta.get_all("Tag") == [tag.group(1)]
+    assert wheel_meta["Root-Is-Purelib"] == "false"
+
+
+# The Pythons nerve names (requires-python >= 3.10), each looked for on this machine.
+MINORS = (10, 11, 12, 13, 14)
+
+
+def _interpreters(minor: int) -> list[str]:
+    """The interpreters of Python 3.`minor` here: in each folder of PATH and pyenv's, one per real executable.
+
+    A pyenv shim of a version that is not selected fails to run, and a free-threaded build is not
+    for abi3 wheels: both are left out.
+    """
+    name = f"python3.{minor}"
+    candidates = [sys.executable, *(shutil.which(name, path=folder) for folder in os.get_exec_path())]
+    pyenv = shutil.which("pyenv")
+    if pyenv is not None:
+        root = subprocess.run([pyenv, "root"], capture_output=True, text=True, check=False).stdout.strip()
+        if root:
+            candidates += sorted(str(p) for p in Path(root).glob(f"versions/3.{minor}.*/bin/{name}"))
+    probe = (
+        "import os, sys, sysconfig; "
+        f"ok = sys.version_info[:2] == (3, {minor}) and not sysconfig.get_config_var('Py_GIL_DISABLED'); "
+        "print(ok, os.path.realpath(sys._base_executable))"
+    )
+    found: dict[str, str] = {}
+    for candidate in filter(None, candidates):
+        proc = subprocess.run([candidate, "-c", probe], capture_output=True, text=True, check=False)
+        ok, _, real = proc.stdout.strip().partition(" ")
+        if proc.returncode == 0 and ok == "True":
+            found.setdefault(real, candidate)
+    return sorted(found.values())
+
+
+def _dependencies_for(python: str, wheel: Path, bindir: Path, env: dict[str, str], tmp_path: Path) -> None:
+    """The wheel's run-time dependencies in its fresh environment.
+
+    This environment's are linked in where `python` is of the same version; else pip installs their
+    binary wheels from the configured index (where it cannot, the test skips, and fails under CI=true).
+    """
+    same = _run([python, "-c", f"import sys; print(sys.version_info[:2] == {sys.version_info[:2]!r})"])
+    if same.stdout.strip() == "True":
+        deps = tmp_path / "deps"
+        _link_dependencies(wheel, deps)
+        (_site_packages(bindir, env) / "nerve_test_deps.pth").write_text(f"{deps}\n", encoding="utf-8")
+        return
+    runtime = [r for r in _metadata(wheel).get_all("Requires-Dist") or [] if "extra ==" not in r]
+    proc = subprocess.run(
+        [*_pip(bindir), "install", "--only-binary", ":all:", *runtime],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        reason = f"{python}: pip cannot install nerve's dependencies: {proc.stderr.strip()[-300:]}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("minor", MINORS, ids=[f"3.{m}" for m in MINORS])
+def test_the_wheel_loads_and_scores_on_every_python_installed(
+    dist: dict[str, Path], tmp_path: Path, minor: int
+) -> None:
+    """The abi3 wheel, built on this Python, loads its compiled engine on each other one and scores alike."""
+    pythons = _interpreters(minor)
+    if not pythons:
+        pytest.skip(f"no Python 3.{minor} on this machine (looked on PATH and in pyenv's versions)")
+    work = _with_examples(tmp_path)
+    in_tree = _run([sys.executable, "-m", "nerve", "score", "examples/news.conll"], cwd=ROOT).stdout
+    for i, python in enumerate(pythons):
+        where = tmp_path / str(i)
+        where.mkdir()
+        bindir, env = _fresh_venv(python, dist["wheel"], where)
+        _dependencies_for(python, dist["wheel"], bindir, env, where)
+        smoke = [str(bindir / "python"), str(ROOT / "tests/project/wheel_smoke.py"), "examples/news.conll"]
+        version, _, scored = _run(smoke, cwd=work, env=env).stdout.partition("\n")
+        assert version == f"nerve {nerve.__version__} (speedups: C)", python
+        assert scored == in_tree, python
+        engine = "import nerve._speedups as s; print(s.__file__, hex(s.abi()))"
+        loaded = _run([str(bindir / "python"), "-c", engine], cwd=work, env=env).stdout.split()
+        assert Path(loaded[0]).is_relative_to(bindir.parent), (python, loaded)
+        assert loaded[1] == "0x30a0000", (python, loaded)
+        print(f"Python 3.{minor}: {python} loads the wheel's compiled engine and scores alike")

@@ -302,7 +302,8 @@ def _agreed(
             if value != seen[0][1]:
                 b = seen[0][0]
                 detail = (
-                    f"document {name}: its {what} differ from {names[b]}'s ({paths[b]}); every annotator "
+                    f"document {name}: its {what} {'differs' if what == 'text' else 'differ'} from "
+                    f"{names[b]}'s ({paths[b]}); every annotator "
                     "must annotate the same text"
                 )
                 raise InputError(paths[a], None, detail)

@@ -71,6 +71,9 @@ def _pair(path: str, doc: OutputDoc, i: int, item: Any) -> tuple[str, str]:
 def _pairs(path: str, doc: OutputDoc) -> list[tuple[str, str]]:
     """A document's entities as ``(text, type)`` pairs, in the order listed."""
     items = doc.entities
+    if isinstance(items, dict) and any(isinstance(items.get(k), str) for k in TEXT_KEYS):  # one entity
+        got = f"one entity, {quote(items)}"
+        raise doc.fail(path, f'expected a list of entities under "entities", got {got}: put it in a list')
     if isinstance(items, dict):
         out = []
         for label, texts in items.items():

@@ -87,7 +87,9 @@ def _entity(path: str, doc: OutputDoc, i: int, item: Any, key: str) -> dict[str,
         raise doc.fail(path, f'entity {i}: no "start" and "end" offsets; {fix}')
     if not is_offset(start) or not is_offset(end) or not 0 <= start < end:
         raise doc.fail(path, f"entity {i}: expected integer offsets 0 <= start < end, got {start} and {end}")
-    if score is not None and not (isinstance(score, int | float) and 0 <= score <= 1):
+    if score is not None and (
+        isinstance(score, bool) or not (isinstance(score, int | float) and 0 <= score <= 1)
+    ):
         raise doc.fail(path, f"entity {i}: expected a score in [0, 1], got {quote(score)}")
     if "index" in item and not is_offset(item["index"]):
         raise doc.fail(path, f'entity {i}: expected an integer "index", got {quote(item["index"])}')
