@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -117,6 +119,40 @@ def _engine_chosen_afresh() -> Iterator[None]:
     """The engine is chosen once a process (`nerve._engine.speedups` is cached): a test that sets
     ``NERVE_NO_SPEEDUPS`` would leave its choice to every later test. Chosen afresh after each."""
     yield
+    _engine_module().speedups.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, driven by Playwright (``executable_path`` set to it): the pages' tests."""
+    executable = shutil.which("chromium")
+    if executable is None:
+        missing("chromium (Debian's package)", ".ci/run installs it")
+    sync_api = need("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, headless=True)
+        yield launched
+        launched.close()
+
+
+@contextmanager
+def engine(on: bool) -> Iterator[None]:
+    """The compiled engine on or off (``NERVE_NO_SPEEDUPS``) inside the block."""
+    old = os.environ.get("NERVE_NO_SPEEDUPS")
+    os.environ["NERVE_NO_SPEEDUPS"] = "0" if on else "1"
+    _engine_module().speedups.cache_clear()
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["NERVE_NO_SPEEDUPS"]
+        else:
+            os.environ["NERVE_NO_SPEEDUPS"] = old
+        _engine_module().speedups.cache_clear()
+
+
+def _engine_module() -> Any:
+    """`nerve._engine`, imported when first used (conftest loads before the tests set anything)."""
     from nerve import _engine
 
-    _engine.speedups.cache_clear()
+    return _engine

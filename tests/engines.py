@@ -18,8 +18,7 @@ import pytest
 
 import nerve
 import nerve.io.tags.conll_c as conll_c
-from conftest import need
-from nerve import _engine
+from conftest import engine, need
 from nerve.errors import NerveError
 
 
@@ -33,22 +32,6 @@ def compiled_or_skip() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("nerve._speedups is not built; CI builds it", pytrace=False)
         pytest.skip("nerve._speedups is not built here", allow_module_level=True)
-
-
-@contextmanager
-def engine(on: bool) -> Iterator[None]:
-    """The compiled engine on or off (``NERVE_NO_SPEEDUPS``) inside the block."""
-    old = os.environ.get("NERVE_NO_SPEEDUPS")
-    os.environ["NERVE_NO_SPEEDUPS"] = "0" if on else "1"
-    _engine.speedups.cache_clear()
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["NERVE_NO_SPEEDUPS"]
-        else:
-            os.environ["NERVE_NO_SPEEDUPS"] = old
-        _engine.speedups.cache_clear()
 
 
 CORE = need("nerve._speedups")

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import nerve
 import nerve.io.tools.brat_files as brat_files
+from conftest import engine
 from nerve._engine import speedups
 from nerve.io.tools.brat_batch import plain_documents
 from nerve.io.tools.brat_files import read_brat
@@ -125,18 +126,9 @@ def need_compiled() -> None:
 
 def plain_on(numpy: bool, items: list[Any]) -> dict[int, tuple[list[str], list[list[int]], list[int]]]:
     """`plain_documents` on one engine (``NERVE_NO_SPEEDUPS`` set for the call), as plain lists."""
-    saved = os.environ.get("NERVE_NO_SPEEDUPS")
-    os.environ["NERVE_NO_SPEEDUPS"] = "1" if numpy else "0"
-    speedups.cache_clear()
-    try:
+    with engine(not numpy):
         assert (speedups() is None) == numpy
         found = plain_documents(items)
-    finally:
-        if saved is None:
-            del os.environ["NERVE_NO_SPEEDUPS"]
-        else:
-            os.environ["NERVE_NO_SPEEDUPS"] = saved
-        speedups.cache_clear()
     return {k: (d.labels, d.pieces.tolist(), d.counts.tolist()) for k, d in found.items()}
 
 

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from conftest import engine
 from nerve._engine import speedups
 from nerve.errors import InputError
 from nerve.io.tags.column_scan import CONLLU, HIPE, scan_lines
@@ -86,20 +87,12 @@ def compiled(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def on_engine(numpy: bool, call: Callable[[], object]) -> object:
     """What ``call`` gives (or the error it raises, as its type, message and option) on one engine."""
-    saved = os.environ.get("NERVE_NO_SPEEDUPS")
-    os.environ["NERVE_NO_SPEEDUPS"] = "1" if numpy else "0"
-    speedups.cache_clear()
-    try:
+    with engine(not numpy):
         assert (speedups() is None) == numpy
-        return outcome(call())
-    except InputError as err:
-        return ("InputError", str(err), err.option)
-    finally:
-        if saved is None:
-            del os.environ["NERVE_NO_SPEEDUPS"]
-        else:
-            os.environ["NERVE_NO_SPEEDUPS"] = saved
-        speedups.cache_clear()
+        try:
+            return outcome(call())
+        except InputError as err:
+            return ("InputError", str(err), err.option)
 
 
 def outcome(value: object) -> object:

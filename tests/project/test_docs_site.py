@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, missing, need
+from conftest import ROOT, need
 from docs_examples import FENCE
 
 LOADED = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src", "embed": "src"}
@@ -118,18 +116,6 @@ def test_the_hook_writes_mathml_and_refuses_what_it_cannot_convert() -> None:
     for tex in ("\\(\\nosuchcommand{x}\\)", "\\(\\begin{array}x\\)"):
         with pytest.raises(mathml.PluginError, match=r"^metrics/x\.md: cannot write .* as MathML"):
             mathml.on_page_content(f'<span class="arithmatex">{tex}</span>', page)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = shutil.which("chromium")
-    if executable is None:
-        missing("chromium (Debian's package)", ".ci/run installs it")
-    sync_api = need("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, headless=True)
-        yield launched
-        launched.close()
 
 
 def test_a_formula_is_laid_out_offline(site: Path, browser: Any) -> None:

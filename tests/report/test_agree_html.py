@@ -9,9 +9,6 @@ fail under CI=true.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,27 +20,6 @@ from nerve.cli import main
 
 EXPORT = ROOT / "examples" / "agreement" / "labelstudio.json"
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing; .ci/run and the test extras install it")
-    pytest.skip(f"{what} is not available here")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = shutil.which("chromium")
-    if executable is None:
-        _missing("chromium (Debian's package)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright (pip install -e '.[test]')")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, headless=True)
-        yield launched
-        launched.close()
 
 
 def _open(browser: Any, path: Path) -> tuple[Any, list[str]]:

@@ -8,12 +8,10 @@ CI=true, as `conftest.peer` does for peer tools.
 from __future__ import annotations
 
 import io
-import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,27 +45,6 @@ HOSTILE_TYPE = "<img/src=y/onerror=window.__pwned=2>"
 
 
 # --------------------------------------------------------------------------- the browser
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing; .ci/run and the test extras install it")
-    pytest.skip(f"{what} is not available here")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = shutil.which("chromium")
-    if executable is None:
-        _missing("chromium (Debian's package)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright (pip install -e '.[test]')")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, headless=True)
-        yield launched
-        launched.close()
 
 
 class Page:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_html_report import Page, browser  # noqa: F401  (the fixture)
+from test_html_report import Page
 
 import nerve
 from nerve.analysis.errors import categorise
@@ -82,7 +82,7 @@ def test_span_instances_of_token_offsets_join_their_tokens(tmp_path: Path) -> No
     assert ["Ada met Bob in", "Paris", "."] in pieces
 
 
-def test_the_brat_page_shows_texts_names_and_counts_of_span_input(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_the_brat_page_shows_texts_names_and_counts_of_span_input(browser: Any, tmp_path: Path) -> None:
     gold, pred = corpus(tmp_path)
     out = tmp_path / "r.html"
     nerve.write_report(gold, pred, out)
@@ -103,7 +103,7 @@ def test_the_brat_page_shows_texts_names_and_counts_of_span_input(browser: Any, 
     )
 
 
-def test_one_document_one_error_is_singular(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_one_document_one_error_is_singular(browser: Any, tmp_path: Path) -> None:
     gold, _ = corpus(tmp_path, ("sub/beta",))
     doc = {"sub/beta": [("LOC", 15, 20), ("PER", 129, 141), ("LOC", 150, 163)]}
     pred = brat(tmp_path / "pred1", {"sub/beta": doc["sub/beta"][:2]}, {"sub/beta": TEXTS["sub/beta"]})
@@ -151,7 +151,7 @@ LINES = """(cell) => {
 
 
 @pytest.mark.parametrize("width", [700, 1200])
-def test_long_type_names_wrap_between_words(browser: Any, tmp_path: Path, width: int) -> None:  # noqa: F811
+def test_long_type_names_wrap_between_words(browser: Any, tmp_path: Path, width: int) -> None:
     rows = [f"w{i} B-{LONG[i % 4]} B-{LONG[(i + 1) % 4] if i % 3 == 0 else LONG[i % 4]}" for i in range(12)]
     path = tmp_path / "long.conll"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")

@@ -9,15 +9,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_html_report import Page, browser
+from test_html_report import Page
 
 import nerve
 from nerve.cli import main
 from nerve.report.html import render_html
 from nerve.report.html_data import SystemReport
 from nerve.report.sweep import CHART_POINTS, SHOWN, sweep_data
-
-__all__ = ["browser"]  # the Chromium fixture, shared with the report's other browser tests
 
 TEXT = "Ann met Bob in Paris"
 
