@@ -40,7 +40,7 @@ def test_ci_runs_the_readme_test_command_with_the_torch_extra() -> None:
     said = " ".join(section.split())
     assert "CI (`.ci/run`) runs this command with `'.[test,test-torch]'` in place of `'.[test]'`" in said
     assert 'python -m pytest -m "not slow"' in said
-    assert "about 7 minutes on 2 cores" in said
+    assert "about 9 minutes on 2 cores" in said
 
 
 def extra(name: str) -> list[str]:
