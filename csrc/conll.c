@@ -98,13 +98,13 @@ HOT int pair_code(const nc_tag *prev, const nc_tag *cur) {
     return 10 * prev->kind + 2 * cur->kind + (prev->type == cur->type);
 }
 
-static int perl_end(int prev, int cur) {
+HOT int perl_end(int prev, int cur) {
     if (prev == P_OPEN || prev == P_CLOSE) return 1;
     return (prev == P_B && (cur == P_B || cur == P_O)) || (prev == P_I && (cur == P_B || cur == P_O)) ||
            (prev == P_E && (cur == P_E || cur == P_I || cur == P_O));
 }
 
-static int perl_start(int prev, int cur) {
+HOT int perl_start(int prev, int cur) {
     if (cur == P_OPEN || cur == P_CLOSE) return 1;
     return (cur == P_B && (prev == P_B || prev == P_I || prev == P_O)) || (prev == P_O && cur == P_I) ||
            (prev == P_E && (cur == P_E || cur == P_I)) || (prev == P_O && cur == P_E);
@@ -242,10 +242,17 @@ static const nc_tag *lookup_table(nc_state *s, int col, const unsigned char *p, 
 
 /* The tag of the bytes p[0:n] in column col (0 gold, 1 predicted), copied into s->held[col], which
  * stays valid while the table grows; NULL (and the reason set) when it does not fit or memory ran out.
- * The column's last short tag is checked first: tags repeat (runs of O). */
+ * The column's last short tag is checked first (tags repeat: runs of O), then, for a predicted tag,
+ * the gold tag of the line (mostly the same). */
 HOT const nc_tag *lookup(nc_state *s, int col, const unsigned char *p, size_t n) {
     unsigned long long key = short_key(p, n);
     if (n <= 8 && s->held_len[col] == n && s->held_key[col] == key) return &s->held[col];
+    if (col == 1 && n <= 8 && s->held_len[0] == n && s->held_key[0] == key) { /* the gold tag again */
+        s->held[1] = s->held[0];
+        s->held_len[1] = n;
+        s->held_key[1] = key;
+        return &s->held[1];
+    }
     return lookup_table(s, col, p, n, key);
 }
 
@@ -534,8 +541,9 @@ HOT void count_chunks(nc_state *s, const chunk_t *g, const chunk_t *p) {
     if (g->counts && p->counts && g->start == p->start && g->type == p->type) s->t.matched[g->type]++;
 }
 
-static void perl_step(nc_state *s, int gc, int gt, int pc, int pt) {
+HOT void perl_step(nc_state *s, int gc, int gt, int pc, int pt) {
     int lgc = s->perl_last[0], lgt = s->perl_last[1], lpc = s->perl_last[2], lpt = s->perl_last[3];
+    if ((gc | gt | pc | pt | lgc | lgt | lpc | lpt) == 0) return; /* O after O on both sides: no change */
     int gold_end = perl_end(lgc, gc) || (lgc != P_O && lgc != P_DOT && lgt != gt);
     int pred_end = perl_end(lpc, pc) || (lpc != P_O && lpc != P_DOT && lpt != pt);
     int gold_start = perl_start(lgc, gc) || (gc != P_O && gc != P_DOT && lgt != gt);
@@ -588,8 +596,12 @@ HOT void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_start
         const nc_tag *t = tags[k];
         int code = pair_code(&d->prev, t);
         s->t.codes[k][code]++;
-        int inside = t->kind != K_OUT, goes_on = inside && continues(code);
         c[k].counts = 0;
+        if (t->kind == K_OUT && d->prev.kind == K_OUT) { /* outside after outside: no chunk is open */
+            d->prev = *t;
+            continue;
+        }
+        int inside = t->kind != K_OUT, goes_on = inside && continues(code);
         if (!goes_on) close_chunk(s, d, code, &c[k]);
         if (inside && !goes_on) {
             d->open = 1;
@@ -600,7 +612,7 @@ HOT void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_start
         d->prev = *t;
     }
     if (s->opt.policy == 3) perl_step(s, g->pcode, g->ptype, p->pcode, p->ptype);
-    else count_chunks(s, &c[0], &c[1]);
+    else if (c[0].counts | c[1].counts) count_chunks(s, &c[0], &c[1]);
     s->index++;
 }
 
