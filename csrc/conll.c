@@ -590,13 +590,12 @@ HOT void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_start
     s->t.used[0][g->vid]++;
     s->t.used[1][p->vid]++;
     const nc_tag *tags[2] = {g, p};
-    chunk_t c[2];
+    chunk_t c[2] = {{0, 0, 0}, {0, 0, 0}};
     for (int k = 0; k < 2; k++) {
         decoder_t *d = &s->dec[k];
         const nc_tag *t = tags[k];
         int code = pair_code(&d->prev, t);
         s->t.codes[k][code]++;
-        c[k].counts = 0;
         if (t->kind == K_OUT && d->prev.kind == K_OUT) { /* outside after outside: no chunk is open */
             d->prev = *t;
             continue;
