@@ -492,7 +492,7 @@ HOT int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
             d->at_start = 0;
         }
         if (d->pos >= d->len) return d->eof ? GET_END : GET_NEED;
-        const unsigned char *p = d->buf + d->pos, *end = d->buf + d->len, *stop, *next;
+        const unsigned char *p = d->buf + d->pos, *end = d->buf + d->len, *stop = p, *next = p;
         int high = 0, got;
         r->count = 0;
         r->f[0] = r->f[1] = r->f[2] = p;
