@@ -111,8 +111,15 @@ def cohen(matrix: Int) -> float | None:
 def label_counts(labels: Int, k: int) -> Int:
     """How many annotators gave each token each label: ``(tokens, k)`` from ``(annotators, tokens)``."""
     n = labels.shape[1]
-    flat = labels + np.arange(n, dtype=np.int64)[None, :] * k
-    return np.bincount(flat[labels >= 0], minlength=n * k).reshape(n, k)
+    out = np.zeros(n * k, dtype=np.int64)
+    base = np.arange(n, dtype=np.int64) * k
+    for row in labels:  # one label a token per annotator: no index twice in one row
+        given = row >= 0
+        if bool(given.all()):
+            out[base + row] += 1
+        else:
+            out[(base + row)[given]] += 1
+    return out.reshape(n, k)
 
 
 def fleiss(counts: Int, m: int) -> tuple[float | None, int]:
