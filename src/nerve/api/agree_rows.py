@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .. import options
 from ..analysis.agree_result import Consensus, Disagreement, Disagreements
-from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, clusters_apart, consensus
+from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, categories_of, consensus
 from ..errors import OptionError
 from ..io import formats
 from ..model.spans import SpanArray
@@ -22,7 +25,12 @@ from .agree_input import AnnotatorSpans
 from .convert_input import Corpus
 from .convert_write import write_corpus
 
+if TYPE_CHECKING:
+    from ..model.arrays import Int
+
 __all__ = ["check_agree_query", "consensus_of", "disagreements_of"]
+
+Mark = tuple[str | None, str]  # an entity's text and type
 
 
 def check_agree_query(query: InstanceQuery | None) -> InstanceQuery:
@@ -58,66 +66,89 @@ def _context(ann: AnnotatorSpans, doc: int, start: int, end: int, words: int) ->
     return " ".join(part for part in (left, f"[[{inner}]]", right) if part)
 
 
-class _Columns:
-    """The votes as Python lists, read once for the rows (not once per row from numpy)."""
+def _picked(votes: Votes, apart: Int, kinds: Int, query: InstanceQuery) -> Int:
+    """The disagreeing clusters (their places in ``apart``) that ``query``'s categories and types pick."""
+    wanted = [AGREE_CATEGORIES.index(c) for c in query.categories or AGREE_CATEGORIES]
+    keep = np.isin(kinds, wanted)
+    if query.types:
+        typed = np.isin(np.asarray(votes.labels, dtype=object), list(query.types))
+        hit = typed[votes.label] if len(votes.labels) else np.zeros(0, dtype=np.bool_)
+        n = int(votes.cluster[-1]) + 1 if len(votes.cluster) else 0
+        keep &= np.bincount(votes.cluster, weights=hit, minlength=n)[apart] > 0
+    return np.flatnonzero(keep)
 
-    def __init__(self, votes: Votes, ann: AnnotatorSpans) -> None:
-        self.doc, self.start, self.end = votes.doc.tolist(), votes.start.tolist(), votes.end.tolist()
-        self.label = [votes.labels[i] for i in votes.label.tolist()]
-        self.voters = votes.voters.tolist()
-        self.present = ann.present.T.tolist()
+
+def _capped(kinds: Int, cap: int | None) -> Int:
+    """The places of the first ``cap`` of each category in ``kinds`` (all without a cap), in order."""
+    if cap is None:
+        return np.arange(kinds.shape[0], dtype=np.int64)
+    by_kind = np.argsort(kinds, kind="stable")
+    sorted_kinds = kinds[by_kind]
+    first = np.searchsorted(sorted_kinds, sorted_kinds)  # where each one's category begins
+    rank = np.empty(kinds.shape[0], dtype=np.int64)
+    rank[by_kind] = np.arange(kinds.shape[0]) - first
+    return np.flatnonzero(rank < cap)
+
+
+class _Rows:
+    """The disagreement rows of some clusters, built from Python lists of just their votes."""
+
+    def __init__(self, votes: Votes, ann: AnnotatorSpans, clusters: Int) -> None:
+        n = int(votes.cluster[-1]) + 1 if len(votes.cluster) else 0
+        first = np.searchsorted(votes.cluster, np.arange(n + 1))
+        lo, hi = first[clusters], first[clusters + 1]
+        ends = np.maximum.reduceat(votes.end, first[:-1]) if n else np.zeros(0, dtype=np.int64)
+        # the votes are sorted by start within a document: a cluster starts at its first entity's
+        self.doc, self.start = votes.doc[lo].tolist(), votes.start[lo].tolist()
+        self.end = ends[clusters].tolist()
+        sizes = hi - lo
+        rows = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        self.bounds = np.cumsum(np.concatenate([[0], sizes])).tolist()
+        names = [votes.labels[i] for i in votes.label[rows].tolist()]
+        docs, starts, ends_ = votes.doc[rows].tolist(), votes.start[rows].tolist(), votes.end[rows].tolist()
+        self.marks = [(_text(ann, d, s, e), y) for d, s, e, y in zip(docs, starts, ends_, names, strict=True)]
+        self.who = votes.voters[rows].tolist()
+        self.present = [
+            [(a, name) for a, (name, here) in enumerate(zip(ann.names, column, strict=True)) if here]
+            for column in ann.present.T.tolist()
+        ]
         self.ann = ann
 
-    def extent(self, rows: list[int]) -> tuple[int, int, int]:
-        return self.doc[rows[0]], min(self.start[r] for r in rows), max(self.end[r] for r in rows)
+    def text(self, i: int) -> str | None:
+        return _text(self.ann, self.doc[i], self.start[i], self.end[i])
 
-    def row(self, category: str, rows: list[int], words: int) -> Disagreement:
-        ann = self.ann
-        doc, start, end = self.extent(rows)
-        marks = {}
-        for a, name in enumerate(ann.names):
-            if self.present[doc][a]:
-                mine = [r for r in rows if self.voters[r][a]]
-                marks[name] = tuple(
-                    (_text(ann, doc, self.start[r], self.end[r]), self.label[r]) for r in mine
-                )
-        text, context = _text(ann, doc, start, end), _context(ann, doc, start, end, words)
+    def row(self, i: int, category: str, words: int) -> Disagreement:
+        ann, doc, start, end = self.ann, self.doc[i], self.start[i], self.end[i]
+        lo, hi = self.bounds[i], self.bounds[i + 1]
+        marks: dict[str, tuple[Mark, ...]]
+        if hi - lo == 1:  # most clusters: one entity, marked by some
+            one: tuple[Mark, ...] = (self.marks[lo],)
+            who = self.who[lo]
+            marks = {name: one if who[a] else () for a, name in self.present[doc]}
+        else:
+            items = list(zip(self.marks[lo:hi], self.who[lo:hi], strict=True))
+            marks = {name: tuple([m for m, w in items if w[a]]) for a, name in self.present[doc]}
+        text, context = self.text(i), _context(ann, doc, start, end, words)
         return Disagreement(ann.documents[doc], start, end, category, text, context, marks)
-
-
-def _capped(picked: list[tuple[str, list[int]]], cap: int | None) -> list[tuple[str, list[int]]]:
-    """The first ``cap`` of each category (all without a cap), in order."""
-    if cap is None:
-        return picked
-    taken: Counter[str] = Counter()
-    kept = []
-    for c, rows in picked:
-        taken[c] += 1
-        if taken[c] <= cap:
-            kept.append((c, rows))
-    return kept
 
 
 def disagreements_of(votes: Votes, ann: AnnotatorSpans, query: InstanceQuery) -> Disagreements:
     """Every disagreeing cluster counted by category; those ``query`` picks listed."""
-    found = clusters_apart(votes)
-    by_category = Counter(category for _, category, _ in found)
-    cols = _Columns(votes, ann)
-    wanted = set(query.categories or AGREE_CATEGORIES)
-    types = set(query.types) if query.types else None
-    picked = [
-        (c, rows)
-        for _, c, rows in found
-        if c in wanted and (types is None or any(cols.label[r] in types for r in rows))
-    ]
+    apart, kinds = categories_of(votes)
+    counts = {
+        c: int(n) for c, n in zip(AGREE_CATEGORIES, np.bincount(kinds, minlength=4).tolist(), strict=True)
+    }
+    picked = _picked(votes, apart, kinds, query)
     if query.sort == "frequency":  # the most frequent surfaces first; by position within one
-        surface = [_text(ann, *cols.extent(rows)) for _, rows in picked]
+        rows = _Rows(votes, ann, apart[picked])
+        surface = [rows.text(i) for i in range(picked.shape[0])]
         often = Counter(surface)
-        order = sorted(range(len(picked)), key=lambda i: -often[surface[i]])
-        picked = [picked[i] for i in order]
-    listed = [cols.row(c, rows, query.context) for c, rows in _capped(picked, query.per_category)]
-    counts = {c: by_category[c] for c in AGREE_CATEGORIES}
-    return Disagreements(len(found), counts, tuple(listed))
+        picked = picked[sorted(range(len(picked)), key=lambda i: -often[surface[i]])]
+    listed = picked[_capped(kinds[picked], query.per_category)]
+    rows = _Rows(votes, ann, apart[listed])
+    categories = [AGREE_CATEGORIES[k] for k in kinds[listed].tolist()]
+    out = tuple(rows.row(i, c, query.context) for i, c in enumerate(categories))
+    return Disagreements(int(apart.shape[0]), counts, out)
 
 
 def consensus_of(
