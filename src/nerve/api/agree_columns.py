@@ -5,8 +5,9 @@ as many columns as the first), the scheme, tag format and outside tag. Out: one 
 column, named by the column's number in the file (``2`` for the first tag column), its tags decoded
 as `nerve.api.convert_input.decoded` decodes any tags (an invalid transition begins an entity).
 
-The lines are split in numpy (`nerve.io.bytes.split_fields`) and each column's distinct tags
-interned (`nerve.io.bytes.intern`): no Python loop runs over the tokens.
+The lines are split in numpy (`nerve.io.bytes.split_fields`), each column's distinct tags interned
+(`nerve.io.bytes.intern`) and the words by the compiled engine where it is built: no Python loop
+runs over the tokens.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import options
+from .._engine import speedups
 from ..errors import InputError
 from ..io.bytes import DOCSTART, FieldTable, intern, split_fields, starts_with
 from ..io.tags.bio_dirs import Files, load_files
@@ -40,9 +42,18 @@ def _field_index(ft: FieldTable, rows: Int, width: int) -> Int:
     return np.asarray(where[first[None, :] + offsets], dtype=np.int64)
 
 
-def _strings(buf: Bytes, ft: FieldTable, fields: Int) -> list[str]:
-    """The text of each field, as a list (the distinct values decoded once)."""
-    ids, values = intern(buf, ft.start[fields], ft.end[fields])
+def _strings(data: bytes, buf: Bytes, ft: FieldTable, fields: Int) -> list[str]:
+    """The text of each field, as a list (the distinct values decoded once).
+
+    The compiled engine's `intern` finds the distinct values where it is built, else numpy's.
+    """
+    engine = speedups()
+    if engine is not None and isinstance(data, bytes):
+        start, end = (np.ascontiguousarray(c[fields], dtype=np.int64).tobytes() for c in (ft.start, ft.end))
+        values, found = engine.intern(data, start, end, 0, 1)
+        ids = np.frombuffer(found, dtype=np.int64)
+    else:
+        ids, values = intern(buf, ft.start[fields], ft.end[fields])
     table = np.asarray([v.decode("utf-8") for v in values] + [""], dtype=object)
     return list(table[ids].tolist())
 
@@ -94,7 +105,7 @@ def read_tag_columns(path: str, scheme: str, tag_format: str | None, outside: st
     rows, width, sentence_start, token_doc, n_docs = _layout(path, files, ft)
     fixed = options.scheme(scheme, "scheme")
     fields = _field_index(ft, rows, width)
-    words = _strings(buf, ft, fields[0])
+    words = _strings(files.data, buf, ft, fields[0])
     names = default_names(n_docs)
     out = {}
     for column in range(1, width):
