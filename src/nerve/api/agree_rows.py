@@ -26,7 +26,7 @@ from .convert_input import Corpus
 from .convert_write import write_corpus
 
 if TYPE_CHECKING:
-    from ..model.arrays import Int
+    from ..model.arrays import Bool, Int
 
 __all__ = ["check_agree_query", "consensus_of", "disagreements_of"]
 
@@ -45,25 +45,32 @@ def check_agree_query(query: InstanceQuery | None) -> InstanceQuery:
     return InstanceQuery(tuple(wanted), query.types, query.per_category, query.sort, query.context)
 
 
-def _text(ann: AnnotatorSpans, doc: int, start: int, end: int) -> str | None:
-    if ann.texts is not None:
-        return ann.texts[doc][start:end]
-    base = int(ann.tokens.doc_start[doc])
-    return " ".join(ann.tokens.words[base + start : base + end])
+class _Texts:
+    """The texts of entities and their contexts, the documents' token offsets read into Python once."""
 
+    def __init__(self, ann: AnnotatorSpans) -> None:
+        self.texts, self.words = ann.texts, ann.tokens.words
+        self.base = ann.tokens.doc_start.tolist()
 
-def _context(ann: AnnotatorSpans, doc: int, start: int, end: int, words: int) -> str:
-    """The cluster's text with ``words`` words either side, the cluster in ``[[ ]]``."""
-    if ann.texts is not None:
-        text, reach = ann.texts[doc], 64 * words  # a window wide enough for that many words
-        left = " ".join(text[max(0, start - reach) : start].split()[-words:]) if words else ""
-        right = " ".join(text[end : end + reach].split()[:words]) if words else ""
-    else:
-        base, stop = int(ann.tokens.doc_start[doc]), int(ann.tokens.doc_start[doc + 1])
-        left = " ".join(ann.tokens.words[max(base, base + start - words) : base + start])
-        right = " ".join(ann.tokens.words[base + end : min(stop, base + end + words)])
-    inner = _text(ann, doc, start, end) or ""
-    return " ".join(part for part in (left, f"[[{inner}]]", right) if part)
+    def text(self, doc: int, start: int, end: int) -> str | None:
+        if self.texts is not None:
+            return self.texts[doc][start:end]
+        base = self.base[doc]
+        if end - start == 1:  # " ".join of one word is the word
+            return self.words[base + start]
+        return " ".join(self.words[base + start : base + end])
+
+    def context(self, doc: int, start: int, end: int, inner: str | None, words: int) -> str:
+        """The text ``inner`` of ``start:end`` with ``words`` words either side, it in ``[[ ]]``."""
+        if self.texts is not None:
+            text, reach = self.texts[doc], 64 * words  # a window wide enough for that many words
+            left = " ".join(text[max(0, start - reach) : start].split()[-words:]) if words else ""
+            right = " ".join(text[end : end + reach].split()[:words]) if words else ""
+        else:
+            base, stop = self.base[doc], self.base[doc + 1]
+            left = " ".join(self.words[max(base, base + start - words) : base + start])
+            right = " ".join(self.words[base + end : min(stop, base + end + words)])
+        return " ".join(part for part in (left, f"[[{inner or ''}]]", right) if part)
 
 
 def _picked(votes: Votes, apart: Int, kinds: Int, query: InstanceQuery) -> Int:
@@ -106,16 +113,17 @@ class _Rows:
         self.bounds = np.cumsum(np.concatenate([[0], sizes])).tolist()
         names = [votes.labels[i] for i in votes.label[rows].tolist()]
         docs, starts, ends_ = votes.doc[rows].tolist(), votes.start[rows].tolist(), votes.end[rows].tolist()
-        self.marks = [(_text(ann, d, s, e), y) for d, s, e, y in zip(docs, starts, ends_, names, strict=True)]
-        self.who = votes.voters[rows].tolist()
+        texts = self.texts = _Texts(ann)
+        self.marks = [(texts.text(d, s, e), y) for d, s, e, y in zip(docs, starts, ends_, names, strict=True)]
+        self.who = _bits(votes.voters[rows])
         self.present = [
-            [(a, name) for a, (name, here) in enumerate(zip(ann.names, column, strict=True)) if here]
+            [(1 << a, name) for a, (name, here) in enumerate(zip(ann.names, column, strict=True)) if here]
             for column in ann.present.T.tolist()
         ]
         self.ann = ann
 
     def text(self, i: int) -> str | None:
-        return _text(self.ann, self.doc[i], self.start[i], self.end[i])
+        return self.texts.text(self.doc[i], self.start[i], self.end[i])
 
     def row(self, i: int, category: str, words: int) -> Disagreement:
         ann, doc, start, end = self.ann, self.doc[i], self.start[i], self.end[i]
@@ -124,12 +132,20 @@ class _Rows:
         if hi - lo == 1:  # most clusters: one entity, marked by some
             one: tuple[Mark, ...] = (self.marks[lo],)
             who = self.who[lo]
-            marks = {name: one if who[a] else () for a, name in self.present[doc]}
+            marks = {name: one if who & bit else () for bit, name in self.present[doc]}
         else:
             items = list(zip(self.marks[lo:hi], self.who[lo:hi], strict=True))
-            marks = {name: tuple([m for m, w in items if w[a]]) for a, name in self.present[doc]}
-        text, context = self.text(i), _context(ann, doc, start, end, words)
+            marks = {name: tuple([m for m, w in items if w & bit]) for bit, name in self.present[doc]}
+        text = self.text(i)
+        context = self.texts.context(doc, start, end, text, words)
         return Disagreement(ann.documents[doc], start, end, category, text, context, marks)
+
+
+def _bits(voters: Bool) -> list[int]:
+    """Who marked each entity, as one int each: bit ``a`` for annotator ``a``."""
+    if voters.shape[1] <= 62:
+        return list((voters.astype(np.int64) @ np.left_shift(1, np.arange(voters.shape[1]))).tolist())
+    return [sum(1 << a for a, v in enumerate(row) if v) for row in voters.tolist()]
 
 
 def disagreements_of(votes: Votes, ann: AnnotatorSpans, query: InstanceQuery) -> Disagreements:
@@ -156,10 +172,11 @@ def consensus_of(
 ) -> Consensus:
     """The consensus of ``rule``, its ties named, written to ``out`` (in ``to``) when given."""
     spans, tie = consensus(votes, rule)
+    texts = _Texts(ann)
     tied = tuple(
         (
             ann.documents[int(votes.doc[r])],
-            _text(ann, int(votes.doc[r]), int(votes.start[r]), int(votes.end[r])),
+            texts.text(int(votes.doc[r]), int(votes.start[r]), int(votes.end[r])),
             votes.labels[int(votes.label[r])],
             tuple(n for a, n in enumerate(ann.names) if votes.voters[r, a]),
         )
