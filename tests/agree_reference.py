@@ -26,7 +26,7 @@ from nerve.analysis.agree_result import (
 )
 from nerve.analysis.agree_stats import agree_intervals
 from nerve.analysis.agree_votes import AGREE_CATEGORIES, Votes, clusters_apart
-from nerve.analysis.agreement import ONE_LABEL, alpha, alpha_parts, cohen, fleiss, label_pairs
+from nerve.analysis.agreement import ONE_LABEL, alpha, cohen, fleiss, label_pairs
 from nerve.api.agree_input import AnnotatorSpans
 from nerve.api.pipeline import spans_result
 from nerve.model.spans import SpanArray
@@ -77,6 +77,22 @@ def label_counts_reference(labels: np.ndarray, k: int) -> np.ndarray:
     n = labels.shape[1]
     flat = labels + np.arange(n, dtype=np.int64)[None, :] * k
     return np.bincount(flat[labels >= 0], minlength=n * k).reshape(n, k)
+
+
+def alpha_parts_reference(counts: np.ndarray, token_doc: np.ndarray, n_docs: int) -> np.ndarray:
+    """Per document: the pairable labels, the coincidences' diagonal and each label's count."""
+    m = counts.sum(axis=1)
+    pairable = m >= 2
+    c = counts[pairable].astype(np.float64)
+    docs = token_doc[pairable]
+    diagonal = (c * (c - 1)).sum(axis=1) / (m[pairable] - 1)
+    k = counts.shape[1]
+    out = np.zeros((n_docs, k + 2), dtype=np.float64)
+    out[:, 0] = np.bincount(docs, weights=m[pairable].astype(np.float64), minlength=n_docs)
+    out[:, 1] = np.bincount(docs, weights=diagonal, minlength=n_docs)
+    for j in range(k):
+        out[:, 2 + j] = np.bincount(docs, weights=c[:, j], minlength=n_docs)
+    return out
 
 
 def pair_counts_reference(a: SpanArray, b: SpanArray, both: np.ndarray) -> np.ndarray:
@@ -135,7 +151,7 @@ def measured_reference(ann: AnnotatorSpans, stats: Statistics | None) -> Agreeme
     pairs, counts = kappas_reference(ann, [pair_reference(ann, i, j, plan) for i, j in together])
     doc_start = ann.tokens.doc_start
     token_doc = np.repeat(np.arange(len(ann.documents), dtype=np.int64), np.diff(doc_start))
-    parts = alpha_parts(counts, token_doc, len(ann.documents))
+    parts = alpha_parts_reference(counts, token_doc, len(ann.documents))
     fleiss_value, fleiss_tokens = fleiss(counts, len(ann.names))
     alpha_value = alpha(parts.sum(axis=0))
     f1_interval = alpha_interval = info = None
