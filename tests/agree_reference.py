@@ -260,3 +260,18 @@ def disagreements_reference(votes: Votes, ann: AnnotatorSpans, query: InstanceQu
             listed.append(_row(votes, ann, c, rows, query.context))
     counts = {c: by_category[c] for c in AGREE_CATEGORIES}
     return Disagreements(len(found), counts, tuple(listed))
+
+
+def votes_order_reference(spans: list[SpanArray]) -> np.ndarray:
+    """Every annotator's entities, end to end, as ``(doc, start, end, type name's rank, annotator)``,
+    in the order of document, start, longest first and type: what `votes_of` sorts them into."""
+    labels = sorted({name for s in spans for name in s.labels})
+    rows = [
+        (d, s_, e, labels.index(a.labels[y]), who)
+        for who, a in enumerate(spans)
+        for d, s_, e, y in zip(
+            a.doc.tolist(), a.start.tolist(), a.end.tolist(), a.label.tolist(), strict=True
+        )
+    ]
+    rows.sort(key=lambda r: (r[0], r[1], -r[2], r[3]))  # stable: the annotators in order among equals
+    return np.asarray(rows, dtype=np.int64).reshape(-1, 5)

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agree_reference import disagreements_reference, measured_reference
+from agree_reference import disagreements_reference, measured_reference, votes_order_reference
 from conftest import engine
 from nerve.analysis.agree_votes import AGREE_CATEGORIES, votes_of
 from nerve.api.agree_input import AnnotatorSpans
@@ -118,5 +118,9 @@ queries = st.sampled_from([InstanceQuery(), InstanceQuery(sort="frequency", cont
 def test_disagreement_rows_are_the_straightforward_codes(ann: AnnotatorSpans, query: InstanceQuery) -> None:
     """The rows listed (text, context, who marked what), their count by category, under any filter."""
     votes = votes_of(list(ann.spans), ann.present)
+    want = votes_order_reference(list(ann.spans))
+    distinct = np.unique(want[:, :4], axis=0, return_index=True)[1]  # the first of each entity, in order
+    ours = np.stack([votes.doc, votes.start, votes.end, votes.label], axis=1).reshape(-1, 4)
+    assert ours.tolist() == want[np.sort(distinct), :4].tolist()
     checked = check_agree_query(query)
     assert disagreements_of(votes, ann, checked) == disagreements_reference(votes, ann, checked)
