@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -120,6 +123,9 @@ class _Rows:
             [(1 << a, name) for a, (name, here) in enumerate(zip(ann.names, column, strict=True)) if here]
             for column in ann.present.T.tolist()
         ]
+        self.patterns: dict[
+            tuple[object, ...], list[tuple[str, Callable[[list[Mark]], tuple[Mark, ...]]]]
+        ] = {}
         self.ann = ann
 
     def text(self, i: int) -> str | None:
@@ -133,12 +139,32 @@ class _Rows:
             one: tuple[Mark, ...] = (self.marks[lo],)
             who = self.who[lo]
             marks = {name: one if who & bit else () for bit, name in self.present[doc]}
-        else:
-            items = list(zip(self.marks[lo:hi], self.who[lo:hi], strict=True))
-            marks = {name: tuple([m for m, w in items if w & bit]) for bit, name in self.present[doc]}
+        else:  # who marked what: the same few patterns recur, each worked out once
+            here = self.present[doc]
+            key = (tuple(self.who[lo:hi]), sum(bit for bit, _ in here))  # who marked what, who could
+            takes = self.patterns.get(key)
+            if takes is None:
+                takes = self.patterns[key] = _takes(self.who[lo:hi], here)
+            ms = self.marks[lo:hi]
+            marks = {name: take(ms) for name, take in takes}
         text = self.text(i)
         context = self.texts.context(doc, start, end, text, words)
         return Disagreement(ann.documents[doc], start, end, category, text, context, marks)
+
+
+def _takes(
+    who: list[int], here: list[tuple[int, str]]
+) -> list[tuple[str, Callable[[list[Mark]], tuple[Mark, ...]]]]:
+    """For each annotator ``here`` (bit, name), what picks their marks from a cluster's, in order."""
+    out: list[tuple[str, Callable[[list[Mark]], tuple[Mark, ...]]]] = []
+    for bit, name in here:
+        mine = [r for r, w in enumerate(who) if w & bit]
+        out.append((name, itemgetter(*mine) if len(mine) > 1 else partial(_one_or_none, mine)))
+    return out
+
+
+def _one_or_none(mine: list[int], marks: list[Mark]) -> tuple[Mark, ...]:
+    return (marks[mine[0]],) if mine else ()
 
 
 def _bits(voters: Bool) -> list[int]:
