@@ -30,15 +30,20 @@ NEWS = str(ROOT / "examples" / "news.conll")
 # ``FAKE``, when set, names a pickle of what the compiled reader returns: the run takes the compiled
 # engine's road (`nerve.compiled`) with a reader that returns those totals, built or not.
 SCRIPT = """
-import atexit, json, os, pickle, sys
+import atexit, os, sys
 
 def _report():
     names = sorted(m for m in sys.modules if m.split(".")[0] == "nerve")
     found = {"nerve": names, "numpy": "numpy" in sys.modules, "typing": "typing" in sys.modules}
+    found["stdlib"] = sorted(m for m in ("csv", "json", "shutil", "typing") if m in sys.modules)
+    import json  # only now: the command's own imports are listed without it
+
     sys.stderr.write("\\n" + json.dumps(found) + "\\n")
 
 atexit.register(_report)
 if os.environ.get("FAKE"):
+    import pickle
+
     from nerve import compiled
     from nerve.io import formats
     from nerve.model.vocab import TagVocab
@@ -56,6 +61,7 @@ sys.exit(main())
 
 # What each command loads (besides nerve._speedups, where it is built). ``--version``: no command.
 VERSION = {"nerve", "nerve._deprecated", "nerve._engine", "nerve._version", "nerve.cli", "nerve.cli.output"}
+VERSION |= {"nerve.cli.parser"}
 # ``score --help``: its parser, the option names and the format records (none of their readers).
 RECORDS = (
     "bio brat conll conllu doccano entity_list eval4ner hf hf_pipeline hipe jsonl labelstudio lenient nereval"
@@ -98,6 +104,10 @@ C_READER = {"nerve.io.tags", "nerve.io.tags.conll_c", "nerve.io.tags.conll_count
 NUMPY |= C_READER | {"nerve.api.compiled"}
 
 
+# The heavier standard modules (of those a command might not need) each command line loaded.
+STDLIB: dict[tuple[str, ...], list[str]] = {}
+
+
 def imported(*args: str, **env: str) -> tuple[str, set[str], bool]:
     """Run ``nerve ARGS`` in a fresh interpreter: its stdout, the nerve modules loaded, numpy's presence."""
     environ = {**os.environ, "PYTHONPATH": SRC, "NERVE_NO_SPEEDUPS": "", "FAKE": "", **env}
@@ -108,6 +118,7 @@ def imported(*args: str, **env: str) -> tuple[str, set[str], bool]:
     found = json.loads(proc.stderr.strip().splitlines()[-1])
     if args in (("--version",), ("score", "--help")):
         assert not found["typing"], args
+    STDLIB[args] = found["stdlib"]
     return proc.stdout, set(found["nerve"]) - {"nerve._speedups"}, found["numpy"]
 
 
@@ -121,6 +132,7 @@ def test_version_and_score_help_import_no_numpy_and_no_command_they_do_not_run()
     assert "--format" in out
     assert not numpy
     assert modules == HELP
+    assert STDLIB[("--version",)] == STDLIB[("score", "--help")] == []  # argparse's shutil included
 
 
 def test_plain_score_on_the_numpy_engine_imports_only_the_conll_reader() -> None:
@@ -173,6 +185,8 @@ def test_plain_score_on_the_c_engine_imports_no_numpy_and_prints_what_numpy_prin
     assert not numpy
     assert modules == COMPILED | C_READER
     assert out == expected
+    # No typing, no shutil (argparse's terminal width: `nerve.cli.parser`), and CSV or JSON only to write them.
+    assert STDLIB[("score", NEWS, "-o", output)] == (["json"] if output == "json" else [])
 
 
 def test_the_error_names_import_on_first_use_as_before() -> None:
