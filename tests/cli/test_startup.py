@@ -35,7 +35,7 @@ import atexit, os, sys
 def _report():
     names = sorted(m for m in sys.modules if m.split(".")[0] == "nerve")
     found = {"nerve": names, "numpy": "numpy" in sys.modules, "typing": "typing" in sys.modules}
-    heavy = ("csv", "dataclasses", "inspect", "json", "shutil", "typing")
+    heavy = ("csv", "dataclasses", "inspect", "json", "shutil", "threading", "typing")
     found["stdlib"] = sorted(m for m in heavy if m in sys.modules)
     import json  # only now: the command's own imports are listed without it
 
