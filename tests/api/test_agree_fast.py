@@ -4,23 +4,29 @@ On random annotators of random documents (empty documents, documents an annotato
 type or several, nested, overlapping, duplicated and discontinuous entities, in tokens or in
 characters of a text), on both engines: every number of `nerve.api.agree_measure.measured` (the
 pairs' scores and kappas, Fleiss' kappa, alpha, the bootstrap intervals) and every disagreement
-row `nerve.api.agree_rows.disagreements_of` lists, under random filters, are the reference's.
+row `nerve.api.agree_rows.disagreements_of` lists, under random filters, are the reference's. And
+`nerve.agree`, which pauses the garbage collector while it works, leaves it as it found it.
 """
 
 from __future__ import annotations
 
+import gc
 import json
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerve
 from agree_reference import disagreements_reference, measured_reference, votes_order_reference
 from conftest import engine
 from nerve.analysis.agree_votes import AGREE_CATEGORIES, votes_of
 from nerve.api.agree_input import AnnotatorSpans
 from nerve.api.agree_measure import measured
 from nerve.api.agree_rows import check_agree_query, disagreements_of
+from nerve.errors import InputError
 from nerve.io.write.tags import TokenColumns
 from nerve.model.spans import Fragments, SpanArray
 from nerve.plan import InstanceQuery, statistics_of
@@ -124,3 +130,22 @@ def test_disagreement_rows_are_the_straightforward_codes(ann: AnnotatorSpans, qu
     assert ours.tolist() == want[np.sort(distinct), :4].tolist()
     checked = check_agree_query(query)
     assert disagreements_of(votes, ann, checked) == disagreements_reference(votes, ann, checked)
+
+
+def test_agree_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
+    """agree pauses the cyclic collector while it works, and resumes it (or not) as it was, on error too."""
+    good = tmp_path / "two.conll"
+    good.write_text("-DOCSTART- O O\n\nEU B-ORG O\nsays O O\n", encoding="utf-8")
+    bad = tmp_path / "bad.conll"
+    bad.write_text("-DOCSTART- O O\n\nEU B-ORG XX-BAD\n", encoding="utf-8")
+    was = gc.isenabled()
+    try:
+        for collecting in (True, False):
+            (gc.enable if collecting else gc.disable)()
+            assert nerve.agree(good, bootstrap=None).disagreements.total == 1
+            assert gc.isenabled() is collecting
+            with pytest.raises(InputError):
+                nerve.agree(bad, bootstrap=None)
+            assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
