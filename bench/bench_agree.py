@@ -6,15 +6,16 @@ cut short or added) and as a merged ``token gold pred`` file of the first two co
 in one process and interleaved, ``--repeats`` times each: `nerve.score` of the merged file on the
 compiled engine (where it is built) and on the numpy engine (``NERVE_NO_SPEEDUPS=1``), and
 `nerve.agree` of the five columns with its default 1,000 bootstrap resamples, with every
-disagreement listed (``all rows``) and with 20 a category (``--per-category 20``); and, as whole
-processes (start-up and imports included, the output written to /dev/null), ``nerve score`` of
-the merged file and ``nerve agree`` of the five columns (its table). And what agree cannot do
-without: reading the five columns (`nerve.api.agree_input.read_annotations`, in process), and a
-bare Python process with and without ``import numpy``. Both wall-clock and CPU seconds are
-reported (the median of each; a child process's CPU from ``getrusage``); the ratios are of CPU
-seconds, which other processes on the machine disturb less: in-process runs against each
-engine's ``score``, whole processes against the ``nerve score`` process. Results are printed as
-Markdown and written to bench/out/bench-agree-<tokens>.json.
+disagreement listed (``all rows``) and with 20 a category (``--per-category 20``, also on the
+numpy engine); and, as whole processes (start-up and imports included, the output written to
+/dev/null), ``nerve score`` of the merged file and ``nerve agree`` of the five columns (its
+table). And what agree cannot do without: reading the five columns
+(`nerve.api.agree_input.read_annotations`, in process), and a bare Python process with and
+without ``import numpy``. Both wall-clock and CPU seconds are reported (the median of each; a
+child process's CPU from ``getrusage``); the ratios are of CPU seconds, which other processes on
+the machine disturb less: in-process runs against each engine's ``score``, whole processes
+against the ``nerve score`` process. Results are printed as Markdown and written to
+bench/out/bench-agree-<tokens>.json.
 
 Usage::
 
@@ -163,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         "score (engine: numpy)": _numpy_engine(lambda: nerve.score(merged)),
         "agree (all rows)": lambda: nerve.agree(columns),
         "agree (--per-category 20)": lambda: nerve.agree(columns, instances=InstanceQuery(per_category=20)),
+        "agree (--per-category 20; engine: numpy)": _numpy_engine(
+            lambda: nerve.agree(columns, instances=InstanceQuery(per_category=20))
+        ),
     }
     from nerve.api.agree_input import read_annotations
 
