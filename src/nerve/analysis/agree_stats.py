@@ -1,7 +1,9 @@
 """Agreement per document, and its bootstrap: the intervals of the mean pairwise F1 and of alpha.
 
 In: two annotators' entities (`pair_counts`: their exact-match tp, fp and fn in each document both
-annotated, ``b`` against ``a``); the per-document parts of alpha (`nerve.analysis.agreement`).
+annotated, ``b`` against ``a``; for many pairs, `entity_keys` gives every entity of every annotator
+one id once, and `pair_counts_of_keys` counts a pair from them with bincounts); the per-document
+parts of alpha (`nerve.analysis.agreement`).
 Out: `agree_intervals`: percentile intervals from resampling documents with replacement, drawn as
 `nerve.analysis.bootstrap` draws them (the same generator, seed and chunks: one matrix product
 gives every resample's totals), with the flags of too few documents.
