@@ -263,7 +263,7 @@ def test_normalisation(tmp_path: Path, steps: str, entity: str, found: tuple[int
         ({"text": "a", "entities": [{"text": "a", "type": 3}]}, 'expected strings under "text" and "type"'),
         (
             {"text": "a", "entities": [{"start": 0, "end": 1, "label": "X"}]},
-            "read as jsonl (--pred-format jsonl)",
+            "read as jsonl, or as hf-pipeline)",
         ),
         ({"text": "a", "entities": {"X": "a"}}, "type 'X': expected a list of entity texts"),
         ({"entities": []}, 'expected the source text, a string, under "text", got None'),
