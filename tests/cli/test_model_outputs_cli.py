@@ -277,3 +277,15 @@ def test_a_side_named_wrongly_is_fixed_by_its_own_option(
     assert line.endswith(f"; the file looks like {fix}"), line
     assert " --format " not in line  # the option that names both sides was not given
     assert "names the format of both" not in line
+
+
+def test_format_named_for_both_and_one_side_named_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    both = ("--format", "hf-pipeline", "--gold-format", "jsonl")  # --format names the predictions' alone
+    named = json.loads(run(capsys, "score", GOLD, PIPELINE, *both, "-o", "json"))
+    assert "| spans jsonl/hf-pipeline |" in named["signature"]
+    assert named["exact"] == json.loads(run(capsys, "score", GOLD, PIPELINE, "-o", "json"))["exact"]
+    line = cli_error(capsys, "score", GOLD, LLM, *both)
+    assert line.startswith(f"nerve: error: {LLM}:1: document 0 (line 1): entity 0: expected a string"), line
+    assert line.endswith(
+        "the file looks like entity-list, not hf-pipeline: pass --pred-format entity-list"
+    ), line

@@ -211,6 +211,8 @@ def input_kinds(
         options.one_of(gold_format, formats.input_choices(), "gold_format")
     kind = input_kind(gold, gold_format or both, None)
     theirs = kind
+    if both is not None and gold_format is not None:  # input_format names the side gold_format does not
+        theirs = options.one_of(both, formats.input_choices(), "input_format")
     if pred_format is not None:
         theirs = options.one_of(pred_format, formats.input_choices(), "pred_format")
     elif both is None and kind != "hf" and _files(gold, pred):
