@@ -289,3 +289,27 @@ def test_format_named_for_both_and_one_side_named_apart(capsys: pytest.CaptureFi
     assert line.endswith(
         "the file looks like entity-list, not hf-pipeline: pass --pred-format entity-list"
     ), line
+
+
+@pytest.mark.parametrize(
+    ("document", "detail"),
+    [
+        (
+            {**MERKEL, "entities": {"text": "Paris", "type": "LOC"}},
+            'expected a list of entities under "entities"',
+        ),
+        ({**MERKEL, "entities": [{"text": "Paris"}]}, "entity 0: expected a text (text, span"),
+        ({"id": "d1", "entities": [["Paris", "LOC"]]}, 'expected the source text, a string, under "text"'),
+        ({**MERKEL, "entities": [{**PARIS, "score": 1.5}]}, "entity 0: expected a score in [0, 1], got 1.5"),
+        ({**MERKEL, "entities": [{**PARIS, "end": None}]}, 'entity 0: no "start" and "end" offsets'),
+    ],
+)
+@pytest.mark.parametrize("blank", ["", "\n\n"])
+def test_a_bad_document_alone_in_its_file_is_named_by_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, document: dict[str, object], detail: str, blank: str
+) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text(blank + json.dumps(document) + "\n")
+    line = cli_error(capsys, "score", GOLD, str(path))
+    where = len(blank) + 1
+    assert line.startswith(f"nerve: error: {path}:{where}: document 0 (line {where}): {detail}"), line

@@ -151,7 +151,8 @@ def test_bad_pipeline_documents(tmp_path: Path) -> None:
     mixed = write(tmp_path, "m.json", [[e, {**e, "entity_group": "PER"}]])
     with pytest.raises(InputError, match=r'every entity with "entity" .* or every one with "entity_group"'):
         read_hf_pipeline(mixed)
-    with pytest.raises(InputError, match="document 0: expected an \"entities\" key, got the keys 'text'"):
+    keys = r"document 0 \(line 1\): expected an \"entities\" key, got the keys 'text'"
+    with pytest.raises(InputError, match=keys):
         read_hf_pipeline(write(tmp_path, "k.jsonl", [{"text": "a"}], True))
     with pytest.raises(InputError, match="document 0: expected a list of entities, got 'PER'"):
         read_hf_pipeline(write(tmp_path, "l.json", [{"entities": "PER"}]))
