@@ -24,7 +24,7 @@ from .tables import aligned, by_format, latex_tabular, markdown_table
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
 
-__all__ = ["RENDERERS", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
+__all__ = ["RENDERERS", "note_lines", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
 
 _ROWS = ("micro", "macro", "weighted")
 _COUNTS = ("cor", "inc", "par", "mis", "spu", "cross", "pos", "act")
@@ -103,6 +103,20 @@ def _hallucinated(result: Result) -> list[str]:
     return ["hallucinated (not in the text, counted as false positives): " + "; ".join(by_type)]
 
 
+def _repairs(result: Result) -> str:
+    """The repairs of tagged input: ``invalid transitions: gold 2, pred 0 (O -> I: 2)``."""
+    r = result.repairs
+    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
+    return f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
+
+
+def note_lines(result: Result) -> list[str]:
+    """The text output's lines of repairs (when some), notes and warnings, as it words them (for the page)."""
+    r = result.repairs
+    repairs = [_repairs(result)] if result.settings.source == "tags" and (r.gold or r.pred) else []
+    return [*repairs, *_notes(result), *(f"warning: {w}" for w in result.warnings)]
+
+
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
 
@@ -111,13 +125,10 @@ def _footer(result: Result) -> list[str]:
     warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
         return [f"documents: {result.documents}", *_notes(result), *_hallucinated(result), *warnings]
-    r = result.repairs
-    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
-    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
     tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
     return [
         f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
-        repairs,
+        _repairs(result),
         *_notes(result),
         *warnings,
     ]
