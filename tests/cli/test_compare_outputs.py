@@ -93,3 +93,17 @@ def test_options_that_do_not_apply_are_refused(capsys: pytest.CaptureFixture[str
     line = cli_error(capsys, "compare", f["gold"], f["hf_a"], f["hf_b"], "--pred-format", "entity-list")
     assert line.startswith(f"nerve: error: {f['hf_a']}:1: document 0 (line 1): "), line
     assert line.endswith("looks like hf-pipeline, not entity-list: pass --pred-format hf-pipeline"), line
+
+
+def test_a_pipeline_system_beside_an_entity_list_system(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = corpus(tmp_path)
+    given = ("--min-score", "0.5", "--normalize", "case")  # the one for the pipeline, the other for the list
+    got = compared(capsys, f["gold"], f["hf_a"], f["llm_b"], *given)
+    (row,) = got["comparisons"]  # type: ignore[misc]
+    pipeline = score(f["gold"], f["hf_a"], min_score=0.5).micro.f1
+    listed = score(f["gold"], f["llm_b"], normalize="case").micro.f1
+    assert row["delta_f1"] == pytest.approx(listed - pipeline)
+    flipped = compared(capsys, f["gold"], f["llm_b"], f["hf_a"], *given)
+    assert flipped["comparisons"][0]["delta_f1"] == pytest.approx(pipeline - listed)  # type: ignore[index]
