@@ -20,7 +20,6 @@ import codecs
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 from . import options
 from .errors import OptionError
@@ -30,6 +29,10 @@ from .io.reader_options import ReaderOptions
 from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
 from .options import INSTANCE_FORMATS, SORTS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
 __all__ += ["Converting", "Feedback", "MucOptions", "Plan", "Reading"]

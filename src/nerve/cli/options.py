@@ -11,12 +11,11 @@ that a user finds a flag by what it is for; a heading with no option in a subcom
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 from collections.abc import Callable, Sequence
 
 from ..io.formats import input_choices, option_help, text_formats
-from ..model.schemes import SUPPORTED_SCHEMES
+from ..model.scheme_names import SUPPORTED_SCHEMES
 from ..options import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -294,6 +293,8 @@ def keywords_of(verb: Callable[..., Any], ns: argparse.Namespace, **given: Any) 
 
     ``verb``'s signature is the list: the command line does not declare its options' names again.
     """
+    import inspect  # here, at a run: ``--help`` does without it
+
     found = inspect.signature(verb).parameters.values()
     names = [p.name for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY and hasattr(ns, p.name)]
     return {**{name: getattr(ns, name) for name in names}, **given}

@@ -11,16 +11,14 @@ fractions in 0..1.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..errors import InputError, OptionError
 from ..results import Result, Score
 from .tables import aligned, by_format, latex_tabular, markdown_table
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
 
@@ -96,6 +94,8 @@ def _hallucinated(result: Result) -> list[str]:
     """The entities not found in their text, a line: ``hallucinated (false positives): LOC 1: "Berlin"``."""
     if not result.hallucinated:
         return []
+    import json  # here, not above: plain ``nerve score`` renders no JSON
+
     by_type = (
         f"{_type_name(t)} {len(v)}: " + ", ".join(json.dumps(x, ensure_ascii=False) for x in v)
         for t, v in result.hallucinated.items()
@@ -136,6 +136,8 @@ def _footer(result: Result) -> list[str]:
 
 def _totals(result: Result) -> list[tuple[str, object]]:
     """What `_footer` says, as (JSON path, value) pairs, values at full precision."""
+    import json
+
     notes = [
         (f"notes.{side}.{kind}", n) for side, counts in result.notes.items() for kind, n in counts.items()
     ]
@@ -297,6 +299,8 @@ def render_csv(result: Result) -> str:
     ``# slices``; last ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and
     repairs (the keys are the JSON paths, e.g. ``tokens.accuracy``).
     """
+    import csv  # here, not above: plain ``nerve score`` writes no CSV
+
     buf = io.StringIO()
     buf.write(f"# {result.signature}\n")
     writer = csv.writer(buf, lineterminator="\n")
@@ -368,6 +372,8 @@ def render_json(result: Result) -> str:
     The counts are left out of `Result.to_dict`, which compares scores: the same entities read
     as one document or as several score the same. ``sentences`` is null for span input.
     """
+    import json
+
     d = result.to_dict() if result.sweep is None else replace(result, sweep=None).to_dict()
     sentences = result.sentences if result.settings.source == "tags" else None
     head = {"signature": d.pop("signature"), "tokens": d.pop("tokens")}

@@ -1,0 +1,89 @@
+"""`nerve.cli.parser`: argparse's help layout at the terminal's width, found as shutil finds it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nerve
+from nerve.cli.parser import Help, Parser, columns
+
+SRC = str(Path(nerve.__file__).resolve().parents[1])
+
+
+@pytest.mark.parametrize("value", ["120", "33", "0", "-5", "wide", "", " 90 ", None])
+def test_the_width_is_shutils(value: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """COLUMNS when a positive number, else the terminal's, else 80: `shutil.get_terminal_size`'s rule."""
+    if value is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", value)
+    monkeypatch.setenv("LINES", "24")
+    assert columns() == shutil.get_terminal_size().columns
+    assert Help("nerve")._width == columns() - 2  # argparse keeps the width it lays out at
+
+
+def test_without_a_terminal_the_width_is_80(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", None)  # no stream at all (pythonw): AttributeError
+    assert columns() == 80
+
+
+def test_on_a_terminal_the_width_is_the_terminals() -> None:
+    """In a pseudo-terminal of 57 columns, without COLUMNS: help lines wrap at 55, as argparse's own do."""
+    code = (
+        "import fcntl, struct, sys, termios\n"
+        "fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 57, 0, 0))\n"
+        "import shutil\n"
+        "from nerve.cli.parser import columns\n"
+        "print(columns(), shutil.get_terminal_size().columns)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")} | {"PYTHONPATH": SRC}
+    leader, follower = pty.openpty()
+    proc = subprocess.run([sys.executable, "-c", code], stdout=follower, env=env, check=True, timeout=60)
+    os.close(follower)
+    out = os.read(leader, 100).decode()
+    os.close(leader)
+    assert proc.returncode == 0
+    assert out.split() == ["57", "57"]
+
+
+def test_a_given_width_is_kept_and_subcommands_share_the_layout() -> None:
+    assert Help("nerve", width=50)._width == 50
+    parser = Parser(prog="nerve")
+    sub = parser.add_subparsers().add_parser("score")
+    assert parser.formatter_class is sub.formatter_class is Help
+    raw = argparse.RawTextHelpFormatter
+    assert Parser(prog="x", formatter_class=raw).formatter_class is raw
+
+
+@pytest.mark.parametrize("width", ["40", "100"])
+def test_help_is_argparses_own_at_any_width(width: str) -> None:
+    """The same text as a plain `argparse.ArgumentParser` lays out, which finds the width by shutil."""
+    code = (
+        "import argparse, sys\n"
+        "from nerve.cli.parser import Parser\n"
+        "for cls in (Parser, argparse.ArgumentParser):\n"
+        "    p = cls(prog='nerve', description='Evaluation for named-entity recognition. ' * 4)\n"
+        "    names = ['conll', 'jsonl', 'brat', 'nervaluate'] * 3\n"
+        "    p.add_argument('--format', choices=names, help='x ' * 60)\n"
+        "    sys.stdout.write(p.format_help() + '\\0')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC, "COLUMNS": width}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout
+    ours, argparses, _ = out.split("\0")
+    assert ours == argparses
+    description = [
+        line for line in ours.splitlines() if line.startswith(("Evaluation", "recognition", "named"))
+    ]
+    assert len(description) > 1
+    assert max(map(len, description)) <= int(width) - 2 < len(" ".join(description))  # wrapped at the width
