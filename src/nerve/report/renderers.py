@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain `
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
 
-__all__ = ["RENDERERS", "note_lines", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
+__all__ = ["RENDERERS", "note_lines", "render"]  # the text-level metrics' are `nerve.report.text`'s
 
 _ROWS = ("micro", "macro", "weighted")
 _COUNTS = ("cor", "inc", "par", "mis", "spu", "cross", "pos", "act")
@@ -103,18 +103,13 @@ def _hallucinated(result: Result) -> list[str]:
     return ["hallucinated (not in the text, counted as false positives): " + "; ".join(by_type)]
 
 
-def _repairs(result: Result) -> str:
-    """The repairs of tagged input: ``invalid transitions: gold 2, pred 0 (O -> I: 2)``."""
+def note_lines(result: Result, zero: bool = False) -> list[str]:
+    """The lines of repairs (tags; none unless ``zero``), notes and warnings, as the text output has them."""
     r = result.repairs
     kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
-    return f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
-
-
-def note_lines(result: Result) -> list[str]:
-    """The text output's lines of repairs (when some), notes and warnings, as it words them (for the page)."""
-    r = result.repairs
-    repairs = [_repairs(result)] if result.settings.source == "tags" and (r.gold or r.pred) else []
-    return [*repairs, *_notes(result), *(f"warning: {w}" for w in result.warnings)]
+    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
+    shown = result.settings.source == "tags" and bool(zero or r.gold or r.pred)
+    return [*[repairs][: int(shown)], *_notes(result), *(f"warning: {w}" for w in result.warnings)]
 
 
 def _footer(result: Result) -> list[str]:
@@ -122,15 +117,13 @@ def _footer(result: Result) -> list[str]:
 
     The notes (`Result.notes`) follow, one line per side, then the warnings (`Result.warnings`).
     """
-    warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
+        warnings = [f"warning: {w}" for w in result.warnings]
         return [f"documents: {result.documents}", *_notes(result), *_hallucinated(result), *warnings]
     tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
     return [
         f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
-        _repairs(result),
-        *_notes(result),
-        *warnings,
+        *note_lines(result, True),
     ]
 
 
