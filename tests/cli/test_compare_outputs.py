@@ -101,6 +101,8 @@ def test_a_pipeline_system_beside_an_entity_list_system(
     f = corpus(tmp_path)
     given = ("--min-score", "0.5", "--normalize", "case")  # the one for the pipeline, the other for the list
     got = compared(capsys, f["gold"], f["hf_a"], f["llm_b"], *given)
+    both = "| spans jsonl/hf-pipeline min-score 0.5; jsonl/entity-list locate in-order normalize case |"
+    assert both in str(got["signature"])  # each system's reading, the options it took
     (row,) = got["comparisons"]  # type: ignore[misc]
     pipeline = score(f["gold"], f["hf_a"], min_score=0.5).micro.f1
     listed = score(f["gold"], f["llm_b"], normalize="case").micro.f1

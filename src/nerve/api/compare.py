@@ -78,16 +78,19 @@ def _scored(
     """The first system's result and corpus, the unit, and each system's counts by unit.
 
     The unit is ``plan``'s (``auto`` is chosen on the first system's corpus); ``gold_name``: gold's name.
+    Where the systems read as several formats, the result's source names each (``; ``-separated).
     """
     from ..analysis.bootstrap import unit_counts
     from ..analysis.units import choose_unit
 
     assert plan.statistics is not None
     unit_name = plan.statistics.unit
-    matrices = []
+    matrices: list[Any] = []
+    read: dict[str, None] = {}  # each source read, in order
     first: tuple[Result, Aligned] | None = None
     for name, system, each in zip(names, systems, _system_plans(gold, systems, plan), strict=True):
         result, aligned = aligned_input(gold, system, each, words=False)
+        read[result.settings.source] = None
         if first is not None:
             _check_units(aligned, first[1], unit_name, name, gold_name)
         else:
@@ -95,7 +98,8 @@ def _scored(
             unit_name = choose_unit(unit_name, aligned.n_docs, aligned.tokens is not None)
         matrices.append(unit_counts(aligned, unit_name).micro())
     assert first is not None
-    return first, unit_name, matrices
+    settings = replace(first[0].settings, source="; ".join(read))
+    return (replace(first[0], settings=settings), first[1]), unit_name, matrices
 
 
 def _system_plans(gold: Source, systems: Sequence[Source], plan: Plan) -> list[Plan]:
