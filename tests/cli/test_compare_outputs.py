@@ -109,3 +109,18 @@ def test_a_pipeline_system_beside_an_entity_list_system(
     assert row["delta_f1"] == pytest.approx(listed - pipeline)
     flipped = compared(capsys, f["gold"], f["llm_b"], f["hf_a"], *given)
     assert flipped["comparisons"][0]["delta_f1"] == pytest.approx(pipeline - listed)  # type: ignore[index]
+
+
+def test_the_lenient_an_error_names_is_an_option_of_compare(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = corpus(tmp_path)
+    lines = Path(f["hf_b"]).read_text(encoding="utf-8").splitlines()
+    doc = json.loads(lines[0])
+    doc["entities"] = [{"entity_group": "LOC", "score": 0.9, "word": "Berlin", "start": 15, "end": 20}]
+    mismatched = tmp_path / "mismatched.jsonl"
+    mismatched.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n", encoding="utf-8")
+    line = cli_error(capsys, "compare", f["gold"], f["hf_a"], str(mismatched))
+    assert line.endswith("or count such entities with --lenient)"), line
+    got = compared(capsys, f["gold"], f["hf_a"], str(mismatched), "--lenient", "--offsets", "char")
+    assert "| spans jsonl/hf-pipeline lenient |" in str(got["signature"])
