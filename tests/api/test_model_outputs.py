@@ -126,7 +126,7 @@ def test_options_no_format_of_the_run_takes_are_refused() -> None:
     with pytest.raises(
         OptionError,
         match=r"locate: applies to entity-list input, but the input reads as jsonl \(a file sniffing "
-        r"misread: name its format with pred_format\)$",
+        r"misread: name its format with input_format\)$",
     ):
         nerve.score(GOLD, locate="first")
     with pytest.raises(

@@ -111,6 +111,20 @@ def test_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], wanted
     assert wanted in cli_error(capsys, "score", GOLD, LLM, *args)
 
 
+@pytest.mark.parametrize(
+    ("files", "fix"), [((GOLD, GOLD), "--pred-format"), ((GOLD,), "--format")], ids=["two files", "one file"]
+)
+def test_an_output_option_on_a_misread_file_names_the_option_that_names_its_format(
+    capsys: pytest.CaptureFixture[str], files: tuple[str, ...], fix: str
+) -> None:
+    """Beside a gold file the predictions' format is --pred-format's; one file of both sides is --format's."""
+    line = cli_error(capsys, "score", *files, "--min-score", "0.5")
+    assert line == (
+        "nerve: error: --min-score: applies to hf-pipeline input, but the input reads as jsonl "
+        f"(a file sniffing misread: name its format with {fix})"
+    )
+
+
 def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     not_a_list = tmp_path / "e.jsonl"
     not_a_list.write_text(

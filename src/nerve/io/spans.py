@@ -197,7 +197,7 @@ def _read(
     """
     given, theirs = side_formats(gold, pred, fmt, None, pred_fmt)
     outputs = outputs or OutputReading()
-    _refuse_unused(outputs, (given, theirs))
+    _refuse_unused(outputs, (given, theirs), "input_format" if pred is None else "pred_format")
     try:
         with reading_outputs(outputs):
             if theirs == given:
@@ -211,12 +211,16 @@ def _read(
         raise unlike(err, theirs if err.source == pred else given, gold, pred, named) from None
 
 
-def _refuse_unused(given: OutputReading, fmts: tuple[str, str]) -> None:
-    """Refuse an option of the output formats that neither side's format takes (its record says)."""
+def _refuse_unused(given: OutputReading, fmts: tuple[str, str], fix: str) -> None:
+    """Refuse an option of the output formats that neither side's format takes (its record says).
+
+    ``fix`` names the option that names the misread file's format: ``pred_format`` beside a gold
+    file (the output formats hold predictions), ``input_format`` for one file of both sides.
+    """
     for name in given.given():
         if not any(formats.format_named(f).takes(name) for f in fmts):
             takers, read = formats.listed(formats.taking(name)), formats.listed(list(dict.fromkeys(fmts)))
-            hint = f" (a file sniffing misread: name its format with {options.flag('pred_format')})"
+            hint = f" (a file sniffing misread: name its format with {options.flag(fix)})"
             raise OptionError(
                 options.flag(name), f"applies to {takers} input, but the input reads as {read}{hint}"
             )
