@@ -120,3 +120,24 @@ def test_the_cli_reports_the_scores_lost(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["convert", str(OUTPUTS / "pipeline-tokens.jsonl"), str(tmp_path / "b"), "--to", "brat"]) == 0
     lines = capsys.readouterr().err.splitlines()
     assert f"  lost: 5 {SCORES.format(to='--to brat', jsonl='--to jsonl')}" in lines
+
+
+@pytest.mark.parametrize("name", ["pipeline-grouped.json", "pipeline-tokens.jsonl", "llm.jsonl"])
+def test_a_models_output_converts_as_the_predictions_it_is(name: str, tmp_path: Path) -> None:
+    """hf-pipeline and entity-list files hold one side, a model's: ``--side pred`` converts it."""
+    by_side = {}
+    for side in ("gold", "pred"):
+        out = tmp_path / f"{side}.jsonl"
+        convert(str(OUTPUTS / name), str(out), to="jsonl", side=side)
+        by_side[side] = out.read_bytes()
+    assert by_side["pred"] == by_side["gold"]
+    assert b'"label"' in by_side["pred"]
+
+
+def test_a_file_of_gold_alone_refuses_side_pred_and_says_what_converts_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = OUTPUTS / "gold.jsonl"
+    assert main(["convert", str(gold), str(tmp_path / "x.jsonl"), "--to", "jsonl", "--side", "pred"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"nerve: error: {gold}: holds no predictions (--side gold converts its entities)\n"
