@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import pty
 import shutil
@@ -30,9 +31,19 @@ def test_the_width_is_shutils(value: str | None, monkeypatch: pytest.MonkeyPatch
     assert Help("nerve")._width == columns() - 2  # argparse keeps the width it lays out at
 
 
-def test_without_a_terminal_the_width_is_80(monkeypatch: pytest.MonkeyPatch) -> None:
+def _not_a_tty(fd: int) -> os.terminal_size:
+    raise OSError(25, "Inappropriate ioctl for device")
+
+
+@pytest.mark.parametrize("how", ["no terminal", "no file descriptor"])
+def test_without_a_terminal_the_width_is_80(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)
-    monkeypatch.setattr(sys, "__stdout__", None)  # no stream at all (pythonw): AttributeError
+    if how == "no terminal":
+        monkeypatch.setattr(
+            os, "get_terminal_size", lambda fd: (_ for _ in ()).throw(OSError(25, "not a tty"))
+        )
+    else:  # a stream standing in for stdout (pythonw, an embedding): fileno() raises
+        monkeypatch.setattr(sys, "__stdout__", io.StringIO())
     assert columns() == 80
 
 

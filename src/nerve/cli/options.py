@@ -47,6 +47,7 @@ __all__ = [
     "add_span_reading",
     "add_statistics",
     "group",
+    "outputs",
     "reading",
     "source",
     "statistics",
@@ -183,6 +184,12 @@ def add_outputs(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-score", type=float, default=None, metavar="S", help=option_help("min_score"))
     g.add_argument("--locate", default=None, metavar="RULE", help=option_help("locate"))  # checked in Python
     g.add_argument("--normalize", default=None, metavar="STEPS", help=option_help("normalize"))
+
+
+def outputs(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `add_outputs`'s options, for `nerve.score` and `nerve.compare`."""
+    names = ("gold_format", "pred_format", "min_score", "locate", "normalize")
+    return {name: getattr(ns, name) for name in names}
 
 
 def add_span_reading(p: argparse.ArgumentParser, lenient: bool = True) -> None:

@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain `
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
 
-__all__ = ["RENDERERS", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
+__all__ = ["RENDERERS", "note_lines", "render"]  # the text-level metrics' are `nerve.report.text`'s
 
 _ROWS = ("micro", "macro", "weighted")
 _COUNTS = ("cor", "inc", "par", "mis", "spu", "cross", "pos", "act")
@@ -103,23 +103,27 @@ def _hallucinated(result: Result) -> list[str]:
     return ["hallucinated (not in the text, counted as false positives): " + "; ".join(by_type)]
 
 
+def note_lines(result: Result, zero: bool = False) -> list[str]:
+    """The lines of repairs (tags; none unless ``zero``), notes and warnings, as the text output has them."""
+    r = result.repairs
+    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
+    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
+    shown = result.settings.source == "tags" and bool(zero or r.gold or r.pred)
+    return [*[repairs][: int(shown)], *_notes(result), *(f"warning: {w}" for w in result.warnings)]
+
+
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
 
     The notes (`Result.notes`) follow, one line per side, then the warnings (`Result.warnings`).
     """
-    warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
+        warnings = [f"warning: {w}" for w in result.warnings]
         return [f"documents: {result.documents}", *_notes(result), *_hallucinated(result), *warnings]
-    r = result.repairs
-    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
-    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
     tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
     return [
         f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
-        repairs,
-        *_notes(result),
-        *warnings,
+        *note_lines(result, True),
     ]
 
 
