@@ -19,7 +19,7 @@ from nerve.cli.parser import Help, Parser, columns
 SRC = str(Path(nerve.__file__).resolve().parents[1])
 
 
-@pytest.mark.parametrize("value", ["120", "33", "0", "-5", "wide", "", " 90 ", None])
+@pytest.mark.parametrize("value", ["120", "33", "1", "0", "-5", "wide", "", " 90 ", None])
 def test_the_width_is_shutils(value: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """COLUMNS when a positive number, else the terminal's, else 80: `shutil.get_terminal_size`'s rule."""
     if value is None:
@@ -47,23 +47,36 @@ def test_without_a_terminal_the_width_is_80(how: str, monkeypatch: pytest.Monkey
     assert columns() == 80
 
 
-def test_on_a_terminal_the_width_is_the_terminals() -> None:
-    """In a pseudo-terminal of 57 columns, without COLUMNS: help lines wrap at 55, as argparse's own do."""
-    code = (
-        "import fcntl, struct, sys, termios\n"
-        "fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 57, 0, 0))\n"
-        "import shutil\n"
-        "from nerve.cli.parser import columns\n"
-        "print(columns(), shutil.get_terminal_size().columns)\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")} | {"PYTHONPATH": SRC}
-    leader, follower = pty.openpty()
-    proc = subprocess.run([sys.executable, "-c", code], stdout=follower, env=env, check=True, timeout=60)
-    os.close(follower)
-    out = os.read(leader, 100).decode()
-    os.close(leader)
-    assert proc.returncode == 0
-    assert out.split() == ["57", "57"]
+class _Terminal:
+    """A stdout on a pseudo-terminal of ``width`` columns."""
+
+    def __init__(self, width: int) -> None:
+        import fcntl
+        import struct
+        import termios
+
+        self.leader, self.follower = pty.openpty()
+        fcntl.ioctl(self.follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, width, 0, 0))
+
+    def fileno(self) -> int:
+        return self.follower
+
+
+@pytest.mark.parametrize("given", [None, "0", "-3"])
+def test_on_a_terminal_the_width_is_the_terminals(given: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal of 57 columns, with no usable COLUMNS: 57, as shutil says (help wraps at 55)."""
+    terminal = _Terminal(57)
+    monkeypatch.setattr(sys, "__stdout__", terminal)
+    if given is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", given)
+    try:
+        assert columns() == shutil.get_terminal_size().columns == 57
+        assert Help("nerve")._width == 55
+    finally:
+        os.close(terminal.leader)
+        os.close(terminal.follower)
 
 
 def test_a_given_width_is_kept_and_subcommands_share_the_layout() -> None:
@@ -73,6 +86,21 @@ def test_a_given_width_is_kept_and_subcommands_share_the_layout() -> None:
     assert parser.formatter_class is sub.formatter_class is Help
     raw = argparse.RawTextHelpFormatter
     assert Parser(prog="x", formatter_class=raw).formatter_class is raw
+    assert Parser("nerve-x").prog == "nerve-x"  # positional arguments reach argparse
+
+
+@pytest.mark.parametrize("width", ["40", "100"])
+def test_help_here_is_argparses_own(width: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In this process too: a `Parser`'s help, usage and errors' usage read as argparse's at COLUMNS."""
+    monkeypatch.setenv("COLUMNS", width)
+    texts = []
+    for cls in (Parser, argparse.ArgumentParser):
+        p = cls(prog="nerve score", description="Evaluation for named-entity recognition. " * 4)
+        p.add_argument("--format", choices=["conll", "jsonl", "brat"] * 4, help="x " * 60)
+        p.add_argument("file", metavar="FILE")
+        texts.append((p.format_help(), p.format_usage()))
+    assert texts[0] == texts[1]
+    assert texts[0][1].startswith("usage: nerve score [-h]")
 
 
 @pytest.mark.parametrize("width", ["40", "100"])
