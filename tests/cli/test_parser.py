@@ -48,9 +48,10 @@ def test_without_a_terminal_the_width_is_80(how: str, monkeypatch: pytest.Monkey
 
 
 class _Terminal:
-    """A stdout on a pseudo-terminal of ``width`` columns."""
+    """The process's stdout, but for its descriptor: a pseudo-terminal of ``width`` columns."""
 
     def __init__(self, width: int) -> None:
+        self.real = sys.__stdout__
         import fcntl
         import struct
         import termios
@@ -60,6 +61,9 @@ class _Terminal:
 
     def fileno(self) -> int:
         return self.follower
+
+    def __getattr__(self, name: str) -> object:  # write, flush...: the real stream's (test runners print)
+        return getattr(self.real, name)
 
 
 @pytest.mark.parametrize("given", [None, "0", "-3"])
