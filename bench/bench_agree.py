@@ -3,11 +3,18 @@
 Writes a corpus of ``--tokens`` tokens (documents of 500 tokens, sentences of 5 to 30) as one CoNLL
 file of five tag columns (a gold-like annotator and four noisy copies: entities dropped, retyped,
 cut short or added) and as a merged ``token gold pred`` file of the first two columns. Then times,
-in one process and interleaved, ``--repeats`` times each: `nerve.score` of the merged file, and
+in one process and interleaved, ``--repeats`` times each: `nerve.score` of the merged file on the
+compiled engine (where it is built) and on the numpy engine (``NERVE_NO_SPEEDUPS=1``), and
 `nerve.agree` of the five columns with its default 1,000 bootstrap resamples, with every
-disagreement listed (``all rows``) and with 20 a category (``--per-category 20``).
-Both wall-clock and CPU seconds are reported (the median of each); the ratio is of CPU seconds,
-which other processes on the machine disturb less. Results are printed as Markdown and written to
+disagreement listed (``all rows``) and with 20 a category (``--per-category 20``, also on the
+numpy engine); and, as whole processes (start-up and imports included, the output written to
+/dev/null), ``nerve score`` of the merged file and ``nerve agree`` of the five columns (its
+table). And what agree cannot do without: reading the five columns
+(`nerve.api.agree_input.read_annotations`, in process), and a bare Python process with and
+without ``import numpy``. Both wall-clock and CPU seconds are reported (the median of each; a
+child process's CPU from ``getrusage``); the ratios are of CPU seconds, which other processes on
+the machine disturb less: in-process runs against each engine's ``score``, whole processes
+against the ``nerve score`` process. Results are printed as Markdown and written to
 bench/out/bench-agree-<tokens>.json.
 
 Usage::
@@ -20,8 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import resource
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -89,6 +100,51 @@ def _timed(run: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def _numpy_engine(run: Callable[[], object]) -> Callable[[], object]:
+    """``run`` with the compiled engine off (``NERVE_NO_SPEEDUPS=1``), as `nerve._engine` reads it."""
+    from nerve import _engine
+
+    def off() -> object:
+        old = os.environ.get("NERVE_NO_SPEEDUPS")
+        os.environ["NERVE_NO_SPEEDUPS"] = "1"
+        _engine.speedups.cache_clear()
+        try:
+            return run()
+        finally:
+            if old is None:
+                del os.environ["NERVE_NO_SPEEDUPS"]
+            else:
+                os.environ["NERVE_NO_SPEEDUPS"] = old
+            _engine.speedups.cache_clear()
+
+    return off
+
+
+def _process(*args: str) -> Callable[[], object]:
+    """A whole ``nerve`` process (``python -m nerve ARGS``), its output to /dev/null."""
+
+    def run() -> object:
+        with open(os.devnull, "w") as sink:
+            return subprocess.run([sys.executable, "-m", "nerve", *args], stdout=sink, check=True)
+
+    return run
+
+
+def _python(code: str) -> Callable[[], object]:
+    """A bare Python process running ``code``."""
+    return lambda: subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _timed_process(run: Callable[[], object]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user and system) of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    run()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return time.perf_counter() - wall, cpu
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--tokens", type=int, default=1_000_000)
@@ -99,31 +155,51 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import nerve
+    from nerve._engine import engine
     from nerve.plan import InstanceQuery
 
     columns, merged = write_files(args.tokens)
     runs: dict[str, Callable[[], object]] = {
-        "score": lambda: nerve.score(merged),
+        f"score (engine: {engine()})": lambda: nerve.score(merged),
+        "score (engine: numpy)": _numpy_engine(lambda: nerve.score(merged)),
         "agree (all rows)": lambda: nerve.agree(columns),
         "agree (--per-category 20)": lambda: nerve.agree(columns, instances=InstanceQuery(per_category=20)),
+        "agree (--per-category 20; engine: numpy)": _numpy_engine(
+            lambda: nerve.agree(columns, instances=InstanceQuery(per_category=20))
+        ),
     }
+    from nerve.api.agree_input import read_annotations
+
+    # the premise: what agree cannot do without (reading the five columns; python and numpy start-up)
+    runs["read the five columns (agree's reader)"] = lambda: read_annotations([columns])
+    processes = {"nerve score (process)": _process("score", str(merged))}
+    processes["nerve agree (process)"] = _process("agree", str(columns))
+    processes["python -c pass (process)"] = _python("pass")
+    processes["python -c 'import numpy' (process)"] = _python("import numpy")
     for run in runs.values():  # warm: imports and caches
         run()
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*runs, *processes]}
     for _ in range(args.repeats):
         for name, run in runs.items():
             times[name].append(_timed(run))
+        for name, run in processes.items():
+            times[name].append(_timed_process(run))
     medians = {
         n: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for n, t in times.items()
     }
-    base = medians["score"][1]
-    print(f"| {args.tokens:,} tokens, 5 annotators | wall s | CPU s | CPU x score |")
-    print("|---|---:|---:|---:|")
+    base, numpy_base = medians[f"score (engine: {engine()})"][1], medians["score (engine: numpy)"][1]
+    process_base = medians["nerve score (process)"][1]
+    print(f"| {args.tokens:,} tokens, 5 annotators | wall s | CPU s | CPU x score | CPU x numpy score |")
+    print("|---|---:|---:|---:|---:|")
+    report = {}
     for name, (wall, cpu) in medians.items():
-        print(f"| {name} | {wall:.2f} | {cpu:.2f} | {cpu / base:.1f} |")
-    report = {name: {"wall_s": w, "cpu_s": c, "cpu_ratio": c / base} for name, (w, c) in medians.items()}
+        whole = name.endswith("(process)")
+        ratio, numpy_ratio = (cpu / process_base, None) if whole else (cpu / base, cpu / numpy_base)
+        shown = "" if numpy_ratio is None else f"{numpy_ratio:.1f}"
+        print(f"| {name} | {wall:.2f} | {cpu:.2f} | {ratio:.1f} | {shown} |")
+        report[name] = {"wall_s": wall, "cpu_s": cpu, "cpu_ratio": ratio, "cpu_ratio_numpy": numpy_ratio}
     (OUT / f"bench-agree-{args.tokens}.json").write_text(json.dumps(report, indent=2) + "\n")
-    worst = max(c for n, (_, c) in medians.items() if n != "score") / base
+    worst = max(c for n, (_, c) in medians.items() if n.startswith("agree (")) / base
     return 1 if args.check and worst > TARGET else 0
 
 

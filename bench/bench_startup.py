@@ -64,7 +64,10 @@ STUB = (
     "    totals = ExactTotals(counts, TokenStats(48, 41), RepairStats('begin'), SCHEMES['IOB2'], 4, 2)\n"
     "    return totals, TagVocab(TagFormat('prefix', '-', 'O')), {}\n"
     "_at = [f.name for f in formats.FORMATS].index('conll')\n"
-    "formats.FORMATS[_at] = dataclasses.replace(formats.FORMATS[_at], accelerated=_read)\n"
+    "_r = formats.FORMATS[_at]  # a dataclass in trees before Format.replace (--compare)\n"
+    "_new = getattr(_r, 'replace', None) or (lambda **kw: dataclasses.replace(_r, **kw))\n"
+    "_r = _new(accelerated=_read)\n"
+    "formats.FORMATS[_at] = _r\n"
     "compiled.speedups = lambda: compiled\n"
 )
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

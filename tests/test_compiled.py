@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ def plug(monkeypatch: pytest.MonkeyPatch, read: Any) -> None:
     """``read`` as the ``conll`` record's compiled reader, and the engine as if built."""
     at = [f.name for f in formats.FORMATS].index("conll")
     records = list(formats.FORMATS)
-    records[at] = dataclasses.replace(records[at], accelerated=read)
+    records[at] = records[at].replace(accelerated=read)
     monkeypatch.setattr(formats, "FORMATS", records)
     monkeypatch.setattr(compiled, "speedups", lambda: compiled)
 

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from ._engine import speedups
 from .io import formats
 from .io.progress import file_bytes, reporting
 from .results import Result
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
+    from typing import Any
+
     from .model.counts import ExactTotals
     from .model.vocab import TagVocab
     from .plan import Plan
@@ -36,7 +38,7 @@ Notes = Mapping[str, Mapping[str, int]]
 #: What the compiled reader ends with: the totals, the vocabulary of the tags read, the notes.
 Counted = tuple["ExactTotals", "TagVocab", Notes]
 #: The compiled reader: gold, prediction (or ``None``) and the plan in; `Counted`, or ``None`` to hand over.
-Reader = Callable[[Any, Any, "Plan"], "Counted | None"]
+Reader = Callable[["Any", "Any", "Plan"], "Counted | None"]
 
 
 def route(gold: object, pred: object, plan: Plan) -> Reader | None:

@@ -6,7 +6,9 @@ so that the CLI can print it as one line and exit with status 2.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: the parsers stay cheap
+if TYPE_CHECKING:
+    from .problem import Problem
 
 __all__ = [
     "InputError",
@@ -87,30 +89,6 @@ class SchemeOptionError(OptionError, SchemeError):
     """An unknown scheme, tag format or repair policy: an `OptionError`, and a `SchemeError` as before."""
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One invalid transition, found while validating a tag sequence.
-
-    Attributes:
-        source: the file (or input) the tag came from.
-        line: the 1-based line of the tag that makes the transition invalid.
-        side: ``"gold"`` or ``"pred"``.
-        previous: the tag before, or ``None`` at the start of a sentence.
-        tag: the tag itself, or ``None`` at the end of a sentence.
-        message: what the scheme expected.
-    """
-
-    source: str
-    line: int
-    side: str
-    previous: str | None
-    tag: str | None
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.source}:{self.line}: {self.side}: {self.message}"
-
-
 class InvalidSequenceError(NerveError, ValueError):
     """Raised by the ``error`` repair policy: the input has transitions its scheme forbids."""
 
@@ -123,3 +101,16 @@ class InvalidSequenceError(NerveError, ValueError):
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle by the constructor's arguments (see `InputError.__reduce__`)."""
         return type(self), (self.problems, self.scheme)
+
+
+def __getattr__(name: str) -> object:
+    """`Problem`, from `nerve.problem`, imported when first asked for (``from nerve.errors import Problem``).
+
+    It is a dataclass, and `dataclasses` (with `inspect`) costs about 10 ms of start-up, which
+    ``nerve --help`` and the parsers, which import this module, do without.
+    """
+    if name == "Problem":
+        from .problem import Problem
+
+        return Problem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

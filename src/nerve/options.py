@@ -17,7 +17,11 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 
 from .errors import OptionError, SchemeOptionError
-from .model.schemes import ALIASES, SCHEMES, SUPPORTED_SCHEMES, Scheme, TagFormat
+from .model.scheme_names import ALIASES, SUPPORTED_SCHEMES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: the parsers stay cheap
+if TYPE_CHECKING:
+    from .model.schemes import Scheme, TagFormat
 
 __all__ = ["FLATTEN_POLICIES", "INSTANCE_FORMATS", "MATCHINGS", "METRIC_FAMILIES", "OFFSET_UNITS", "OUTPUTS"]
 __all__ += ["REPAIR_POLICIES", "SLICES", "SORTS", "SUBWORD_POLICIES", "TEXT_METRICS", "beta", "bootstrap"]
@@ -97,6 +101,8 @@ def scheme(name: str, option: str = "scheme") -> Scheme | None:
     if key == "AUTO":
         return None
     key = ALIASES.get(key, key)
+    from .model.schemes import SCHEMES  # here: the parsers check no scheme, and import no dataclass
+
     if key not in SCHEMES:
         detail = f"expected one of {', '.join(SUPPORTED_SCHEMES)}, but got {name!r}"
         raise SchemeOptionError(flag(option), detail)
@@ -117,6 +123,8 @@ def tag_format(
     outside(outside_tag)
     if value is None or value == "auto":
         return None
+    from .model.schemes import TagFormat  # here, as `scheme` imports SCHEMES
+
     if isinstance(value, TagFormat):
         return value
     text = value.strip()

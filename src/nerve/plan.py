@@ -20,7 +20,6 @@ import codecs
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 from . import options
 from .errors import OptionError
@@ -31,10 +30,14 @@ from .model.labels import LabelMap
 from .model.schemes import Scheme, TagFormat
 from .options import INSTANCE_FORMATS, SORTS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["CATEGORIES", "ERRORS", "INSTANCE_FORMATS", "SORTS", "Analysing", "InstanceQuery", "Metrics"]
 __all__ += ["Converting", "Feedback", "MucOptions", "Plan", "Reading"]
 __all__ += ["ANALYSIS", "DEFAULTS", "Statistics", "Tagging", "check_query", "reading_of", "refuse"]
-__all__ += ["stream_plan"]
+__all__ += ["Texts", "stream_plan"]
 
 CATEGORIES = ("correct", "type", "boundary", "boundary_type", "missed", "spurious")
 ERRORS = CATEGORIES[1:]
@@ -253,6 +256,19 @@ class Converting:
 
 
 @dataclass(frozen=True)
+class Texts:
+    """`nerve.score_text`'s options (`nerve.api.text`) but its pattern and progress; ``given``: those set."""
+
+    metrics: tuple[str, ...]
+    threshold: float
+    scheme: str = "IOB2"
+    repair: str = "begin"
+    directories: bool | None = None
+    documents: str = "docstart"
+    given: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Plan:
     """Every option of a run, checked, in groups (see the module)."""
 
@@ -264,6 +280,7 @@ class Plan:
     statistics: Statistics | None = None
     output: Feedback = field(default_factory=Feedback)
     converting: Converting | None = None  # `nerve.convert`'s plan: its reading, and its target
+    texts: Texts | None = None  # `nerve.score_text`'s plan: its metrics, and how it reads
 
     @classmethod
     def of(cls, defaults: Mapping[str, Any], /, **given: Any) -> Plan:

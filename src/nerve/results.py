@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
 
 from . import options
 from ._version import __version__
@@ -17,7 +16,10 @@ from .errors import InputError, NerveError
 from .model.counts import Counts, ExactTotals, RepairStats, Score, TokenStats, fbeta, safe_div
 from .model.signature import repair_field, signature
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
+    from typing import Any
+
     from .analysis.summary import Analysis
     from .metrics.discontinuous import DiscontinuousScores
     from .metrics.muc import MucResult
@@ -25,18 +27,8 @@ if TYPE_CHECKING:
     from .model.vocab import TagVocab
     from .plan import MucOptions, Plan
 
-__all__ = [
-    "MISFIT_SHARE",
-    "Counts",
-    "ExactScores",
-    "RepairStats",
-    "Result",
-    "Score",
-    "Settings",
-    "TokenStats",
-    "fbeta",
-    "match_of",
-]
+__all__ = ["MISFIT_SHARE", "Counts", "ExactScores", "RepairStats", "Result"]
+__all__ += ["Score", "Settings", "TokenStats", "fbeta", "match_of"]
 
 
 @dataclass(frozen=True)

@@ -84,3 +84,60 @@ def test_ncbi_disease_counts_its_960_entities(shared_data: Path, tmp_path: Path)
     report = convert(src, tmp_path / "o.conll", to="conll", flatten="longest")
     assert report.entities_read == 960
     assert report.lost == {ATTRIBUTES.format(to="conll"): 960}  # each entity has a MeSH or OMIM id
+
+
+OUTPUTS = Path(__file__).resolve().parents[2] / "docs" / "examples" / "outputs"
+SCORES = "prediction scores not written ({to} holds none; {jsonl} does)"
+
+
+@pytest.mark.parametrize("source", ["pipeline-tokens.jsonl", "pipeline-grouped.json"])
+def test_scores_survive_a_round_trip_through_jsonl(tmp_path: Path, source: str) -> None:
+    import nerve
+
+    gold, pipeline = str(OUTPUTS / "gold.jsonl"), str(OUTPUTS / source)
+    once, twice = tmp_path / "once.jsonl", tmp_path / "twice.jsonl"
+    report = convert(pipeline, once, to="jsonl")
+    assert report.lossless
+    assert convert(once, twice, to="jsonl").lossless
+    assert once.read_bytes() == twice.read_bytes()
+    direct, converted = nerve.score(gold, pipeline, sweep=True), nerve.score(gold, once, sweep=True)
+    assert direct.sweep is not None
+    assert converted.to_dict()["sweep"] == direct.to_dict()["sweep"]  # every threshold, as the pipeline's
+
+
+@pytest.mark.parametrize(
+    ("to", "out"), [("brat", "b"), ("conll", "c.conll"), ("bio", "d"), ("spacy-jsonl", "s.jsonl")]
+)
+def test_a_target_without_scores_counts_them(tmp_path: Path, to: str, out: str) -> None:
+    report = convert(OUTPUTS / "pipeline-tokens.jsonl", tmp_path / out, to=to)
+    assert report.lost == {SCORES.format(to=f"to={to!r}", jsonl="to='jsonl'"): 5}
+    assert not report.lossless
+    unscored = convert(OUTPUTS / "gold.jsonl", tmp_path / ("u" + out), to=to)
+    assert unscored.lossless
+
+
+def test_the_cli_reports_the_scores_lost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["convert", str(OUTPUTS / "pipeline-tokens.jsonl"), str(tmp_path / "b"), "--to", "brat"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert f"  lost: 5 {SCORES.format(to='--to brat', jsonl='--to jsonl')}" in lines
+
+
+@pytest.mark.parametrize("name", ["pipeline-grouped.json", "pipeline-tokens.jsonl", "llm.jsonl"])
+def test_a_models_output_converts_as_the_predictions_it_is(name: str, tmp_path: Path) -> None:
+    """hf-pipeline and entity-list files hold one side, a model's: ``--side pred`` converts it."""
+    by_side = {}
+    for side in ("gold", "pred"):
+        out = tmp_path / f"{side}.jsonl"
+        convert(str(OUTPUTS / name), str(out), to="jsonl", side=side)
+        by_side[side] = out.read_bytes()
+    assert by_side["pred"] == by_side["gold"]
+    assert b'"label"' in by_side["pred"]
+
+
+def test_a_file_of_gold_alone_refuses_side_pred_and_says_what_converts_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = OUTPUTS / "gold.jsonl"
+    assert main(["convert", str(gold), str(tmp_path / "x.jsonl"), "--to", "jsonl", "--side", "pred"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"nerve: error: {gold}: holds no predictions (--side gold converts its entities)\n"

@@ -102,7 +102,7 @@ def test_each_side_in_its_own_format() -> None:
         1,
     )  # Monday MISC, New York for New York City
     with pytest.raises(
-        InputError, match=r"looks like hf-pipeline, not jsonl.*--gold-format jsonl --pred-format hf-pipeline"
+        InputError, match=r"looks like hf-pipeline, not jsonl.*gold_format='jsonl' pred_format='hf-pipeline'"
     ):
         nerve.score(GOLD, tokens, input_format="jsonl")  # names both sides
     with pytest.raises(OptionError, match="pred_format: expected one of conll, "):
@@ -126,7 +126,7 @@ def test_options_no_format_of_the_run_takes_are_refused() -> None:
     with pytest.raises(
         OptionError,
         match=r"locate: applies to entity-list input, but the input reads as jsonl \(a file sniffing "
-        r"misread: name its format with pred_format\)$",
+        r"misread: name its format with input_format\)$",
     ):
         nerve.score(GOLD, locate="first")
     with pytest.raises(
@@ -198,3 +198,14 @@ def test_the_sweep_over_pipeline_scores_is_min_score_at_each_threshold(name: str
     for row in rows:
         at = nerve.score(GOLD, path, min_score=row["threshold"]).micro
         assert (row["tp"], row["fp"], row["fn"]) == (at.tp, at.fp, at.fn), row
+
+
+def test_a_side_named_wrongly_is_fixed_by_its_keyword() -> None:
+    llm = str(OUTPUTS / "llm.jsonl")
+    with pytest.raises(InputError) as err:
+        nerve.score(GOLD, llm, pred_format="hf-pipeline")
+    assert str(err.value).endswith("looks like entity-list, not hf-pipeline: pass pred_format='entity-list'")
+    with pytest.raises(InputError) as err:
+        nerve.score(GOLD, llm, gold_format="entity-list")
+    assert (err.value.source, err.value.line) == (GOLD, 1)
+    assert str(err.value).endswith("looks like jsonl, not entity-list: pass gold_format='jsonl'")

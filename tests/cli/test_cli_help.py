@@ -79,7 +79,7 @@ HELP: dict[str, dict[str, tuple[str, ...]]] = {
         "scale": ("--dask",),
     },
     "compare": {
-        INPUT: ("--format", *READING),
+        INPUT: ("--format", *READING, *OUTPUTS, "--offsets", "--lenient"),
         SCHEME: (*TAGS, *SIDES),
         "labels": LABELS,
         "statistics": STATISTICS,

@@ -111,6 +111,20 @@ def test_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], wanted
     assert wanted in cli_error(capsys, "score", GOLD, LLM, *args)
 
 
+@pytest.mark.parametrize(
+    ("files", "fix"), [((GOLD, GOLD), "--pred-format"), ((GOLD,), "--format")], ids=["two files", "one file"]
+)
+def test_an_output_option_on_a_misread_file_names_the_option_that_names_its_format(
+    capsys: pytest.CaptureFixture[str], files: tuple[str, ...], fix: str
+) -> None:
+    """Beside a gold file the predictions' format is --pred-format's; one file of both sides is --format's."""
+    line = cli_error(capsys, "score", *files, "--min-score", "0.5")
+    assert line == (
+        "nerve: error: --min-score: applies to hf-pipeline input, but the input reads as jsonl "
+        f"(a file sniffing misread: name its format with {fix})"
+    )
+
+
 def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     not_a_list = tmp_path / "e.jsonl"
     not_a_list.write_text(
@@ -199,3 +213,117 @@ def test_scores_outside_0_1(
         line = cli_error(capsys, "score", GOLD, pred, *args)
         detail = f"entity 0: expected a score in [0, 1], got {score!r}"
         assert line == f"nerve: error: {pred}:1: document 0 (line 1): {detail}"
+
+
+GROUPED = str(OUTPUTS / "pipeline-grouped.json")
+
+
+@pytest.mark.parametrize(
+    ("files", "args", "source", "fix"),
+    [
+        (
+            (GOLD, GOLD),
+            ("--pred-format", "entity-list"),
+            f"{GOLD}:1",
+            "jsonl, not entity-list: pass --pred-format jsonl",
+        ),
+        (
+            (GOLD, GOLD),
+            ("--pred-format", "hf-pipeline"),
+            f"{GOLD}:1",
+            "jsonl, not hf-pipeline: pass --pred-format jsonl",
+        ),
+        (
+            (GOLD, LLM),
+            ("--gold-format", "hf-pipeline"),
+            f"{GOLD}:1",
+            "jsonl, not hf-pipeline: pass --gold-format jsonl",
+        ),
+        (
+            (GOLD, LLM),
+            ("--gold-format", "entity-list"),
+            f"{GOLD}:1",
+            "jsonl, not entity-list: pass --gold-format jsonl",
+        ),
+        (
+            (GOLD, LLM),
+            ("--pred-format", "hf-pipeline"),
+            f"{LLM}:1",
+            "entity-list, not hf-pipeline: pass --pred-format entity-list",
+        ),
+        (
+            (GOLD, LLM),
+            ("--pred-format", "jsonl"),
+            f"{LLM}:1",
+            "entity-list, not jsonl: pass --pred-format entity-list",
+        ),
+        (
+            (GOLD, PIPELINE),
+            ("--pred-format", "entity-list"),
+            f"{PIPELINE}:1",
+            "hf-pipeline, not entity-list: pass --pred-format hf-pipeline",
+        ),
+        (
+            (GOLD, GROUPED),
+            ("--pred-format", "entity-list"),
+            GROUPED,
+            "hf-pipeline, not entity-list: pass --pred-format hf-pipeline",
+        ),
+        (
+            (GOLD, GROUPED),
+            ("--pred-format", "jsonl"),
+            f"{GROUPED}: line 1",
+            "hf-pipeline, not jsonl: pass --pred-format hf-pipeline",
+        ),
+        (
+            (LLM, GOLD),
+            ("--gold-format", "hf-pipeline"),
+            f"{LLM}:1",
+            "entity-list, not hf-pipeline: pass --gold-format entity-list",
+        ),
+    ],
+)
+def test_a_side_named_wrongly_is_fixed_by_its_own_option(
+    capsys: pytest.CaptureFixture[str], files: tuple[str, str], args: tuple[str, str], source: str, fix: str
+) -> None:
+    line = cli_error(capsys, "score", *files, *args)
+    assert line.startswith(f"nerve: error: {source}"), line
+    assert line.endswith(f"; the file looks like {fix}"), line
+    assert " --format " not in line  # the option that names both sides was not given
+    assert "names the format of both" not in line
+
+
+def test_format_named_for_both_and_one_side_named_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    both = ("--format", "hf-pipeline", "--gold-format", "jsonl")  # --format names the predictions' alone
+    named = json.loads(run(capsys, "score", GOLD, PIPELINE, *both, "-o", "json"))
+    assert "| spans jsonl/hf-pipeline |" in named["signature"]
+    assert named["exact"] == json.loads(run(capsys, "score", GOLD, PIPELINE, "-o", "json"))["exact"]
+    line = cli_error(capsys, "score", GOLD, LLM, *both)
+    assert line.startswith(f"nerve: error: {LLM}:1: document 0 (line 1): entity 0: expected a string"), line
+    assert line.endswith(
+        "the file looks like entity-list, not hf-pipeline: pass --pred-format entity-list"
+    ), line
+
+
+@pytest.mark.parametrize(
+    ("document", "detail"),
+    [
+        (
+            {**MERKEL, "entities": {"text": "Paris", "type": "LOC"}},
+            'expected a list of entities under "entities"',
+        ),
+        ({**MERKEL, "entities": [{"text": "Paris"}]}, "entity 0: expected a text (text, span"),
+        ({"id": "d1", "entities": [["Paris", "LOC"]]}, 'expected the source text, a string, under "text"'),
+        ({**MERKEL, "entities": [{**PARIS, "score": 1.5}]}, "entity 0: expected a score in [0, 1], got 1.5"),
+        ({**MERKEL, "entities": [{**PARIS, "end": None}]}, 'entity 0: no "start" and "end" offsets'),
+    ],
+)
+@pytest.mark.parametrize("blank", ["", "\n\n"])
+def test_a_bad_document_alone_in_its_file_is_named_by_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, document: dict[str, object], detail: str, blank: str
+) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text(blank + json.dumps(document) + "\n")
+    line = cli_error(capsys, "score", GOLD, str(path))
+    where = len(blank) + 1
+    assert line.startswith(f"nerve: error: {path}:{where}: document 0 (line {where}): {detail}"), line

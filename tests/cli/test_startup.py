@@ -30,15 +30,21 @@ NEWS = str(ROOT / "examples" / "news.conll")
 # ``FAKE``, when set, names a pickle of what the compiled reader returns: the run takes the compiled
 # engine's road (`nerve.compiled`) with a reader that returns those totals, built or not.
 SCRIPT = """
-import atexit, json, os, pickle, sys
+import atexit, os, sys
 
 def _report():
     names = sorted(m for m in sys.modules if m.split(".")[0] == "nerve")
     found = {"nerve": names, "numpy": "numpy" in sys.modules, "typing": "typing" in sys.modules}
+    heavy = ("csv", "dataclasses", "inspect", "json", "shutil", "threading", "typing")
+    found["stdlib"] = sorted(m for m in heavy if m in sys.modules)
+    import json  # only now: the command's own imports are listed without it
+
     sys.stderr.write("\\n" + json.dumps(found) + "\\n")
 
 atexit.register(_report)
 if os.environ.get("FAKE"):
+    import pickle
+
     from nerve import compiled
     from nerve.io import formats
     from nerve.model.vocab import TagVocab
@@ -56,6 +62,7 @@ sys.exit(main())
 
 # What each command loads (besides nerve._speedups, where it is built). ``--version``: no command.
 VERSION = {"nerve", "nerve._deprecated", "nerve._engine", "nerve._version", "nerve.cli", "nerve.cli.output"}
+VERSION |= {"nerve.cli.parser"}
 # ``score --help``: its parser, the option names and the format records (none of their readers).
 RECORDS = (
     "bio brat conll conllu doccano entity_list eval4ner hf hf_pipeline hipe jsonl labelstudio lenient nereval"
@@ -63,10 +70,17 @@ RECORDS = (
 RECORDS += " nervaluate nested"
 RECORDS += " spacy spacy_jsonl"
 HELP = VERSION | {"nerve.cli.options", "nerve.cli.progress", "nerve.cli.score", "nerve.errors", "nerve.io"}
-HELP |= {"nerve.io.format", "nerve.io.formats", "nerve.model", "nerve.model.quoting", "nerve.model.schemes"}
+HELP |= {"nerve.io.format", "nerve.io.formats", "nerve.model", "nerve.model.scheme_names"}
 HELP |= {"nerve.options", *(f"nerve.io.formats.{name}" for name in RECORDS.split())}
 # The compiled engine's road from the command line to the totals, and from them to the rendering.
-COMPILED = HELP | {"nerve.compiled", "nerve.io.label_maps", "nerve.io.progress", "nerve.io.reader_options"}
+COMPILED = HELP | {
+    "nerve.model.quoting",
+    "nerve.model.schemes",
+    "nerve.compiled",
+    "nerve.io.label_maps",
+    "nerve.io.progress",
+    "nerve.io.reader_options",
+}
 COMPILED |= {"nerve.io.outputs", "nerve.io.sources", "nerve.model.counts"}
 COMPILED |= {"nerve.model.labels", "nerve.model.signature", "nerve.model.vocab", "nerve.plan", "nerve.report"}
 COMPILED |= {"nerve.report.renderers", "nerve.report.tables", "nerve.results"}
@@ -92,10 +106,14 @@ NUMPY |= {"nerve.matching.overlap", "nerve.metrics", "nerve.metrics.discontinuou
 NUMPY |= {"nerve.metrics.muc"}
 NUMPY |= {"nerve.metrics.muc_counts", "nerve.metrics.transitions", "nerve.model.blocks", "nerve.model.chunks"}
 NUMPY |= {"nerve.model.nesting", "nerve.model.pairs", "nerve.model.spans", "nerve.tagging"}
-NUMPY |= {"nerve.tagging.conlleval_rules", "nerve.tagging.decode"}
+NUMPY |= {"nerve.tagging.conlleval_rules", "nerve.tagging.decode", "nerve.problem"}
 # The C counter of CoNLL files (csrc/conll.c), asked first on both roads (it hands over when not built).
 C_READER = {"nerve.io.tags", "nerve.io.tags.conll_c", "nerve.io.tags.conll_counted"}
 NUMPY |= C_READER | {"nerve.api.compiled"}
+
+
+# The heavier standard modules (of those a command might not need) each command line loaded.
+STDLIB: dict[tuple[str, ...], list[str]] = {}
 
 
 def imported(*args: str, **env: str) -> tuple[str, set[str], bool]:
@@ -108,6 +126,7 @@ def imported(*args: str, **env: str) -> tuple[str, set[str], bool]:
     found = json.loads(proc.stderr.strip().splitlines()[-1])
     if args in (("--version",), ("score", "--help")):
         assert not found["typing"], args
+    STDLIB[args] = found["stdlib"]
     return proc.stdout, set(found["nerve"]) - {"nerve._speedups"}, found["numpy"]
 
 
@@ -121,6 +140,8 @@ def test_version_and_score_help_import_no_numpy_and_no_command_they_do_not_run()
     assert "--format" in out
     assert not numpy
     assert modules == HELP
+    # No dataclasses (with inspect: 10 ms), and not argparse's shutil (`nerve.cli.parser`).
+    assert STDLIB[("--version",)] == STDLIB[("score", "--help")] == []
 
 
 def test_plain_score_on_the_numpy_engine_imports_only_the_conll_reader() -> None:
@@ -173,6 +194,12 @@ def test_plain_score_on_the_c_engine_imports_no_numpy_and_prints_what_numpy_prin
     assert not numpy
     assert modules == COMPILED | C_READER
     assert out == expected
+    # No typing, no shutil (argparse's: `nerve.cli.parser`), CSV or JSON only to write them.
+    assert STDLIB[("score", NEWS, "-o", output)] == [
+        "dataclasses",
+        "inspect",
+        *(["json"] if output == "json" else []),
+    ]
 
 
 def test_the_error_names_import_on_first_use_as_before() -> None:

@@ -41,6 +41,25 @@ def test_every_format_has_exactly_one_record() -> None:
     assert all((f.read is not None) == (f.kind == "spans") for f in formats.FORMATS)
 
 
+def test_a_record_is_read_only_and_replace_makes_a_changed_copy() -> None:
+    """A plain class (no dataclass: ``--help`` builds the records), as immutable as a frozen dataclass."""
+    conll = formats.format_named("conll")
+    with pytest.raises(AttributeError, match="'conll' format record is read-only"):
+        conll.accelerated = None  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="read-only"):
+        del conll.summary
+    copy = conll.replace(accelerated=None, aliases=("columns",))
+    assert (copy.accelerated, copy.aliases, conll.aliases) == (None, ("columns",), ())
+    assert conll.accelerated is not None
+    same = [name for name in Format.__slots__ if getattr(copy, name) == getattr(conll, name)]
+    assert sorted(same) == sorted(set(Format.__slots__) - {"accelerated", "aliases"})
+    assert repr(conll).startswith("Format('conll', 'tags', ")
+    with pytest.raises(TypeError):
+        conll.replace(colour="red")
+    assert Format("x", "spans", "s").options == {}
+    assert Format("x", "spans", "s").scored
+
+
 def test_every_records_reader_and_writer_is_named_lazily_and_resolves() -> None:
     """Records name their readers (`Lazy`), imported on first use; each name resolves to a function."""
     named = [

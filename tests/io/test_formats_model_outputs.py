@@ -151,7 +151,8 @@ def test_bad_pipeline_documents(tmp_path: Path) -> None:
     mixed = write(tmp_path, "m.json", [[e, {**e, "entity_group": "PER"}]])
     with pytest.raises(InputError, match=r'every entity with "entity" .* or every one with "entity_group"'):
         read_hf_pipeline(mixed)
-    with pytest.raises(InputError, match="document 0: expected an \"entities\" key, got the keys 'text'"):
+    keys = r"document 0 \(line 1\): expected an \"entities\" key, got the keys 'text'"
+    with pytest.raises(InputError, match=keys):
         read_hf_pipeline(write(tmp_path, "k.jsonl", [{"text": "a"}], True))
     with pytest.raises(InputError, match="document 0: expected a list of entities, got 'PER'"):
         read_hf_pipeline(write(tmp_path, "l.json", [{"entities": "PER"}]))
@@ -263,7 +264,7 @@ def test_normalisation(tmp_path: Path, steps: str, entity: str, found: tuple[int
         ({"text": "a", "entities": [{"text": "a", "type": 3}]}, 'expected strings under "text" and "type"'),
         (
             {"text": "a", "entities": [{"start": 0, "end": 1, "label": "X"}]},
-            "read as jsonl (--pred-format jsonl)",
+            "read as jsonl, or as hf-pipeline)",
         ),
         ({"text": "a", "entities": {"X": "a"}}, "type 'X': expected a list of entity texts"),
         ({"entities": []}, 'expected the source text, a string, under "text", got None'),

@@ -36,7 +36,14 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 # Lowest first: a module imports only from its own layer or lower ones.
 LAYERS: list[tuple[str, ...]] = [
-    ("nerve.errors", "nerve._version", "nerve._deprecated", "nerve._engine", "nerve._speedups"),
+    (
+        "nerve.errors",
+        "nerve.problem",
+        "nerve._version",
+        "nerve._deprecated",
+        "nerve._engine",
+        "nerve._speedups",
+    ),
     ("nerve.model",),
     ("nerve.options",),
     ("nerve.io",),

@@ -495,3 +495,21 @@ def test_gold_letters_outside_the_gold_scheme_name_the_gold_side() -> None:
     with pytest.raises(SchemeError) as info:
         nerve.score([["B-PER"]], [["B-PER"]], gold_scheme="IO", pred_scheme="IOB2", repair="begin")
     assert str(info.value) == "the gold tags use B, which scheme IO does not have"
+
+
+def test_the_names_the_parsers_list_are_the_schemes_nerve_knows() -> None:
+    """`nerve.model.scheme_names` (no dataclasses: ``--help`` lists it) names `SCHEMES`, in order."""
+    from nerve import options
+    from nerve.model import scheme_names, schemes
+
+    assert scheme_names.NAMES == tuple(schemes.SCHEMES) == tuple(s.name for s in schemes.SCHEMES.values())
+    assert (
+        schemes.SUPPORTED_SCHEMES
+        == scheme_names.SUPPORTED_SCHEMES
+        == ("auto", *schemes.SCHEMES, "BIO", "BIOES", "BIOLU")
+    )
+    assert all(target in schemes.SCHEMES for target in scheme_names.ALIASES.values())
+    assert all(
+        options.scheme(name) is schemes.SCHEMES[scheme_names.ALIASES.get(name, name)]
+        for name in scheme_names.SUPPORTED_SCHEMES[1:]
+    )

@@ -1,7 +1,9 @@
 """Agreement per document, and its bootstrap: the intervals of the mean pairwise F1 and of alpha.
 
 In: two annotators' entities (`pair_counts`: their exact-match tp, fp and fn in each document both
-annotated, ``b`` against ``a``); the per-document parts of alpha (`nerve.analysis.agreement`).
+annotated, ``b`` against ``a``; for many pairs, `entity_keys` gives every entity of every annotator
+one id once, and `pair_counts_of_keys` counts a pair from them with bincounts); the per-document
+parts of alpha (`nerve.analysis.agreement`).
 Out: `agree_intervals`: percentile intervals from resampling documents with replacement, drawn as
 `nerve.analysis.bootstrap` draws them (the same generator, seed and chunks: one matrix product
 gives every resample's totals), with the flags of too few documents.
@@ -13,6 +15,8 @@ not compared (their extents are).
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -26,32 +30,62 @@ if TYPE_CHECKING:
     from ..model.arrays import Bool, Float, Int
     from ..model.spans import SpanArray
 
-__all__ = ["agree_intervals", "document_flags", "pair_counts"]
+__all__ = [
+    "EntityKeys",
+    "agree_intervals",
+    "document_flags",
+    "entity_keys",
+    "pair_counts",
+    "pair_counts_of_keys",
+]
 
 FIX = "give the annotations in more documents (-DOCSTART- lines in CoNLL, one file per document in brat)"
 
 
 def pair_counts(a: SpanArray, b: SpanArray, both: Bool) -> Int:
     """``(documents, 3)``: exact tp, fp and fn of ``b`` against ``a`` in each document both annotated."""
-    n_docs = a.n_docs
-    names = sorted(set(a.labels) | set(b.labels))
-    sides = [s.relabel(names) for s in (a, b)]
-    sides = [s.select(both[s.doc]) if len(s) else s for s in sides]
-    rows = np.concatenate([np.stack([s.doc, s.start, s.end, s.label], axis=1) for s in sides]).astype(
-        np.int64
-    )
+    keys = entity_keys([a, b])
+    return pair_counts_of_keys(keys, 0, 1, (a, b), both)
+
+
+@dataclass(frozen=True, eq=False)
+class EntityKeys:
+    """One id per distinct entity ``(doc, start, end, type name)`` of several annotators.
+
+    ``of[a]``: the id of each of annotator ``a``'s entities; ``doc``: the document of each id.
+    """
+
+    of: tuple[Int, ...]
+    doc: Int
+
+
+def entity_keys(spans: list[SpanArray]) -> EntityKeys:
+    """The `EntityKeys` of each annotator's ``spans`` (the same entity has the same id in each)."""
+    names = sorted({name for s in spans for name in s.labels})
+    moved = [s.relabel(names) for s in spans]
+    rows = np.concatenate(
+        [np.stack([s.doc, s.start, s.end, s.label], axis=1) for s in moved]
+        or [np.zeros((0, 4), dtype=np.int64)]
+    ).astype(np.int64)
+    key = _keys(rows) if len(rows) else np.zeros(0, dtype=np.int64)
+    doc = np.zeros(int(key.max()) + 1 if len(key) else 0, dtype=np.int64)
+    doc[key] = rows[:, 0]
+    bounds = np.cumsum([0, *(len(s) for s in spans)])
+    return EntityKeys(tuple(key[lo:hi] for lo, hi in itertools.pairwise(bounds.tolist())), doc)
+
+
+def pair_counts_of_keys(
+    keys: EntityKeys, i: int, j: int, sides: tuple[SpanArray, SpanArray], both: Bool
+) -> Int:
+    """`pair_counts` of annotators ``i`` and ``j`` (``sides``) from their `entity_keys`."""
+    a, b = sides
+    n_docs, k = a.n_docs, keys.doc.shape[0]
+    ka, kb = keys.of[i][both[a.doc]], keys.of[j][both[b.doc]]
+    hits = np.minimum(np.bincount(ka, minlength=k), np.bincount(kb, minlength=k))
+    tp = np.bincount(keys.doc, weights=hits, minlength=n_docs).astype(np.int64)
+    gold = np.bincount(keys.doc[ka], minlength=n_docs)
+    found = np.bincount(keys.doc[kb], minlength=n_docs)
     out = np.zeros((n_docs, 3), dtype=np.int64)
-    if not len(rows):
-        return out
-    key = _keys(rows)
-    k = int(key.max()) + 1
-    n_a = len(sides[0])
-    hits = np.minimum(np.bincount(key[:n_a], minlength=k), np.bincount(key[n_a:], minlength=k))
-    doc_of_key = np.zeros(k, dtype=np.int64)
-    doc_of_key[key] = rows[:, 0]
-    tp = np.bincount(doc_of_key, weights=hits, minlength=n_docs).astype(np.int64)
-    gold = np.bincount(sides[0].doc, minlength=n_docs)
-    found = np.bincount(sides[1].doc, minlength=n_docs)
     out[:, 0], out[:, 1], out[:, 2] = tp, found - tp, gold - tp
     return out
 

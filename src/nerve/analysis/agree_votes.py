@@ -69,9 +69,7 @@ def votes_of(spans: list[SpanArray], present: Bool) -> Votes:
         or [np.zeros((0, 4), dtype=np.int64)]
     ).astype(np.int64)
     who = np.repeat(np.arange(len(spans), dtype=np.int64), [len(s) for s in spans])
-    order = (
-        np.lexsort((rows[:, 3], -rows[:, 2], rows[:, 1], rows[:, 0])) if len(rows) else np.zeros(0, np.int64)
-    )
+    order = _order(rows)
     rows, who = rows[order], who[order]
     fresh = np.ones(len(rows), dtype=np.bool_)
     fresh[1:] = (rows[1:] != rows[:-1]).any(axis=1)
@@ -82,6 +80,17 @@ def votes_of(spans: list[SpanArray], present: Bool) -> Votes:
     doc, start, end = unique[:, 0], unique[:, 1], unique[:, 2]
     eligible = present[:, doc].sum(axis=0).astype(np.int64) if len(doc) else np.zeros(0, np.int64)
     return Votes(doc, start, end, unique[:, 3], labels, voters, eligible, _clusters(doc, start, end), present)
+
+
+def _order(rows: Int) -> Int:
+    """The stable order of ``rows`` by document, start, longest first, label (one int64 key if it fits)."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64)
+    top = rows.max(axis=0) + 1
+    if float(np.prod(top.astype(np.float64))) < 2.0**62 and bool((rows >= 0).all()):
+        key = ((rows[:, 0] * top[1] + rows[:, 1]) * top[2] + (top[2] - 1 - rows[:, 2])) * top[3] + rows[:, 3]
+        return np.asarray(np.argsort(key, kind="stable"), dtype=np.int64)
+    return np.asarray(np.lexsort((rows[:, 3], -rows[:, 2], rows[:, 1], rows[:, 0])), dtype=np.int64)
 
 
 def _clusters(doc: Int, start: Int, end: Int) -> Int:

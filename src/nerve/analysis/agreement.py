@@ -111,8 +111,18 @@ def cohen(matrix: Int) -> float | None:
 def label_counts(labels: Int, k: int) -> Int:
     """How many annotators gave each token each label: ``(tokens, k)`` from ``(annotators, tokens)``."""
     n = labels.shape[1]
-    flat = labels + np.arange(n, dtype=np.int64)[None, :] * k
-    return np.bincount(flat[labels >= 0], minlength=n * k).reshape(n, k)
+    if k <= 16:  # few labels: one comparison of small ints per label
+        small = labels.astype(np.int8)
+        return np.stack([np.count_nonzero(small == c, axis=0) for c in range(k)], axis=1).astype(np.int64)
+    out = np.zeros(n * k, dtype=np.int64)
+    base = np.arange(n, dtype=np.int64) * k
+    for row in labels:  # one label a token per annotator: no index twice in one row
+        given = row >= 0
+        if bool(given.all()):
+            out[base + row] += 1
+        else:
+            out[(base + row)[given]] += 1
+    return out.reshape(n, k)
 
 
 def fleiss(counts: Int, m: int) -> tuple[float | None, int]:
@@ -130,18 +140,30 @@ def fleiss(counts: Int, m: int) -> tuple[float | None, int]:
 
 
 def alpha_parts(counts: Int, token_doc: Int, n_docs: int) -> Float:
-    """Per document: ``n`` (pairable labels), ``Σ_c o_cc`` and each ``n_c``: ``(n_docs, k + 2)``."""
+    """Per document: ``n`` (pairable labels), ``Σ_c o_cc`` and each ``n_c``: ``(n_docs, k + 2)``.
+
+    The counts are whole numbers, so their sums are exact in any order: they are summed as
+    integers, document by document; ``Σ_c o_cc`` is summed token by token as a fraction.
+    """
     m = counts.sum(axis=1)
     pairable = m >= 2
-    c = counts[pairable].astype(np.float64)
-    docs = token_doc[pairable]
-    diagonal = (c * (c - 1)).sum(axis=1) / (m[pairable] - 1)
+    every = bool(pairable.all())
+    kept = counts if every else np.where(pairable[:, None], counts, 0)
+    same = (kept * (kept - 1)).sum(axis=1)  # exact: the products and their sums are small integers
+    diagonal = same / (m - 1) if every else same[pairable] / (m[pairable] - 1)
     k = counts.shape[1]
     out = np.zeros((n_docs, k + 2), dtype=np.float64)
-    out[:, 0] = np.bincount(docs, weights=m[pairable].astype(np.float64), minlength=n_docs)
-    out[:, 1] = np.bincount(docs, weights=diagonal, minlength=n_docs)
-    for j in range(k):
-        out[:, 2 + j] = np.bincount(docs, weights=c[:, j], minlength=n_docs)
+    out[:, 1] = np.bincount(token_doc if every else token_doc[pairable], weights=diagonal, minlength=n_docs)
+    if token_doc.shape[0] and bool((np.diff(token_doc) >= 0).all()):  # tokens in document order
+        bounds = np.searchsorted(token_doc, np.arange(n_docs + 1))
+        running = np.concatenate([np.zeros((1, k), dtype=np.int64), np.cumsum(kept, axis=0)])
+        by_label = running[bounds[1:]] - running[bounds[:-1]]
+    else:
+        by_label = np.stack(
+            [np.bincount(token_doc, weights=kept[:, j], minlength=n_docs) for j in range(k)], 1
+        )
+    out[:, 2:] = by_label
+    out[:, 0] = by_label.sum(axis=1)
     return out
 
 

@@ -5,8 +5,10 @@ as many columns as the first), the scheme, tag format and outside tag. Out: one 
 column, named by the column's number in the file (``2`` for the first tag column), its tags decoded
 as `nerve.api.convert_input.decoded` decodes any tags (an invalid transition begins an entity).
 
-The lines are split in numpy (`nerve.io.bytes.split_fields`) and each column's distinct tags
-interned (`nerve.io.bytes.intern`): no Python loop runs over the tokens.
+The lines are split in numpy (`nerve.io.bytes.split_fields`); the distinct words and each column's
+distinct tags are found by the compiled engine's intern where it is built (else by numpy's,
+`nerve.io.bytes.intern`), and the tags enter the vocabulary sorted: no Python loop runs over the
+tokens.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import options
+from .._engine import speedups
 from ..errors import InputError
 from ..io.bytes import DOCSTART, FieldTable, intern, split_fields, starts_with
 from ..io.tags.bio_dirs import Files, load_files
@@ -40,22 +43,42 @@ def _field_index(ft: FieldTable, rows: Int, width: int) -> Int:
     return np.asarray(where[first[None, :] + offsets], dtype=np.int64)
 
 
-def _strings(buf: Bytes, ft: FieldTable, fields: Int) -> list[str]:
-    """The text of each field, as a list (the distinct values decoded once)."""
+def _distinct(data: bytes, buf: Bytes, ft: FieldTable, fields: Int) -> tuple[Int, list[bytes]]:
+    """The id of each field's value, and the distinct values (bytes).
+
+    The compiled engine's `intern` finds them where it is built (in the order met), else numpy's.
+    """
+    engine = speedups()
+    if engine is not None and isinstance(data, bytes):
+        start, end = (np.ascontiguousarray(c[fields], dtype=np.int64).tobytes() for c in (ft.start, ft.end))
+        values, found = engine.intern(data, start, end, 0, 1)
+        return np.frombuffer(found, dtype=np.int64), list(values)
     ids, values = intern(buf, ft.start[fields], ft.end[fields])
+    return np.asarray(ids, dtype=np.int64), values
+
+
+def _strings(data: bytes, buf: Bytes, ft: FieldTable, fields: Int) -> list[str]:
+    """The text of each field, as a list (the distinct values decoded once)."""
+    ids, values = _distinct(data, buf, ft, fields)
     table = np.asarray([v.decode("utf-8") for v in values] + [""], dtype=object)
     return list(table[ids].tolist())
 
 
 def _tags(files: Files, buf: Bytes, ft: FieldTable, fields: Int, rows: Int, vocab: TagVocab) -> Ids:
-    """The tag ids of a column; `InputError` at the first tag the vocabulary rejects."""
-    ids, values = intern(buf, ft.start[fields], ft.end[fields])
-    tags = [v.decode("utf-8") for v in values]
-    mapped = vocab.add(tags)
+    """The tag ids of a column; `InputError` at the first tag the vocabulary rejects.
+
+    The distinct tags are added to the vocabulary sorted, whatever order they were found in.
+    """
+    ids, values = _distinct(files.data, buf, ft, fields)
+    order = sorted(range(len(values)), key=values.__getitem__)
+    tags = [values[i].decode("utf-8") for i in order]
+    at = np.empty(len(order), dtype=np.int64)
+    at[order] = np.arange(len(order))
+    mapped = vocab.add(tags)[at] if order else np.zeros(0, dtype=np.int32)
     if (mapped < 0).any():
         bad = int(np.flatnonzero(mapped[ids] < 0)[0])
         name, line = files.where(int(rows[bad]))
-        raise InputError(name, line, vocab.explain(tags[int(ids[bad])]))
+        raise InputError(name, line, vocab.explain(values[int(ids[bad])].decode("utf-8")))
     return np.asarray(mapped[ids], dtype=np.int32)
 
 
@@ -94,7 +117,7 @@ def read_tag_columns(path: str, scheme: str, tag_format: str | None, outside: st
     rows, width, sentence_start, token_doc, n_docs = _layout(path, files, ft)
     fixed = options.scheme(scheme, "scheme")
     fields = _field_index(ft, rows, width)
-    words = _strings(buf, ft, fields[0])
+    words = _strings(files.data, buf, ft, fields[0])
     names = default_names(n_docs)
     out = {}
     for column in range(1, width):

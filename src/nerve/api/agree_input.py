@@ -260,8 +260,9 @@ def _aligned(
     if any(c.tokens is None for c in tokened):
         a = next(i for i, c in enumerate(tokened) if c.tokens is None)
         raise InputError(paths[a], None, "holds no text or tokens to compare annotators on")
-    words = [_words(c.tokens) for c in tokened if c.tokens is not None]
-    _agreed(names, paths, words, present, documents, "tokens")
+    if not _shared([c.tokens for c in tokened]):
+        words = [_words(c.tokens) for c in tokened if c.tokens is not None]
+        _agreed(names, paths, words, present, documents, "tokens")
     first = next(a for a in range(len(names)) if present[a].any()) if present.any() else 0
     tokens = _merged([c.tokens for c in tokened], present, first)
     token_spans = tuple(c.spans for c in tokened)
@@ -277,6 +278,15 @@ def _aligned(
         tokens,
         tuple(fmts),
         notes,
+    )
+
+
+def _shared(columns: list[TokenColumns | None]) -> bool:
+    """Whether every annotator has the very same tokens (the tag columns of one file): nothing to compare."""
+    first = columns[0]
+    return first is not None and all(
+        c is not None and c.words is first.words and np.array_equal(c.doc_start, first.doc_start)
+        for c in columns
     )
 
 

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import options
 from ..errors import InputError, plural
+from ..io import formats
 from ..io.progress import ProgressFn, file_bytes, reporting
 from ..model.signature import bootstrap_field
 from ..plan import ANALYSIS, Plan, Statistics, refuse
 from ..results import Result
 from .pipeline import aligned_input
 from .planned import plan_of
-from .sources import Source, is_path
+from .sources import Source, input_kinds, is_path
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -77,16 +78,19 @@ def _scored(
     """The first system's result and corpus, the unit, and each system's counts by unit.
 
     The unit is ``plan``'s (``auto`` is chosen on the first system's corpus); ``gold_name``: gold's name.
+    Where the systems read as several formats, the result's source names each (``; ``-separated).
     """
     from ..analysis.bootstrap import unit_counts
     from ..analysis.units import choose_unit
 
     assert plan.statistics is not None
     unit_name = plan.statistics.unit
-    matrices = []
+    matrices: list[Any] = []
+    read: dict[str, None] = {}  # each source read, in order
     first: tuple[Result, Aligned] | None = None
-    for name, system in zip(names, systems, strict=True):
-        result, aligned = aligned_input(gold, system, plan, words=False)
+    for name, system, each in zip(names, systems, _system_plans(gold, systems, plan), strict=True):
+        result, aligned = aligned_input(gold, system, each, words=False)
+        read[result.settings.source] = None
         if first is not None:
             _check_units(aligned, first[1], unit_name, name, gold_name)
         else:
@@ -94,7 +98,26 @@ def _scored(
             unit_name = choose_unit(unit_name, aligned.n_docs, aligned.tokens is not None)
         matrices.append(unit_counts(aligned, unit_name).micro())
     assert first is not None
-    return first, unit_name, matrices
+    settings = replace(first[0].settings, source="; ".join(read))
+    return (replace(first[0], settings=settings), first[1]), unit_name, matrices
+
+
+def _system_plans(gold: Source, systems: Sequence[Source], plan: Plan) -> list[Plan]:
+    """``plan`` for each system, less the options of model outputs its formats do not take but another's do.
+
+    An LLM's entity list beside a pipeline's output: ``normalize`` for the one, ``min_score`` for
+    the other. An option that no system's formats take stays in every plan, to be refused.
+    """
+    r = plan.reading
+    given = r.outputs.given()
+    if not given:
+        return [plan] * len(systems)
+    named = (r.input_format, r.gold_format, r.pred_format)
+    kinds = [input_kinds(gold, system, named, r.offsets) for system in systems]
+    takes = [{n for n in given if any(formats.format_named(k).takes(n) for k in pair)} for pair in kinds]
+    taken = set().union(*takes)
+    unset: list[dict[str, Any]] = [dict.fromkeys(taken - mine) for mine in takes]
+    return [replace(plan, reading=replace(r, **none)) for none in unset]
 
 
 def compare(

@@ -29,6 +29,7 @@ from ..errors import InputError, SchemeError, SchemeOptionError
 from ..io import formats
 from ..io.bytes import intern
 from ..io.json.entity_list import located
+from ..io.outputs import holds_predictions
 from ..io.spans import document_texts
 from ..io.tags.bio_dirs import TagLines, bio_names, load_files, parse_tag_lines
 from ..io.tags.conll_lines import first_token_columns
@@ -220,9 +221,12 @@ def _read_spans(path: str, fmt: str, side: str, units: str | None) -> Corpus:
     assert read is not None  # a span format
     gold, pred = read(path, units, None)
     lost: dict[str, int] = {}
+    if side == "pred" and pred is None and holds_predictions(formats.format_named(fmt)):
+        pred = gold  # a model's output (hf-pipeline, entity-list): its one side is the predictions
     if side == "pred":
         if pred is None:
-            raise InputError(path, None, "holds no predictions", option=options.flag("side"))
+            detail = f"holds no predictions ({options.setting('side', 'gold')} converts its entities)"
+            raise InputError(path, None, detail)
         spans = pred
     else:
         spans = gold

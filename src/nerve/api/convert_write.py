@@ -217,6 +217,7 @@ def write_corpus(
     """
     (src, dst), to = paths, how.to
     fates = Fates(len(corpus.spans))
+    scored = _scores(corpus.spans, to)
     if to != "brat" or corpus.texts is None:
         corpus = replace(corpus, spans=_discontinuous(corpus.spans, fates))
     corpus = _in_units(corpus, to, src, fates)
@@ -230,7 +231,19 @@ def write_corpus(
     except OSError as err:
         raise _unwritable(dst, err) from None
     lost.update(fates.counts())
+    lost.update(scored)
     return corpus, written, lost
+
+
+def _scores(spans: SpanArray, to: str) -> dict[str, int]:
+    """The scores of ``spans`` that ``to`` cannot hold, counted: jsonl writes them, no other target does.
+
+    Counted apart from the entities' fates: an entity written changed (widened to tokens...) loses
+    its score too.
+    """
+    n = 0 if spans.score is None or to == "jsonl" else int(np.count_nonzero(~np.isnan(spans.score)))
+    held = f"{options.setting('to', to)} holds none; {options.setting('to', 'jsonl')} does"
+    return {f"prediction scores not written ({held})": n} if n else {}
 
 
 def _unwritable(out: str, err: OSError) -> InputError:

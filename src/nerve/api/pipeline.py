@@ -40,7 +40,16 @@ from .compiled import compiled_result
 from .dirs import conll_pairs
 from .planned import plan_of
 from .shards import score_shards, shards
-from .sources import Input, Source, input_kinds, is_path, path_of, reading_notes, scheme_of_inputs
+from .sources import (
+    Input,
+    Source,
+    format_options,
+    input_kinds,
+    is_path,
+    path_of,
+    reading_notes,
+    scheme_of_inputs,
+)
 from .span_chunks import chunks_apply, score_jsonl_chunks
 from .span_scores import exact_hits, flatten_sides
 
@@ -336,7 +345,7 @@ def _span_files(
 
     picked = annotator_sides(files, kind, offsets, plan.reading)
     if picked is None:
-        fmts = {"fmt": kind, "pred_fmt": kinds[1]}
+        fmts: dict[str, Any] = {"fmt": kind, "pred_fmt": kinds[1], "named": format_options(plan.reading)}
         picked = read_span_columns(
             *files, **fmts, units=offsets, column=column, spans_key=key, lenient=lenient, outputs=outputs
         )

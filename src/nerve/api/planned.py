@@ -45,11 +45,18 @@ def plan_of(**given: Any) -> Plan:
     return Plan.of(known, **given)
 
 
-def planned(run: Callable[[Source, Source | None, Plan], R]) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """The verb whose signature is the decorated one's, run by ``run`` with the `Plan` of its keywords."""
+def planned(
+    run: Callable[[Source, Source | None, Plan], R], of: Callable[..., Plan] = plan_of
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """The verb whose signature is the decorated one's, run by ``run`` with the `Plan` of its keywords.
+
+    ``of`` makes the plan of the keywords given (`plan_of`: `nerve.score`'s); the first two
+    parameters, the gold and the predictions, go to ``run`` apart.
+    """
 
     def decorate(public: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(public)
+        gold_name, pred_name = list(signature.parameters)[:2]
 
         @functools.wraps(public)
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -59,8 +66,8 @@ def planned(run: Callable[[Source, Source | None, Plan], R]) -> Callable[[Callab
                 public(*args, **kwargs)  # Python's own TypeError, raised before the body runs
                 raise
             given = dict(bound.arguments)
-            gold, pred = given.pop("gold"), given.pop("pred", None)
-            return run(gold, pred, plan_of(**given))
+            gold, pred = given.pop(gold_name), given.pop(pred_name, None)
+            return run(gold, pred, of(**given))
 
         return call
 

@@ -12,7 +12,7 @@ import io
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import BinaryIO, TypeAlias
+from typing import TYPE_CHECKING, BinaryIO, TypeAlias
 
 import numpy as np
 
@@ -26,11 +26,15 @@ from ..metrics.exact import TransitionTable, infer_from
 from ..model.schemes import Scheme, TagFormat
 from ..model.vocab import TagVocab
 
+if TYPE_CHECKING:
+    from ..plan import Reading
+
 __all__ = [
     "Input",
     "PathLike",
     "Source",
     "Tags",
+    "format_options",
     "input_kind",
     "input_kinds",
     "is_path",
@@ -207,6 +211,8 @@ def input_kinds(
         options.one_of(gold_format, formats.input_choices(), "gold_format")
     kind = input_kind(gold, gold_format or both, None)
     theirs = kind
+    if both is not None and gold_format is not None:  # input_format names the side gold_format does not
+        theirs = options.one_of(both, formats.input_choices(), "input_format")
     if pred_format is not None:
         theirs = options.one_of(pred_format, formats.input_choices(), "pred_format")
     elif both is None and kind != "hf" and _files(gold, pred):
@@ -220,6 +226,12 @@ def input_kinds(
             offsets, kind if formats.format_named(kind).offsets or kind == theirs else theirs
         )
     return kind, theirs
+
+
+def format_options(r: Reading) -> tuple[str | None, str | None]:
+    """The option that named the gold's and the predictions' format, ``None`` where sniffed."""
+    both = "input_format" if r.input_format else None
+    return ("gold_format" if r.gold_format else both), ("pred_format" if r.pred_format else both)
 
 
 def _files(*sources: Source | None) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from .._engine import engine
 from .._version import __version__
 from .output import Output, StdoutError, check_stdout, emit
+from .parser import Parser
 
 # ``nerve --version`` and ``nerve COMMAND --help`` print and exit while the arguments are parsed, so
 # what only a run needs (nerve's errors and options, their dataclasses and typing) is imported after.
@@ -46,7 +47,7 @@ def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser, dict[s
 
     With it, each command's own parser by name.
     """
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = Parser(
         prog="nerve",
         description="Evaluation for named-entity recognition and other chunking tasks.",
     )

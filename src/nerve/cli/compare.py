@@ -1,7 +1,9 @@
 """``nerve compare``: systems against a baseline on one gold file, with paired significance tests.
 
 In: the parsed command line: the gold file, then the systems' prediction files (the baseline
-first), each aligned line by line with the gold file as for ``nerve score GOLD PRED``. Out: the
+first), each aligned line by line with the gold file as for ``nerve score GOLD PRED``, or model outputs
+read as ``nerve score`` reads them (each file's format sniffed on its own, ``--gold-format`` and
+``--pred-format``, ``--min-score``, ``--locate``, ``--normalize``, ``--offsets``, ``--lenient``). Out: the
 rendering of `nerve.compare`'s result (`nerve.report.stats`), exit status 0.
 """
 
@@ -17,10 +19,13 @@ from .options import (
     add_input,
     add_labels,
     add_output,
+    add_outputs,
     add_repair,
+    add_span_reading,
     add_statistics,
     keywords_of,
     labels,
+    outputs,
     reading,
 )
 from .output import Output
@@ -50,6 +55,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="prediction files aligned line by line with GOLD, the baseline first (two or more)",
     )
     add_input(c)
+    add_outputs(c)  # model outputs: each side's format, --min-score, --locate, --normalize
+    add_span_reading(c)  # --offsets, --lenient (which an entity text unlike its offsets' names)
     add_repair(c, f"invalid transitions: {', '.join(options.REPAIR_POLICIES)} (default: begin)")
     add_labels(c, pattern=False)
     add_statistics(c, optional=False)
@@ -70,5 +77,8 @@ def run(ns: argparse.Namespace) -> Output:
             input_format=ns.input_format,
             **reading(ns),
             **labels(ns),
+            **outputs(ns),
+            offsets=ns.offsets,
+            lenient=ns.lenient,
         )
     return Output(render_compare(result, ns.output))

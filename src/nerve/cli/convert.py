@@ -16,7 +16,7 @@ from ..api.convert import SIDES, ConvertReport, convert
 from ..errors import plural
 from ..io.formats import names, targets
 from ..model.nesting import POLICIES
-from ..model.schemes import SUPPORTED_SCHEMES
+from ..model.scheme_names import SUPPORTED_SCHEMES
 from .options import INPUT, OUTPUT, SCHEME, add_command, group, keywords_of
 from .output import Output
 from .progress import Progress

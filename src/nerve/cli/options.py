@@ -11,12 +11,11 @@ that a user finds a flag by what it is for; a heading with no option in a subcom
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 from collections.abc import Callable, Sequence
 
 from ..io.formats import input_choices, option_help, text_formats
-from ..model.schemes import SUPPORTED_SCHEMES
+from ..model.scheme_names import SUPPORTED_SCHEMES
 from ..options import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -48,6 +47,7 @@ __all__ = [
     "add_span_reading",
     "add_statistics",
     "group",
+    "outputs",
     "reading",
     "source",
     "statistics",
@@ -186,6 +186,12 @@ def add_outputs(p: argparse.ArgumentParser) -> None:
     g.add_argument("--normalize", default=None, metavar="STEPS", help=option_help("normalize"))
 
 
+def outputs(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `add_outputs`'s options, for `nerve.score` and `nerve.compare`."""
+    names = ("gold_format", "pred_format", "min_score", "locate", "normalize")
+    return {name: getattr(ns, name) for name in names}
+
+
 def add_span_reading(p: argparse.ArgumentParser, lenient: bool = True) -> None:
     """``--offsets`` and ``--lenient``: how span files' offsets count, and entity texts unlike them."""
     g = group(p, INPUT)
@@ -287,6 +293,8 @@ def keywords_of(verb: Callable[..., Any], ns: argparse.Namespace, **given: Any) 
 
     ``verb``'s signature is the list: the command line does not declare its options' names again.
     """
+    import inspect  # here, at a run: ``--help`` does without it
+
     found = inspect.signature(verb).parameters.values()
     names = [p.name for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY and hasattr(ns, p.name)]
     return {**{name: getattr(ns, name) for name in names}, **given}

@@ -15,7 +15,6 @@ import importlib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 
 __all__ = [
@@ -147,7 +146,6 @@ class Probe:
         return self.raw.lstrip(b"\xef\xbb\xbf \t\r\n")
 
 
-@dataclass(frozen=True)
 class Rule:
     """One step of the sniffing chain.
 
@@ -155,8 +153,13 @@ class Rule:
     (`nerve.io.formats.sniff`).
     """
 
-    order: int
-    test: Callable[[Probe], bool]
+    __slots__ = ("order", "test")
+
+    def __init__(self, order: int, test: Callable[[Probe], bool]) -> None:
+        self.order, self.test = order, test
+
+    def __repr__(self) -> str:
+        return f"Rule({self.order!r}, {self.test!r})"
 
 
 def json_keys(keys: bytes, opens: bytes | tuple[bytes, ...] = b"{") -> Callable[[Probe], bool]:
@@ -169,7 +172,12 @@ def json_keys(keys: bytes, opens: bytes | tuple[bytes, ...] = b"{") -> Callable[
     return test
 
 
-@dataclass(frozen=True)
+#: The fields of a `Format` record, in the order of its constructor's arguments.
+_FIELDS: tuple[str, ...] = ("name", "kind", "summary", "aliases", "sniff", "read", "read_pair")
+_FIELDS += ("read_column", "read_column_pair", "texts", "read_tags", "accelerated", "write")
+_FIELDS += ("offsets", "options", "scored")
+
+
 class Format:
     """One input format: its name, how it is sniffed, its readers, its writer and its options.
 
@@ -195,24 +203,69 @@ class Format:
         offsets: the offset units ``offsets`` may name (converted to characters on read).
         options: the options the format takes beyond the common ones, each with its help text.
         scored: whether ``nerve score`` and ``validate`` read it (``bio``: only ``convert`` does).
+
+    A record is read-only; `replace` makes a changed copy. It is a plain class, not a dataclass:
+    every command line builds the records (``--help`` lists them), and `dataclasses` (with
+    `inspect`) would add about 10 ms to the start-up of each.
     """
 
+    __slots__ = _FIELDS
     name: str
     kind: Literal["tags", "spans", "dataset"]
     summary: str
-    aliases: tuple[str, ...] = ()
-    sniff: tuple[Rule, ...] = ()
-    read: Reader | None = None
-    read_pair: PairReader | None = None
-    read_column: ColumnReader | None = None
-    read_column_pair: ColumnPairReader | None = None
-    texts: Texts | None = None
-    read_tags: Callable[..., Any] | None = None
-    accelerated: Callable[..., Any] | None = None
-    write: Callable[..., Any] | None = None
-    offsets: tuple[str, ...] = ()
-    options: Mapping[str, str] = field(default_factory=dict)
-    scored: bool = True
+    aliases: tuple[str, ...]
+    sniff: tuple[Rule, ...]
+    read: Reader | None
+    read_pair: PairReader | None
+    read_column: ColumnReader | None
+    read_column_pair: ColumnPairReader | None
+    texts: Texts | None
+    read_tags: Callable[..., Any] | None
+    accelerated: Callable[..., Any] | None
+    write: Callable[..., Any] | None
+    offsets: tuple[str, ...]
+    options: Mapping[str, str]
+    scored: bool
+
+    def __init__(
+        self,
+        name: str,
+        kind: Literal["tags", "spans", "dataset"],
+        summary: str,
+        *,
+        aliases: tuple[str, ...] = (),
+        sniff: tuple[Rule, ...] = (),
+        read: Reader | None = None,
+        read_pair: PairReader | None = None,
+        read_column: ColumnReader | None = None,
+        read_column_pair: ColumnPairReader | None = None,
+        texts: Texts | None = None,
+        read_tags: Callable[..., Any] | None = None,
+        accelerated: Callable[..., Any] | None = None,
+        write: Callable[..., Any] | None = None,
+        offsets: tuple[str, ...] = (),
+        options: Mapping[str, str] | None = None,
+        scored: bool = True,
+    ) -> None:
+        values: list[object] = [name, kind, summary, aliases, sniff, read, read_pair, read_column]
+        values += [read_column_pair, texts, read_tags, accelerated, write, offsets]
+        values += [{} if options is None else options, scored]
+        for slot, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"the {self.name!r} format record is read-only (Format.replace makes a copy)")
+
+    def __delattr__(self, name: str) -> None:
+        self.__setattr__(name, None)
+
+    def __repr__(self) -> str:
+        return f"Format({self.name!r}, {self.kind!r}, {self.summary!r})"
+
+    def replace(self, **changes: Any) -> Format:
+        """A copy of the record with ``changes`` (names of fields, and values), as `dataclasses.replace`."""
+        values = {slot: getattr(self, slot) for slot in self.__slots__}
+        return Format(**{**values, **changes})
 
     def takes(self, option: str) -> bool:
         """Whether the format takes ``option`` (``offsets`` when it has offset units to name)."""

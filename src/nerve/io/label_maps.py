@@ -8,7 +8,6 @@ an `InputError` with the line of a map file.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 
@@ -109,6 +108,8 @@ def _no_file(value: str) -> str:
 
 def _json_map(path: str, text: str) -> list[Item]:
     """The pairs of a JSON object of type names (a key given twice is kept twice, to be refused)."""
+    import json  # here, not above: a run without ``--map FILE.json`` reads no JSON
+
     try:
         data = json.loads(text, object_pairs_hook=list)
     except json.JSONDecodeError as err:

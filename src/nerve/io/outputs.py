@@ -25,12 +25,17 @@ from dataclasses import dataclass
 from .. import options
 from ..errors import OptionError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from .format import Format
+
 __all__ = [
     "HALLUCINATED",
     "LOCATE",
     "NORMALIZE",
     "OutputReading",
     "current",
+    "holds_predictions",
     "output_reading",
     "reading_outputs",
 ]
@@ -38,6 +43,13 @@ __all__ = [
 LOCATE = ("in-order", "first", "all")
 NORMALIZE = ("case", "space", "punct", "nfkc")
 _NAMES = ("min_score", "locate", "normalize")
+
+
+def holds_predictions(record: Format) -> bool:
+    """Whether a format is a model's output (it takes an option above): its one side is predictions."""
+    return any(record.takes(name) for name in _NAMES)
+
+
 #: The attribute of an entity list's spans holding a hallucinated entity's listed text (``None``
 #: for the located ones; `nerve.io.json.entity_list`).
 HALLUCINATED = "hallucinated"

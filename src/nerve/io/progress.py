@@ -25,9 +25,9 @@ class Tally:
 
     def __init__(self, total: int, progress: ProgressFn) -> None:
         self.total, self.progress, self.done = total, progress, 0
-        import threading  # only when progress is asked for
+        import _thread  # threading's own lock, without importing threading (a plain run's millisecond)
 
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
 
     def add(self, n: int) -> None:
         """Count ``n`` more bytes (at most up to the total: some runs read a file twice)."""

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import os
 
+from .. import options
 from ..errors import InputError
 from .format import HEAD, looks_like_columns
 from .formats import sniff
 from .sources import read_head
 
-__all__ = ["looks_like_columns", "sniff_format", "unlike"]
+__all__ = ["Named", "looks_like_columns", "sniff_format", "unlike"]
+
+#: The option that named the gold's and the predictions' format (`unlike`), ``None``: sniffed.
+Named = tuple[str | None, str | None]
 
 
 def sniff_format(path: str) -> str:
@@ -45,26 +49,34 @@ def _looks(path: str) -> str | None:
     return found
 
 
-def unlike(err: InputError, fmt: str, gold: str, pred: str | None) -> InputError:
+def unlike(
+    err: InputError, fmt: str, gold: str, pred: str | None, named: Named = ("input_format", "input_format")
+) -> InputError:
     """``err`` (a reader's, on ``gold`` or ``pred`` read as ``fmt``), saying what its file looks like.
 
-    Where the file looks like another format: the ``--format`` that reads it, or, when the gold
-    and the predictions look like two formats, the ``--gold-format`` and ``--pred-format`` that do.
+    ``named``: the option that named each side's format (``input_format``, ``gold_format``,
+    ``pred_format``), ``None`` where it was sniffed or taken from the gold's. Where the file looks
+    like another format: the setting of that option that reads it, or, when ``input_format``
+    named both and the two files look like two formats, the ``gold_format`` and ``pred_format``
+    that do.
     """
     looks = _looks(err.source) if err.source in (gold, pred) else None
     if looks is None or looks == fmt:
         return err
     detail = f"{err.detail}; the file looks like {looks}, not {fmt}"
-    other = pred if err.source == gold else gold
+    mine = 1 if err.source == pred else 0  # as the caller took its format
+    option = named[mine]
+    other = pred if mine == 0 else gold
     theirs = _looks(other) if other is not None and other != err.source else None
-    if theirs is not None and theirs != looks:
-        g, p = (looks, theirs) if err.source == gold else (theirs, looks)
+    if option == "input_format" and named[1 - mine] == option and theirs not in (None, looks):
+        g, p = (looks, theirs) if mine == 0 else (theirs, looks)
+        both = f"{options.setting('gold_format', g)} {options.setting('pred_format', p)}"
         detail += (
-            f", and {other} like {theirs}: --format names the format of both; name each file's with "
-            f"--gold-format {g} --pred-format {p}"
+            f", and {other} like {theirs}: {options.flag('input_format')} names the format of both; "
+            f"name each file's with {both}"
         )
-    elif pred is not None and err.source == pred and not os.path.isfile(gold):  # a gold directory
-        detail += f": pass --pred-format {looks}"
+    elif option is None or (option == "input_format" and named[1 - mine] != option):
+        detail += f": pass {options.setting(('gold_format', 'pred_format')[mine], looks)}"
     else:
-        detail += f": pass --format {looks}"
+        detail += f": pass {options.setting(option, looks)}"
     return InputError(err.source, err.line, detail)

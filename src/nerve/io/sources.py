@@ -13,10 +13,13 @@ import errno
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Union
 
 from ..errors import InputError
 from .progress import note
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import BinaryIO, TypeAlias
 
 __all__ = [
     "FileRange",
@@ -41,7 +44,7 @@ class FileRange:
     line: int
 
 
-Readable = Union[str, "os.PathLike[str]", BinaryIO, FileRange]
+Readable: TypeAlias = "str | os.PathLike[str] | BinaryIO | FileRange"
 
 
 def _chunks(path: Readable, encoding: str, size: int) -> Iterator[bytes]:

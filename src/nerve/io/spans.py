@@ -47,7 +47,7 @@ from .json.jsonl import Documents, Problems, collect, no_gc
 from .lenient import PRED_KEYS, lenient_texts, noted
 from .outputs import OutputReading, reading_outputs
 from .pairing import check_pairs, recording
-from .sniff import sniff_format, unlike
+from .sniff import Named, sniff_format, unlike
 from .tools.spacy import read_spacy_pair
 
 __all__ = [
@@ -104,6 +104,7 @@ def read_span_columns(
     lenient: bool = False,
     pred_fmt: str | None = None,
     outputs: OutputReading | None = None,
+    named: Named | None = None,
 ) -> tuple[SpanArray, SpanArray]:
     """Read gold and predicted spans from one file holding both, or from two files.
 
@@ -119,8 +120,10 @@ def read_span_columns(
         spans_key: spacy: the span group to read instead of ``doc.ents``.
         lenient: count an entity text unlike its offsets' in the notes, not refuse it (`nerve.io.lenient`).
         outputs: the options of the output formats, ``hf-pipeline`` and ``entity-list`` (`nerve.io.outputs`).
+        named: the option that named each side's format, for the fix an error names (`nerve.io.sniff.unlike`);
+            by default ``fmt``'s and ``pred_fmt``'s.
     """
-    g, p = _read(gold, pred, fmt, units, None, column, spans_key, lenient, pred_fmt, outputs)
+    g, p = _read(gold, pred, fmt, units, None, column, spans_key, lenient, pred_fmt, outputs, named)
     if p is None and not g.n_docs:
         p = g
     if p is None:
@@ -184,15 +187,17 @@ def _read(
     lenient: bool = False,
     pred_fmt: str | None = None,
     outputs: OutputReading | None = None,
+    named: Named | None = None,
 ) -> tuple[SpanArray, SpanArray | None]:
     """Both sides of one file or two, checked against each other; problems raised or collected.
 
     ``pred_fmt``: the prediction file's format, when it is not the gold's (``fmt``, sniffed when
-    ``None``); ``outputs``: the options of the output formats (`nerve.io.outputs`).
+    ``None``); ``outputs``: the options of the output formats (`nerve.io.outputs`); ``named``: the
+    option that named each side's format (`nerve.io.sniff.unlike`).
     """
     given, theirs = side_formats(gold, pred, fmt, None, pred_fmt)
     outputs = outputs or OutputReading()
-    _refuse_unused(outputs, (given, theirs))
+    _refuse_unused(outputs, (given, theirs), "input_format" if pred is None else "pred_format")
     try:
         with reading_outputs(outputs):
             if theirs == given:
@@ -200,15 +205,22 @@ def _read(
             assert pred is not None
             return _read_apart((gold, pred), (given, theirs), units, problems, (column, spans_key), lenient)
     except InputError as err:
-        raise unlike(err, theirs if err.source == pred else given, gold, pred) from None
+        if named is None:
+            both = "input_format" if fmt else None
+            named = (both, "pred_format" if pred_fmt else both)
+        raise unlike(err, theirs if err.source == pred else given, gold, pred, named) from None
 
 
-def _refuse_unused(given: OutputReading, fmts: tuple[str, str]) -> None:
-    """Refuse an option of the output formats that neither side's format takes (its record says)."""
+def _refuse_unused(given: OutputReading, fmts: tuple[str, str], fix: str) -> None:
+    """Refuse an option of the output formats that neither side's format takes (its record says).
+
+    ``fix`` names the option that names the misread file's format: ``pred_format`` beside a gold
+    file (the output formats hold predictions), ``input_format`` for one file of both sides.
+    """
     for name in given.given():
         if not any(formats.format_named(f).takes(name) for f in fmts):
             takers, read = formats.listed(formats.taking(name)), formats.listed(list(dict.fromkeys(fmts)))
-            hint = f" (a file sniffing misread: name its format with {options.flag('pred_format')})"
+            hint = f" (a file sniffing misread: name its format with {options.flag(fix)})"
             raise OptionError(
                 options.flag(name), f"applies to {takers} input, but the input reads as {read}{hint}"
             )

@@ -198,7 +198,7 @@ def threshold_sweep(gold: SpanArray, pred: SpanArray, beta: float = 1.0, source:
     order = np.argsort(-score, kind="stable")
     ranked = pred.select(order)
     hit = exact_matched(gold, ranked)[1]
-    ranked_score = score[order]
+    ranked_score = score[order] + 0.0  # -0.0 + 0.0 is 0.0: a score of -0.0 is the threshold 0.0
     micro = _curve(ranked_score, hit, len(gold), beta)
     n = len(pred.labels)
     by_type = np.argsort(ranked.label, kind="stable")  # each type's rows, still best first

@@ -13,10 +13,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import SchemeError
 from .schemes import Scheme, infer_scheme
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Counts", "ExactTotals", "RepairStats", "Score", "TokenStats", "Totals", "fbeta", "safe_div"]
 __all__ += ["score_dict"]

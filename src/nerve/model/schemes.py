@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import SchemeError
 from .quoting import quote
+from .scheme_names import ALIASES, SUPPORTED_SCHEMES
 
 __all__ = [
     "SCHEMES",
@@ -163,8 +164,6 @@ SCHEMES: dict[str, Scheme] = {
         _scheme("BMES", "BMES", [BEGIN, SINGLE], [END, SINGLE], "B-X M-X* E-X, or S-X alone"),
     )
 }
-ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "BIOLU": "BILOU"}
-SUPPORTED_SCHEMES = ("auto", *SCHEMES, *ALIASES)
 
 
 def get_scheme(name: str) -> Scheme:

@@ -15,7 +15,7 @@ import io
 import json
 from collections.abc import Callable, Sequence
 
-from ..analysis.agree_result import Agreement
+from ..analysis.agree_result import Agreement, Consensus
 from .tables import aligned, by_format, latex_tabular, markdown_table
 
 __all__ = ["AGREE_RENDERERS", "NA", "agree_tables", "render_agree"]
@@ -38,8 +38,11 @@ def _interval(pair: tuple[float, float] | None) -> list[object]:
     return [None, None] if pair is None else list(pair)
 
 
-def agree_tables(result: Agreement) -> list[Table]:
-    """Every table of the result, cells as values (``None``: n/a), in the order they are shown."""
+def agree_tables(result: Agreement, shown: int | None = None) -> list[Table]:
+    """Every table of the result, cells as values (``None``: n/a), in the order they are shown.
+
+    ``shown``: the lists (disagreements, ties) give only their first ``shown`` rows (all: ``None``).
+    """
     names = list(result.names)
     people = [
         [a.name, a.source, a.entities, a.documents, ", ".join(a.missing) or "-"] for a in result.annotators
@@ -88,20 +91,23 @@ def agree_tables(result: Agreement) -> list[Table]:
     tables.append(
         ("disagreements", ["category", "clusters"], counts, f"{d.total} in all, {len(d.rows)} listed")
     )
-    tables.append(_rows(result))
+    tables.append(_rows(result, shown))
     if result.consensus is not None:
-        c = result.consensus
-        tied = [[doc, text or "", kind, ", ".join(who)] for doc, text, kind, who in c.tied]
-        note = f"{c.rule}: {c.entities} entities kept, {c.ties} ties left out" + (
-            f"; written to {c.written}" if c.written else ""
-        )
-        tables.append(("consensus ties", ["document", "text", "type", "marked by"], tied, note))
+        tables.append(_ties(result.consensus, shown))
     return tables
 
 
-def _rows(result: Agreement) -> Table:
+def _ties(c: Consensus, shown: int | None) -> Table:
+    tied = [[doc, text or "", kind, ", ".join(who)] for doc, text, kind, who in c.tied[:shown]]
+    note = f"{c.rule}: {c.entities} entities kept, {c.ties} ties left out" + (
+        f"; written to {c.written}" if c.written else ""
+    )
+    return ("consensus ties", ["document", "text", "type", "marked by"], tied, note)
+
+
+def _rows(result: Agreement, shown: int | None) -> Table:
     rows: list[list[object]] = []
-    for r in result.disagreements.rows:
+    for r in result.disagreements.rows[:shown]:
         said = "; ".join(
             f"{who}: {', '.join(f'{t} {y}' for t, y in marks) or '-'}" for who, marks in r.marks.items()
         )
@@ -128,15 +134,18 @@ def _text_tables(
 ) -> str:
     """Every table laid out by ``layout`` under its ``heading``; notes and warnings after ``comment``."""
     out: list[str] = []
-    for title, head, rows, note in agree_tables(result):
-        if not rows and title in ("disagreement list", "consensus ties"):
+    listed = {
+        "disagreement list": len(result.disagreements.rows),
+        "consensus ties": len(result.consensus.tied) if result.consensus is not None else 0,
+    }
+    for title, head, rows, note in agree_tables(result, SHOWN):  # the lists' rows beyond are not shown
+        if not rows and title in listed:
             continue
         out.append(heading(title))
-        if title in ("disagreement list", "consensus ties") and len(rows) > SHOWN:
+        if title in listed and listed[title] > SHOWN:
             note = "; ".join(
-                x for x in (note, f"the first {SHOWN} of {len(rows)} shown: --output json lists all") if x
+                x for x in (note, f"the first {SHOWN} of {listed[title]} shown: --output json lists all") if x
             )
-            rows = rows[:SHOWN]
         body = [[_fmt(c, True) for c in r] for r in rows]
         out += layout(head, body, LABELS.get(title, 1))
         if note:

@@ -27,6 +27,7 @@ from ..analysis.errors import BOUNDARY
 from ..results import Result
 from . import charts
 from .browser import instance_data
+from .renderers import note_lines
 from .sweep import sweep_data
 
 __all__ = ["MAX_SLICE_BARS", "SystemReport", "page_data", "safe_json"]
@@ -80,6 +81,7 @@ def _system(k: int, system: SystemReport, cap: int) -> dict[str, Any]:
         "slices": _slices(found.get("slices"), system.name),
         "instances": None,
         "hallucinated": [{"type": t, "texts": list(v)} for t, v in result.hallucinated.items()],
+        "notes": note_lines(result),  # as the text output words them: repairs, each side's notes, warnings
         "sweep": None if result.sweep is None else sweep_data(result.sweep, system.name),
     }
     if analysis is not None and analysis.confusion is not None:

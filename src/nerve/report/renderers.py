@@ -11,20 +11,18 @@ fractions in 0..1.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..errors import InputError, OptionError
 from ..results import Result, Score
 from .tables import aligned, by_format, latex_tabular, markdown_table
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
     from .analysis import AnalysisTable
 
-__all__ = ["RENDERERS", "render"]  # the text-level metrics' renderers are `nerve.report.text`'s
+__all__ = ["RENDERERS", "note_lines", "render"]  # the text-level metrics' are `nerve.report.text`'s
 
 _ROWS = ("micro", "macro", "weighted")
 _COUNTS = ("cor", "inc", "par", "mis", "spu", "cross", "pos", "act")
@@ -96,6 +94,8 @@ def _hallucinated(result: Result) -> list[str]:
     """The entities not found in their text, a line: ``hallucinated (false positives): LOC 1: "Berlin"``."""
     if not result.hallucinated:
         return []
+    import json  # here, not above: plain ``nerve score`` renders no JSON
+
     by_type = (
         f"{_type_name(t)} {len(v)}: " + ", ".join(json.dumps(x, ensure_ascii=False) for x in v)
         for t, v in result.hallucinated.items()
@@ -103,28 +103,34 @@ def _hallucinated(result: Result) -> list[str]:
     return ["hallucinated (not in the text, counted as false positives): " + "; ".join(by_type)]
 
 
+def note_lines(result: Result, zero: bool = False) -> list[str]:
+    """The lines of repairs (tags; none unless ``zero``), notes and warnings, as the text output has them."""
+    r = result.repairs
+    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
+    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
+    shown = result.settings.source == "tags" and bool(zero or r.gold or r.pred)
+    return [*[repairs][: int(shown)], *_notes(result), *(f"warning: {w}" for w in result.warnings)]
+
+
 def _footer(result: Result) -> list[str]:
     """Token accuracy, sentences, documents and repairs, one line each for tags, documents for spans.
 
     The notes (`Result.notes`) follow, one line per side, then the warnings (`Result.warnings`).
     """
-    warnings = [f"warning: {w}" for w in result.warnings]
     if result.settings.source != "tags":
+        warnings = [f"warning: {w}" for w in result.warnings]
         return [f"documents: {result.documents}", *_notes(result), *_hallucinated(result), *warnings]
-    r = result.repairs
-    kinds = ", ".join(f"{k}: {v}" for k, v in r.by_kind.items())
-    repairs = f"invalid transitions: gold {r.gold}, pred {r.pred}" + (f" ({kinds})" if kinds else "")
     tokens = f"tokens: {result.tokens.count}, tag accuracy {_pc(result.tokens.accuracy)}% (raw tags)"
     return [
         f"{tokens}; sentences: {result.sentences}; documents: {result.documents}",
-        repairs,
-        *_notes(result),
-        *warnings,
+        *note_lines(result, True),
     ]
 
 
 def _totals(result: Result) -> list[tuple[str, object]]:
     """What `_footer` says, as (JSON path, value) pairs, values at full precision."""
+    import json
+
     notes = [
         (f"notes.{side}.{kind}", n) for side, counts in result.notes.items() for kind, n in counts.items()
     ]
@@ -286,6 +292,8 @@ def render_csv(result: Result) -> str:
     ``# slices``; last ``# totals``, ``key,value`` rows of token accuracy, sentences, documents and
     repairs (the keys are the JSON paths, e.g. ``tokens.accuracy``).
     """
+    import csv  # here, not above: plain ``nerve score`` writes no CSV
+
     buf = io.StringIO()
     buf.write(f"# {result.signature}\n")
     writer = csv.writer(buf, lineterminator="\n")
@@ -357,6 +365,8 @@ def render_json(result: Result) -> str:
     The counts are left out of `Result.to_dict`, which compares scores: the same entities read
     as one document or as several score the same. ``sentences`` is null for span input.
     """
+    import json
+
     d = result.to_dict() if result.sweep is None else replace(result, sweep=None).to_dict()
     sentences = result.sentences if result.settings.source == "tags" else None
     head = {"signature": d.pop("signature"), "tokens": d.pop("tokens")}

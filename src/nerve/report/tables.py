@@ -8,11 +8,14 @@ renderers by the output formats they write (`FORMATS`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
 __all__ = ["FORMATS", "aligned", "by_format", "latex_escape", "latex_tabular", "markdown_table"]
 
-R = TypeVar("R")  # the result a renderer takes
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    R = TypeVar("R")  # the result a renderer takes
 
 #: The formats every result renders to, in the order of ``--output``'s choices.
 FORMATS = ("table", "json", "markdown", "csv", "latex")

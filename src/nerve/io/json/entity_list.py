@@ -53,8 +53,8 @@ def _pair(path: str, doc: OutputDoc, i: int, item: Any) -> tuple[str, str]:
             path, f'entity {i}: expected {{"text", "type"}} or ["text", "type"], got {quote(item)}'
         )
     if "start" in item or "end" in item:
-        fix = "entities with offsets are read as jsonl (--pred-format jsonl)"
-        raise doc.fail(path, f"entity {i}: has offsets, but entity-list entities have none; {fix}")
+        fix = "entities with offsets are read as jsonl, or as hf-pipeline"
+        raise doc.fail(path, f"entity {i}: has offsets, but entity-list entities have none ({fix})")
     text_key = next((k for k in TEXT_KEYS if k in item), None)
     type_key = next((k for k in TYPE_KEYS if k in item and k != text_key), None)
     if text_key is None or type_key is None:

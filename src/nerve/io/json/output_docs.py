@@ -51,12 +51,13 @@ def _values(path: str) -> list[tuple[int | None, Any]]:
         whole = parse_json(path, data, "the file")
     except InputError:
         return json_objects(path, data, "jsonl")
+    line = 1 + data[: len(data) - len(data.lstrip())].count(b"\n")  # where the one document starts
     if isinstance(whole, dict):
-        return [(None, whole)]
+        return [(line, whole)]
     if not isinstance(whole, list):
         raise InputError(path, None, f"expected documents (a JSON list, or JSONL), got {quote(whole)}")
     if whole and all(isinstance(v, dict) and "entities" not in v for v in whole):
-        return [(None, whole)]  # one text's entities
+        return [(line, whole)]  # one text's entities
     return [(None, v) for v in whole]
 
 

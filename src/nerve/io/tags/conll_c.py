@@ -25,12 +25,15 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, BinaryIO
 
 from ..._engine import speedups
 from ...errors import SchemeError
 from ...model.schemes import LETTER_KIND, SCHEMES, Scheme, TagFormat, infer_tag_format
 from ..progress import note
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 __all__ = ["POLICY_CODES", "SENTENCES_NOTE", "ColumnTotals", "TagTable", "count_columns"]
 

@@ -21,13 +21,16 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ...errors import NerveError
 from ...model.counts import Counts, ExactTotals, RepairStats, SchemeEvidence, TokenStats
 from ...model.schemes import BEGIN, CONTINUES, END, KIND_NAMES, OPENS, OUT, SCHEMES, Scheme, infer_scheme
 from ...model.vocab import TagVocab
 from .conll_c import SENTENCES_NOTE, ColumnTotals, File, count_columns
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Counted", "applies", "column_totals", "count_file_pairs", "read_counted", "scheme_tables"]
 

@@ -4,7 +4,8 @@ In: a `SpanArray` (offsets relative to each document: characters into ``texts``,
 ``tokens``) and each document's text or tokens. Out:
 
 - `write_jsonl`: nerve's JSONL (`nerve.io.json.jsonl`), ``{"text" | "tokens", "spans": [{"start", "end",
-  "label"}]}`` per line; a discontinuous entity is written as its extent (the caller counts it).
+  "label", "score"?}]}`` per line (a span's score where it has one, `SpanArray.score`); a
+  discontinuous entity is written as its extent (the caller counts it).
 - `write_spacy_jsonl`: spaCy/Prodigy JSONL, ``{"text", "spans": [...]}``, character offsets only.
 - `write_brat`: a directory of ``NAME.txt``/``NAME.ann`` pairs, ``T`` lines with every piece of a
   discontinuous entity, nesting as it is, and the spans' attributes and normalisations
@@ -16,6 +17,7 @@ Entities are written in the order of the array.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -33,13 +35,17 @@ __all__ = ["write_brat", "write_jsonl", "write_spacy_jsonl"]
 Bound = str | Sequence[str]
 
 
-def _per_document(spans: SpanArray) -> list[list[dict[str, object]]]:
-    """Each document's entities as ``{"start", "end", "label"}`` objects."""
+def _per_document(spans: SpanArray, scores: bool = False) -> list[list[dict[str, object]]]:
+    """Each document's entities as ``{"start", "end", "label"}`` objects (and ``"score"``: ``scores``)."""
     out: list[list[dict[str, object]]] = [[] for _ in range(spans.n_docs)]
     names = spans.labels
     columns = (spans.doc.tolist(), spans.start.tolist(), spans.end.tolist(), spans.label.tolist())
-    for d, s, e, k in zip(*columns, strict=True):
-        out[d].append({"start": s, "end": e, "label": names[k]})
+    score = spans.score.tolist() if scores and spans.score is not None else [math.nan] * len(spans)
+    for d, s, e, k, v in zip(*columns, score, strict=True):
+        item: dict[str, object] = {"start": s, "end": e, "label": names[k]}
+        if not math.isnan(v):
+            item["score"] = v
+        out[d].append(item)
     return out
 
 
@@ -48,9 +54,9 @@ def _dump(obj: object) -> str:
 
 
 def write_jsonl(path: str, spans: SpanArray, bounds: Sequence[Bound | None]) -> None:
-    """Write nerve's JSONL: each document's ``"text"`` or ``"tokens"`` (if known) and its spans."""
+    """Write nerve's JSONL: each document's ``"text"`` or ``"tokens"`` (if known) and its spans (scored)."""
     lines = []
-    for bound, items in zip(bounds, _per_document(spans), strict=True):
+    for bound, items in zip(bounds, _per_document(spans, scores=True), strict=True):
         obj: dict[str, object] = {}
         if isinstance(bound, str):
             obj["text"] = bound
