@@ -156,7 +156,7 @@ HOT unsigned long long short_key(const unsigned char *p, size_t n) {
     } endian = {1};
     unsigned long long k = 0;
     if (n > 8) return 0;
-    if (endian.c[0]) { /* little-endian: one load (side buffers have 8 bytes to spare), then a mask */
+    if (endian.c[0]) { /* little-endian: one load (side buffers have CHUNK bytes to spare), then a mask */
         memcpy(&k, p, 8);
         return n == 8 ? k : k & ((1ull << (8 * n)) - 1);
     }
