@@ -14,10 +14,20 @@
  * a tag that does not fit) stops the core with NC_HANDOVER, and the numpy engine reads the input
  * from the start: it gives the result or its own error, with its message.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conll.h"
+
+/* Inlined on the per-token path (the compilers' own heuristics leave these as calls). */
+#if defined(_MSC_VER)
+#define HOT static __forceinline
+#elif defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
 
 enum { BLANK = 0, TOKEN = 1, DOC = 2, COMMENT = 3 };
 enum { K_OUT = 0, K_BEGIN = 1, K_INSIDE = 2, K_END = 3, K_SINGLE = 4 };
@@ -51,7 +61,7 @@ typedef struct {
 } decoder_t;
 
 typedef struct {
-    int closed, type, valid;
+    int counts, type; /* counts: a chunk closed, and counted (discard's tables may drop it) */
     long long start;
 } chunk_t;
 
@@ -79,22 +89,22 @@ static const nc_tag OUTSIDE = {0, K_OUT, -1, P_O, 0};
 
 /* ---- the tables of the shared decoding rule and of conlleval.pl ---- */
 
-static int continues(int code) {
+HOT int continues(int code) {
     int kp = code / 10, kc = code / 2 % 5, same = code % 2;
     return (kp == K_BEGIN || kp == K_INSIDE) && (kc == K_INSIDE || kc == K_END) && same;
 }
 
-static int pair_code(const nc_tag *prev, const nc_tag *cur) {
+HOT int pair_code(const nc_tag *prev, const nc_tag *cur) {
     return 10 * prev->kind + 2 * cur->kind + (prev->type == cur->type);
 }
 
-static int perl_end(int prev, int cur) {
+HOT int perl_end(int prev, int cur) {
     if (prev == P_OPEN || prev == P_CLOSE) return 1;
     return (prev == P_B && (cur == P_B || cur == P_O)) || (prev == P_I && (cur == P_B || cur == P_O)) ||
            (prev == P_E && (cur == P_E || cur == P_I || cur == P_O));
 }
 
-static int perl_start(int prev, int cur) {
+HOT int perl_start(int prev, int cur) {
     if (cur == P_OPEN || cur == P_CLOSE) return 1;
     return (cur == P_B && (prev == P_B || prev == P_I || prev == P_O)) || (prev == P_O && cur == P_I) ||
            (prev == P_E && (cur == P_E || cur == P_I)) || (prev == P_O && cur == P_E);
@@ -139,14 +149,14 @@ static int grow_counts(nc_state *s, const nc_tag *t) {
 /* ---- the tag table: distinct tag strings to what the caller resolved them to ---- */
 
 /* A tag of up to 8 bytes as a number (its bytes, zero-padded), else 0; and the hash of any tag. */
-static unsigned long long short_key(const unsigned char *p, size_t n) {
+HOT unsigned long long short_key(const unsigned char *p, size_t n) {
     static const union {
         unsigned short u;
         unsigned char c[2];
     } endian = {1};
     unsigned long long k = 0;
     if (n > 8) return 0;
-    if (endian.c[0]) { /* little-endian: one load (side buffers have 8 bytes to spare), then a mask */
+    if (endian.c[0]) { /* little-endian: one load (side buffers have CHUNK bytes to spare), then a mask */
         memcpy(&k, p, 8);
         return n == 8 ? k : k & ((1ull << (8 * n)) - 1);
     }
@@ -177,12 +187,9 @@ static int rehash(nc_state *s) {
     return 0;
 }
 
-/* The tag of the bytes p[0:n] in column col (0 gold, 1 predicted), copied into s->held[col], which
- * stays valid while the table grows; NULL (and the reason set) when it does not fit or memory ran out.
- * The column's last short tag is checked first: tags repeat (runs of O). */
-static const nc_tag *lookup(nc_state *s, int col, const unsigned char *p, size_t n) {
-    unsigned long long key = short_key(p, n);
-    if (n <= 8 && s->held_len[col] == n && s->held_key[col] == key) return &s->held[col];
+/* lookup's way when the tag is not the column's last short one: the table (the tag resolved and
+ * added when new). */
+static const nc_tag *lookup_table(nc_state *s, int col, const unsigned char *p, size_t n, unsigned long long key) {
     s->held_len[col] = (size_t)-1;
     size_t h = hash_of(p, n, key), j = h & (s->table_cap - 1);
     while (s->table[j].used) {
@@ -233,6 +240,22 @@ static const nc_tag *lookup(nc_state *s, int col, const unsigned char *p, size_t
     return &s->held[col];
 }
 
+/* The tag of the bytes p[0:n] in column col (0 gold, 1 predicted), copied into s->held[col], which
+ * stays valid while the table grows; NULL (and the reason set) when it does not fit or memory ran out.
+ * The column's last short tag is checked first (tags repeat: runs of O), then, for a predicted tag,
+ * the gold tag of the line (mostly the same). */
+HOT const nc_tag *lookup(nc_state *s, int col, const unsigned char *p, size_t n) {
+    unsigned long long key = short_key(p, n);
+    if (n <= 8 && s->held_len[col] == n && s->held_key[col] == key) return &s->held[col];
+    if (col == 1 && n <= 8 && s->held_len[0] == n && s->held_key[0] == key) { /* the gold tag again */
+        s->held[1] = s->held[0];
+        s->held_len[1] = n;
+        s->held_key[1] = key;
+        return &s->held[1];
+    }
+    return lookup_table(s, col, p, n, key);
+}
+
 /* ---- lines ---- */
 
 /* Whether p[0:n] is valid UTF-8 as Python's strict decoder reads it (no surrogates, no overlongs). */
@@ -266,103 +289,202 @@ static int valid_utf8(const unsigned char *p, size_t n) {
 }
 
 static const unsigned char DOCSTART[] = "-DOCSTART-";
-
-/* Bytes by what splitting a line at runs of blanks does with them: 0 a plain byte of a field. */
-enum { BLANK_BYTE = 1, SPECIAL_BYTE = 2, HIGH_BYTE = 3 };
-#define H3 HIGH_BYTE, HIGH_BYTE, HIGH_BYTE
-#define H16 H3, H3, H3, H3, H3, HIGH_BYTE
-#define H64 H16, H16, H16, H16
-static const unsigned char BYTE_CLASS[256] = {
-    SPECIAL_BYTE, 0, 0, 0, 0, 0, 0, 0, 0, BLANK_BYTE, 0, 0, 0, SPECIAL_BYTE, 0, 0, /* NUL, tab, CR */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    BLANK_BYTE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* space */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    H64, H64,
-};
 #define DOCSTART_LEN 10
 
-/* Split and classify the line p[0:n] (its newline and a CR before it left out). 0, or -1 when the
- * numpy engine must read it (a NUL, a lone CR or a byte that is not UTF-8). */
-static int classify(const unsigned char *p, size_t n, int delimiter, int comments, row_t *r) {
-    int high = 0;
-    r->count = 0;
-    for (int k = 0; k < 3; k++) {
-        r->f[k] = p;
-        r->n[k] = 0;
+/* ---- the bytes that matter to a line, found 16 at a time ----
+ *
+ * A line is read in one pass over the bytes that may matter to it: spaces, tabs, control bytes
+ * (newline, CR, NUL), bytes of 0x80 and up (then the line's UTF-8 is checked) and the delimiter.
+ * chunk_mask(p, delimiter) has bit i set when p[i] is one of them. It may also set the bit of
+ * another byte (the 8-byte-word path does, above a byte it flags) but never misses one: the
+ * scanners read each flagged byte and take any other for a plain byte of a field. SSE2 where the
+ * compiler has it (x86-64 always), else 8-byte words on little-endian machines, else byte by byte;
+ * NERVE_CONLL_SCAN (1 bytes, 2 words, 3 SSE2) picks one for the tests. A side's buffer keeps CHUNK
+ * bytes past its data, zeroed, so the last chunk's load stays inside it. */
+#define CHUNK 16
+
+#ifndef NERVE_CONLL_SCAN
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define NERVE_CONLL_SCAN 3
+#elif defined(_WIN32) || (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#define NERVE_CONLL_SCAN 2
+#else
+#define NERVE_CONLL_SCAN 1
+#endif
+#endif
+
+#if NERVE_CONLL_SCAN == 3
+#include <emmintrin.h>
+
+HOT unsigned chunk_mask(const unsigned char *p, int delimiter) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i m = _mm_cmplt_epi8(v, _mm_set1_epi8(0x21)); /* signed: bytes of 0x80 and up too */
+    if (delimiter > 0x20) m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)delimiter)));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#elif NERVE_CONLL_SCAN == 2
+/* The top bit of each byte of w that is below 0x21, of 0x80 or up, or the delimiter (and maybe of a
+ * byte above one that is: a borrow). */
+static uint64_t flag_bytes(uint64_t w, int delimiter) {
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t m = ((w - ones * 0x21) & ~w) | w;
+    if (delimiter > 0x20 && delimiter < 0x80) {
+        uint64_t x = w ^ (ones * (uint64_t)delimiter);
+        m |= (x - ones) & ~x;
     }
-    if (delimiter < 0) {
-        size_t i = 0;
-        while (i < n) {
-            unsigned char c = p[i];
-            if (c == ' ' || c == '\t') {
-                i++;
-                continue;
-            }
-            size_t j = i;
-            unsigned char k = 0;
-            while (j < n && !(k = BYTE_CLASS[p[j]])) j++; /* the bytes of a field, plain ASCII */
-            while (j < n && k != BLANK_BYTE) {            /* the rest: a special or a high byte met */
-                if (k == SPECIAL_BYTE) return -1;
-                high |= k == HIGH_BYTE;
-                if (++j < n) k = BYTE_CLASS[p[j]];
-            }
-            if (r->count == 0) {
-                r->f[0] = p + i;
-                r->n[0] = j - i;
-            }
-            r->f[1] = r->f[2];
-            r->n[1] = r->n[2];
-            r->f[2] = p + i;
-            r->n[2] = j - i;
-            r->count++;
-            i = j;
-        }
-    } else {
-        int content = 0;
-        size_t start = 0;
-        for (size_t i = 0; i <= n; i++) {
-            if (i < n && p[i] != delimiter) {
-                unsigned char c = p[i];
-                if (c != ' ' && c != '\t') content = 1;
-                if (c < 0x0e) {
-                    if (c == 0 || c == '\r') return -1;
-                } else if (c >= 0x80) high = 1;
-                continue;
-            }
-            if (r->count == 0) {
-                r->f[0] = p + start;
-                r->n[0] = i - start;
-            }
-            r->f[1] = r->f[2];
-            r->n[1] = r->n[2];
-            r->f[2] = p + start;
-            r->n[2] = i - start;
-            r->count++;
-            start = i + 1;
-        }
-        if (!content) r->count = 0; /* only spaces and tabs: blank */
+    return m & (ones * 0x80);
+}
+
+HOT unsigned chunk_mask(const unsigned char *p, int delimiter) {
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    a = (flag_bytes(a, delimiter) >> 7) * 0x0102040810204080ull >> 56; /* byte i's flag to bit i */
+    b = (flag_bytes(b, delimiter) >> 7) * 0x0102040810204080ull >> 56;
+    return (unsigned)(a | b << 8);
+}
+#else
+HOT unsigned chunk_mask(const unsigned char *p, int delimiter) {
+    unsigned m = 0;
+    for (unsigned i = 0; i < CHUNK; i++)
+        if (p[i] < 0x21 || p[i] >= 0x80 || p[i] == delimiter) m |= 1u << i;
+    return m;
+}
+#endif
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static unsigned lowest_bit(unsigned m) {
+    unsigned long i;
+    _BitScanForward(&i, m);
+    return (unsigned)i;
+}
+#elif defined(__GNUC__) || defined(__clang__)
+#define lowest_bit(m) ((unsigned)__builtin_ctz(m))
+#else
+static unsigned lowest_bit(unsigned m) {
+    unsigned i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
     }
-    if (high && !valid_utf8(p, n)) return -1;
-    r->kind = r->count > 0 ? TOKEN : BLANK;
-    if (n >= DOCSTART_LEN && p[0] == '-' && memcmp(p, DOCSTART, DOCSTART_LEN) == 0) {
-        size_t end = DOCSTART_LEN;
-        if (delimiter < 0) {
-            while (end < n && p[end] != ' ' && p[end] != '\t') end++;
-        } else {
-            while (end < n && p[end] != delimiter) end++;
-        }
-        if (end == DOCSTART_LEN || p[DOCSTART_LEN] == ' ') r->kind = DOC;
+    return i;
+}
+#endif
+
+/* A field p[0:n] of a row: the first, and the last two so far. */
+HOT void add_field(row_t *r, const unsigned char *p, size_t n) {
+    if (r->count == 0) {
+        r->f[0] = p;
+        r->n[0] = n;
     }
-    if (comments && n > 0 && p[0] == '#') r->kind = COMMENT;
-    return 0;
+    r->f[1] = r->f[2];
+    r->n[1] = r->n[2];
+    r->f[2] = p;
+    r->n[2] = n;
+    r->count++;
+}
+
+/* Where a line that meets a CR at c ends: its newline follows (or the file ends there); else a lone CR. */
+static int at_cr(const unsigned char *c, const unsigned char *end, int eof, const unsigned char **next) {
+    if (c + 1 < end) {
+        if (c[1] != '\n') return GET_BAD;
+        *next = c + 2;
+        return GET_ROW;
+    }
+    if (!eof) return GET_NEED;
+    *next = end;
+    return GET_ROW;
+}
+
+/* The line from p (the data read ends at end; eof: the file ends there too), its fields split at
+ * runs of spaces and tabs: GET_ROW (*stop: where its text ends, *next: the line after it; *high:
+ * whether it holds bytes of 0x80 and up), GET_NEED (it may go on past end) or GET_BAD (a NUL, a
+ * lone CR). */
+HOT int scan_blanks(const unsigned char *p, const unsigned char *end, int eof, row_t *r,
+                       const unsigned char **stop, const unsigned char **next, int *high) {
+    const unsigned char *q = p, *field = p, *c = end;
+    *next = end;
+    for (;; q += CHUNK) {
+        unsigned m = chunk_mask(q, -1);
+        if (end - q < CHUNK) m &= (1u << (end - q)) - 1u;
+        while (m) {
+            c = q + lowest_bit(m);
+            m &= m - 1;
+            unsigned ch = *c;
+            if (ch == ' ' || ch == '\t') {
+                if (c > field) add_field(r, field, (size_t)(c - field));
+                field = c + 1;
+            } else if (ch == '\n') {
+                *next = c + 1;
+                goto line_end;
+            } else if (ch == '\r') {
+                int got = at_cr(c, end, eof, next);
+                if (got != GET_ROW) return got;
+                goto line_end;
+            } else if (ch == 0) {
+                return GET_BAD;
+            } else {
+                *high |= ch >= 0x80;
+            }
+        }
+        if (end - q <= CHUNK) break;
+    }
+    if (!eof) return GET_NEED;
+    c = end;
+line_end:
+    if (c > field) add_field(r, field, (size_t)(c - field));
+    *stop = c;
+    return GET_ROW;
+}
+
+/* scan_blanks for a line whose fields are split at each delimiter byte; a line of only spaces and
+ * tabs (and delimiters) is blank. */
+HOT int scan_delimited(const unsigned char *p, const unsigned char *end, int eof, int delimiter, row_t *r,
+                          const unsigned char **stop, const unsigned char **next, int *high) {
+    const unsigned char *q = p, *field = p, *after = p, *c = end;
+    int content = 0;
+    *next = end;
+    for (;; q += CHUNK) {
+        unsigned m = chunk_mask(q, delimiter);
+        if (end - q < CHUNK) m &= (1u << (end - q)) - 1u;
+        while (m) {
+            c = q + lowest_bit(m);
+            m &= m - 1;
+            content |= c > after; /* plain bytes since the last flagged one */
+            after = c + 1;
+            unsigned ch = *c;
+            if ((int)ch == delimiter) {
+                add_field(r, field, (size_t)(c - field));
+                field = c + 1;
+            } else if (ch == '\n') {
+                *next = c + 1;
+                goto line_end;
+            } else if (ch == '\r') {
+                int got = at_cr(c, end, eof, next);
+                if (got != GET_ROW) return got;
+                goto line_end;
+            } else if (ch == 0) {
+                return GET_BAD;
+            } else if (ch != ' ' && ch != '\t') {
+                content = 1;
+                *high |= ch >= 0x80;
+            }
+        }
+        if (end - q <= CHUNK) break;
+    }
+    if (!eof) return GET_NEED;
+    c = end;
+line_end:
+    content |= c > after;
+    add_field(r, field, (size_t)(c - field));
+    if (!content) r->count = 0; /* only spaces and tabs: blank */
+    *stop = c;
+    return GET_ROW;
 }
 
 /* The next line of a side (comments skipped): GET_ROW, GET_NEED (feed more), GET_END or GET_BAD. */
-static int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
+HOT int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
     for (;;) {
         if (d->at_start) {
             if (d->len - d->pos < 3 && !d->eof) return GET_NEED;
@@ -370,22 +492,31 @@ static int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
             d->at_start = 0;
         }
         if (d->pos >= d->len) return d->eof ? GET_END : GET_NEED;
-        const unsigned char *p = d->buf + d->pos;
-        size_t left = d->len - d->pos;
-        const unsigned char *nl = (const unsigned char *)memchr(p, '\n', left);
-        size_t n;
-        if (nl) {
-            n = (size_t)(nl - p);
-            r->next = d->pos + n + 1;
-        } else if (d->eof) {
-            n = left;
-            r->next = d->len;
-        } else return GET_NEED;
-        if (n && p[n - 1] == '\r') n--;
-        if (classify(p, n, d->delimiter, comments, r)) {
+        const unsigned char *p = d->buf + d->pos, *end = d->buf + d->len, *stop = p, *next = p;
+        int high = 0, got;
+        r->count = 0;
+        r->f[0] = r->f[1] = r->f[2] = p;
+        r->n[0] = r->n[1] = r->n[2] = 0;
+        if (d->delimiter < 0) got = scan_blanks(p, end, d->eof, r, &stop, &next, &high);
+        else got = scan_delimited(p, end, d->eof, d->delimiter, r, &stop, &next, &high);
+        if (got == GET_NEED) return GET_NEED;
+        size_t n = (size_t)(stop - p);
+        if (got == GET_BAD || (high && !valid_utf8(p, n))) {
             s->reason = "a NUL byte, a lone CR or bytes that are not UTF-8";
             return GET_BAD;
         }
+        r->next = (size_t)(next - d->buf);
+        r->kind = r->count > 0 ? TOKEN : BLANK;
+        if (n >= DOCSTART_LEN && p[0] == '-' && memcmp(p, DOCSTART, DOCSTART_LEN) == 0) {
+            size_t e = DOCSTART_LEN;
+            if (d->delimiter < 0) {
+                while (e < n && p[e] != ' ' && p[e] != '\t') e++;
+            } else {
+                while (e < n && p[e] != d->delimiter) e++;
+            }
+            if (e == DOCSTART_LEN || p[DOCSTART_LEN] == ' ') r->kind = DOC;
+        }
+        if (comments && n > 0 && p[0] == '#') r->kind = COMMENT;
         if (r->kind != COMMENT) return GET_ROW;
         d->pos = r->next;
     }
@@ -393,25 +524,26 @@ static int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
 
 /* ---- counting ---- */
 
-static void close_chunk(nc_state *s, decoder_t *d, int leaving, chunk_t *out) {
-    out->closed = 0;
+HOT void close_chunk(nc_state *s, decoder_t *d, int leaving, chunk_t *out) {
+    out->counts = 0;
+    out->type = 0;
+    out->start = 0;
     if (!d->open) return;
     d->open = 0;
-    out->closed = 1;
+    out->counts = s->opt.policy != 1 || !(s->opt.bad_start[d->entering] || s->opt.bad_end[leaving]);
     out->type = d->open_type;
     out->start = d->start;
-    out->valid = s->opt.policy != 1 || !(s->opt.bad_start[d->entering] || s->opt.bad_end[leaving]);
 }
 
-static void count_chunks(nc_state *s, const chunk_t *g, const chunk_t *p) {
-    if (g->closed && g->valid) s->t.gold[g->type]++;
-    if (p->closed && p->valid) s->t.pred[p->type]++;
-    if (g->closed && p->closed && g->valid && p->valid && g->start == p->start && g->type == p->type)
-        s->t.matched[g->type]++;
+HOT void count_chunks(nc_state *s, const chunk_t *g, const chunk_t *p) {
+    if (g->counts) s->t.gold[g->type]++;
+    if (p->counts) s->t.pred[p->type]++;
+    if (g->counts && p->counts && g->start == p->start && g->type == p->type) s->t.matched[g->type]++;
 }
 
-static void perl_step(nc_state *s, int gc, int gt, int pc, int pt) {
+HOT void perl_step(nc_state *s, int gc, int gt, int pc, int pt) {
     int lgc = s->perl_last[0], lgt = s->perl_last[1], lpc = s->perl_last[2], lpt = s->perl_last[3];
+    if ((gc | gt | pc | pt | lgc | lgt | lpc | lpt) == 0) return; /* O after O on both sides: no change */
     int gold_end = perl_end(lgc, gc) || (lgc != P_O && lgc != P_DOT && lgt != gt);
     int pred_end = perl_end(lpc, pc) || (lpc != P_O && lpc != P_DOT && lpt != pt);
     int gold_start = perl_start(lgc, gc) || (gc != P_O && gc != P_DOT && lgt != gt);
@@ -445,7 +577,7 @@ static void end_sentence(nc_state *s) {
     if (s->opt.policy != 3) count_chunks(s, &c[0], &c[1]);
 }
 
-static void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_start, int doc_start) {
+HOT void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_start, int doc_start) {
     if (sentence_start) {
         if (s->in_sentence) end_sentence(s);
         s->in_sentence = 1;
@@ -458,14 +590,17 @@ static void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_st
     s->t.used[0][g->vid]++;
     s->t.used[1][p->vid]++;
     const nc_tag *tags[2] = {g, p};
-    chunk_t c[2];
+    chunk_t c[2] = {{0, 0, 0}, {0, 0, 0}};
     for (int k = 0; k < 2; k++) {
         decoder_t *d = &s->dec[k];
         const nc_tag *t = tags[k];
         int code = pair_code(&d->prev, t);
         s->t.codes[k][code]++;
+        if (t->kind == K_OUT && d->prev.kind == K_OUT) { /* outside after outside: no chunk is open */
+            d->prev = *t;
+            continue;
+        }
         int inside = t->kind != K_OUT, goes_on = inside && continues(code);
-        c[k].closed = 0;
         if (!goes_on) close_chunk(s, d, code, &c[k]);
         if (inside && !goes_on) {
             d->open = 1;
@@ -476,7 +611,7 @@ static void token(nc_state *s, const nc_tag *g, const nc_tag *p, int sentence_st
         d->prev = *t;
     }
     if (s->opt.policy == 3) perl_step(s, g->pcode, g->ptype, p->pcode, p->ptype);
-    else count_chunks(s, &c[0], &c[1]);
+    else if (c[0].counts | c[1].counts) count_chunks(s, &c[0], &c[1]);
     s->index++;
 }
 
@@ -691,13 +826,14 @@ int nc_feed(nc_state *s, int side, const char *data, size_t len) {
     if (d->len + len > d->cap) {
         size_t cap = d->cap ? d->cap : 1 << 16;
         while (cap < d->len + len) cap *= 2;
-        unsigned char *b = (unsigned char *)realloc(d->buf, cap + 8); /* 8 to spare: short_key loads 8 */
+        unsigned char *b = (unsigned char *)realloc(d->buf, cap + CHUNK); /* chunk_mask loads 16 */
         if (!b) return -1;
         d->buf = b;
         d->cap = cap;
     }
     memcpy(d->buf + d->len, data, len);
     d->len += len;
+    memset(d->buf + d->len, 0, CHUNK); /* read by the last chunk's load, and by short_key's */
     return 0;
 }
 

@@ -11,7 +11,9 @@
  * The input is counted in blocks of that size and whole: both must agree on everything (status,
  * reason and every total: where a block ends changes nothing), and counts must stay within what
  * was read (correct <= tokens, matched <= gold and pred). A counter that reads it twice, as two
- * file pairs, must count twice the tokens.
+ * file pairs, must count twice the tokens. The scanners' chunk_mask must flag every byte that
+ * matters, at every alignment. Build with -DNERVE_CONLL_SCAN=1/2/3 to fuzz another way of
+ * finding those bytes (bytes, 8-byte words, SSE2; the default is the compiler's best).
  */
 #define NERVE_CONLL_CORE_ONLY
 #include <stdint.h>
@@ -124,6 +126,20 @@ static void check(const nc_totals *t) {
     }
 }
 
+/* chunk_mask flags every byte a line's scanner must see (it may flag more, never fewer), at every
+ * alignment: a byte it missed would be read as a plain byte of a field. */
+static void check_mask(const uint8_t *data, size_t size, int delimiter) {
+    for (size_t i = 0; i + CHUNK <= size; i++) {
+        unsigned m = chunk_mask(data + i, delimiter);
+        for (unsigned b = 0; b < CHUNK; b++) {
+            unsigned c = data[i + b];
+            if ((c < 0x21 || c >= 0x80 || (int)c == delimiter) && !(m & (1u << b))) {
+                abort();
+            }
+        }
+    }
+}
+
 static int same(const long long *a, const long long *b, size_t n) { return n == 0 || memcmp(a, b, n * sizeof *a) == 0; }
 
 /* The occurrences of each tag id: one array (`used`) or one a side (`used[2]`), as the core has it. */
@@ -223,5 +239,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         nc_free(twice);
     }
     nc_sniff_tab((const char *)data, size);
+    check_mask(data, size, delimiter);
     return 0;
 }
