@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import nerve
-from nerve.cli.parser import Help, Parser, columns
+from nerve.cli.parser import Help, Parser, terminal_width
 
 SRC = str(Path(nerve.__file__).resolve().parents[1])
 
@@ -27,8 +27,8 @@ def test_the_width_is_shutils(value: str | None, monkeypatch: pytest.MonkeyPatch
     else:
         monkeypatch.setenv("COLUMNS", value)
     monkeypatch.setenv("LINES", "24")
-    assert columns() == shutil.get_terminal_size().columns
-    assert Help("nerve")._width == columns() - 2  # argparse keeps the width it lays out at
+    assert terminal_width() == shutil.get_terminal_size().columns
+    assert Help("nerve")._width == terminal_width() - 2  # argparse keeps the width it lays out at
 
 
 def _not_a_tty(fd: int) -> os.terminal_size:
@@ -44,7 +44,7 @@ def test_without_a_terminal_the_width_is_80(how: str, monkeypatch: pytest.Monkey
         )
     else:  # a stream standing in for stdout (pythonw, an embedding): fileno() raises
         monkeypatch.setattr(sys, "__stdout__", io.StringIO())
-    assert columns() == 80
+    assert terminal_width() == 80
 
 
 class _Terminal:
@@ -76,7 +76,7 @@ def test_on_a_terminal_the_width_is_the_terminals(given: str | None, monkeypatch
     else:
         monkeypatch.setenv("COLUMNS", given)
     try:
-        assert columns() == shutil.get_terminal_size().columns == 57
+        assert terminal_width() == shutil.get_terminal_size().columns == 57
         assert Help("nerve")._width == 55
     finally:
         os.close(terminal.leader)

@@ -15,10 +15,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: ``nerve
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Help", "Parser", "columns"]
+__all__ = ["Help", "Parser", "terminal_width"]
 
 
-def columns() -> int:
+def terminal_width() -> int:
     """The terminal's width, as `shutil.get_terminal_size().columns` gives it (80 when there is none)."""
     try:
         width = int(os.environ["COLUMNS"])
@@ -37,7 +37,7 @@ class Help(argparse.HelpFormatter):
 
     def __init__(self, prog: str, **kwargs: Any) -> None:
         if kwargs.get("width") is None:
-            kwargs["width"] = columns() - 2
+            kwargs["width"] = terminal_width() - 2
         super().__init__(prog, **kwargs)
 
 
