@@ -20,12 +20,13 @@ import numpy as np
 from .. import options
 from ..analysis.agree_result import Consensus, Disagreement, Disagreements
 from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, categories_of, consensus
-from ..errors import OptionError
+from ..errors import OptionError, plural
 from ..io import formats
+from ..model import nesting
 from ..model.spans import SpanArray
 from ..plan import Converting, InstanceQuery
 from .agree_input import AnnotatorSpans
-from .convert_input import Corpus
+from .convert_input import TAG_FORMATS, Corpus
 from .convert_write import write_corpus
 
 if TYPE_CHECKING:
@@ -218,6 +219,14 @@ def _write(spans: SpanArray, ann: AnnotatorSpans, out: str, to: str | None) -> s
     """Write the consensus ``spans`` to ``out`` in ``to`` (or the format its extension names)."""
     target = to or {".conll": "conll", ".jsonl": "jsonl"}.get(os.path.splitext(out)[1], "jsonl")
     options.one_of(target, formats.targets(), "to")
+    nested = int(np.count_nonzero(nesting.roles(spans) != 0)) if target in TAG_FORMATS else 0
+    if nested:  # convert's fix, --flatten, is not an option of agree: name the targets that hold them
+        detail = (
+            f"{out}: {plural(nested, 'entity', 'entities')} of the consensus nest or overlap, which "
+            f"{target} tags cannot hold; {options.setting('to', 'jsonl')} or {options.setting('to', 'brat')} "
+            "writes them all"
+        )
+        raise OptionError(options.flag("to"), detail)
     if ann.texts is not None:
         corpus = Corpus(spans, list(ann.texts), None, list(ann.documents), "jsonl")
     else:

@@ -1,0 +1,68 @@
+"""`nerve.api.agree_rows`: where the consensus is written, and in what, and what it records.
+
+The consensus is written in the format ``to`` names, else the one ``out``'s extension names, else
+JSONL; a target that is no format is refused naming ``to``; entities of the consensus that nest
+cannot go into tags, and the refusal names the targets that hold them (agree has no
+``--flatten``, the fix `nerve convert` gives). The `Consensus` records its rule, and ``written``
+is ``None`` when nothing was written. Found by mutation testing: these passed every other test.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nerve
+from agree_corpora import nested_annotators
+from conftest import ROOT
+from nerve.errors import OptionError
+
+EXPORT = ROOT / "examples" / "agreement" / "labelstudio.json"
+
+
+def test_consensus_records_its_rule_and_nothing_written() -> None:
+    result = nerve.agree(EXPORT, bootstrap=None, consensus="unanimous")
+    assert result.consensus is not None
+    assert result.consensus.rule == "unanimous"
+    assert result.consensus.written is None
+    found = result.consensus.to_dict()
+    assert found["rule"] == "unanimous"
+    assert found["written"] is None
+
+
+def test_an_unknown_extension_is_written_as_jsonl(tmp_path: Path) -> None:
+    out = tmp_path / "consensus.out"
+    result = nerve.agree(EXPORT, bootstrap=None, consensus="majority", out=out)
+    assert result.consensus is not None
+    assert result.consensus.written == str(out)
+    docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(docs) == result.documents
+    assert sum(len(d["spans"]) for d in docs) == result.consensus.entities > 0
+
+
+def test_a_target_that_is_no_format_names_to(tmp_path: Path) -> None:
+    with pytest.raises(OptionError) as err:
+        nerve.agree(EXPORT, bootstrap=None, consensus="majority", out=tmp_path / "c.txt", to="xml")
+    assert err.value.option == "to"
+    assert "'xml'" in err.value.detail
+    assert "jsonl" in err.value.detail
+
+
+def test_a_nested_consensus_into_tags_names_the_targets_that_hold_it(tmp_path: Path) -> None:
+    """Not "--flatten", which agree does not have: jsonl and brat write nested entities."""
+    paths = nested_annotators(tmp_path)
+    out = tmp_path / "c.conll"
+    with pytest.raises(OptionError) as err:
+        nerve.agree(*paths, bootstrap=None, consensus="majority", out=out)
+    assert err.value.option == "to"
+    assert "flatten" not in str(err.value)
+    assert str(out) in err.value.detail
+    assert "2 entities of the consensus nest" in err.value.detail
+    assert "to='jsonl'" in err.value.detail
+    assert "to='brat'" in err.value.detail
+    assert not out.exists()
+    kept = nerve.agree(*paths, bootstrap=None, consensus="majority", out=tmp_path / "c.jsonl")
+    assert kept.consensus is not None
+    assert kept.consensus.entities == 2
