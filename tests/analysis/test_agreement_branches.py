@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from agree_reference import votes_order_reference
 from nerve.analysis.agree_stats import pair_counts
-from nerve.analysis.agree_votes import votes_of
+from nerve.analysis.agree_votes import consensus, votes_of
 from nerve.analysis.agreement import alpha, alpha_parts, label_counts
 from nerve.model.spans import SpanArray
 
@@ -153,3 +153,14 @@ def test_pair_counts_and_vote_order_at_any_offset(data: tuple[list[list[Doc]], n
     assert ours.tolist() == want[np.sort(first), :4].tolist()
     marked = {(d, s, e, y) for a in docs for d, doc in enumerate(a) for s, e, y in doc}
     assert len(votes.doc) == len(marked)
+
+
+@pytest.mark.parametrize("rule", ["majority", "unanimous"])
+def test_consensus_ties_are_a_boolean_mask_under_either_rule(rule: str) -> None:
+    """One flag per entity, booleans (a mask to index with), none set where no tie is possible."""
+    one, two = [[(0, 2, "A")]], [[(0, 2, "A"), (3, 4, "B")]]
+    spans = [SpanArray.from_documents(one), SpanArray.from_documents(two)]
+    kept, tie = consensus(votes_of(spans, np.ones((2, 1), dtype=np.bool_)), rule)
+    assert tie.dtype == np.bool_
+    assert tie.tolist() == ([False, True] if rule == "majority" else [False, False])
+    assert len(kept) == 1

@@ -18,6 +18,7 @@ import nerve
 from agree_corpora import nested_annotators
 from conftest import ROOT
 from nerve.errors import OptionError
+from nerve.plan import InstanceQuery
 
 EXPORT = ROOT / "examples" / "agreement" / "labelstudio.json"
 
@@ -66,3 +67,19 @@ def test_a_nested_consensus_into_tags_names_the_targets_that_hold_it(tmp_path: P
     kept = nerve.agree(*paths, bootstrap=None, consensus="majority", out=tmp_path / "c.jsonl")
     assert kept.consensus is not None
     assert kept.consensus.entities == 2
+
+
+@pytest.mark.parametrize("words", [1, 2])
+def test_context_words_longer_than_the_window_stay_whole(tmp_path: Path, words: int) -> None:
+    """Words of 100 characters either side: the context holds them whole, not their last 64."""
+    before, after = "a" * 99 + "z", "y" + "b" * 99
+    text = f"{before} {before} Paris {after} {after}"
+    at = text.index("Paris")
+    marked = {"text": text, "spans": [{"start": at, "end": at + 5, "label": "LOC"}]}
+    paths = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    paths[0].write_text(json.dumps(marked) + "\n", encoding="utf-8")
+    paths[1].write_text(json.dumps({"text": text, "spans": []}) + "\n", encoding="utf-8")
+    result = nerve.agree(*paths, bootstrap=None, instances=InstanceQuery(context=words))
+    (row,) = result.disagreements.rows
+    assert row.category == "missed"
+    assert row.context == " ".join([before] * words + ["[[Paris]]"] + [after] * words)

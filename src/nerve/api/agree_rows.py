@@ -67,14 +67,35 @@ class _Texts:
     def context(self, doc: int, start: int, end: int, inner: str | None, words: int) -> str:
         """The text ``inner`` of ``start:end`` with ``words`` words either side, it in ``[[ ]]``."""
         if self.texts is not None:
-            text, reach = self.texts[doc], 64 * words  # a window wide enough for that many words
-            left = " ".join(text[max(0, start - reach) : start].split()[-words:]) if words else ""
-            right = " ".join(text[end : end + reach].split()[:words]) if words else ""
+            text = self.texts[doc]
+            left = " ".join(_words_before(text, start, words)) if words else ""
+            right = " ".join(_words_after(text, end, words)) if words else ""
         else:
             base, stop = self.base[doc], self.base[doc + 1]
             left = " ".join(self.words[max(base, base + start - words) : base + start])
             right = " ".join(self.words[base + end : min(stop, base + end + words)])
         return " ".join(part for part in (left, f"[[{inner or ''}]]", right) if part)
+
+
+def _words_before(text: str, start: int, words: int) -> list[str]:
+    """The last ``words`` whole words of ``text[:start]``, from a window widened until it holds them."""
+    reach = 64 * words
+    while True:
+        low = max(0, start - reach)
+        found = text[low:start].split()
+        if low == 0 or len(found) > words:  # more than asked: the first, maybe cut, is not taken
+            return found[-words:]
+        reach *= 2
+
+
+def _words_after(text: str, end: int, words: int) -> list[str]:
+    """The first ``words`` whole words of ``text[end:]``, from a window widened until it holds them."""
+    reach = 64 * words
+    while True:
+        found = text[end : end + reach].split()
+        if end + reach >= len(text) or len(found) > words:
+            return found[:words]
+        reach *= 2
 
 
 def _picked(votes: Votes, apart: Int, kinds: Int, query: InstanceQuery) -> Int:
