@@ -83,3 +83,57 @@ def test_context_words_longer_than_the_window_stay_whole(tmp_path: Path, words: 
     (row,) = result.disagreements.rows
     assert row.category == "missed"
     assert row.context == " ".join([before] * words + ["[[Paris]]"] + [after] * words)
+
+
+def _alternating(tmp_path: Path, n: int) -> list[Path]:
+    """``n`` words spaced apart, each marked A by one annotator; the other leaves the even ones out
+    (``missed``) and marks the odd ones B (``type``): disagreements of two categories, alternating."""
+    words = [f"w{i}" for i in range(n)]
+    text = " . ".join(words)
+    at = [text.index(f"w{i} ") if i < n - 1 else text.rindex(f"w{i}") for i in range(n)]
+    one = [{"start": s, "end": s + len(w), "label": "A"} for s, w in zip(at, words, strict=True)]
+    two = [
+        {"start": s, "end": s + len(w), "label": "B"}
+        for i, (s, w) in enumerate(zip(at, words, strict=True))
+        if i % 2
+    ]
+    paths = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    for path, spans in zip(paths, (one, two), strict=True):
+        path.write_text(json.dumps({"text": text, "spans": spans}) + "\n", encoding="utf-8")
+    return paths
+
+
+def _listed(paths: list[Path], query: InstanceQuery) -> list[tuple[str, str | None]]:
+    rows = nerve.agree(*paths, bootstrap=None, instances=query).disagreements.rows
+    return [(r.category, r.text) for r in rows]
+
+
+def test_the_cap_keeps_the_first_of_each_category_in_order(tmp_path: Path) -> None:
+    """60 disagreements, 30 of each category: the cap keeps the first 5 of each, by position."""
+    paths = _alternating(tmp_path, 60)
+    every = _listed(paths, InstanceQuery())
+    assert len(every) == 60
+    want = [r for r in every if r[0] == "missed"][:5] + [r for r in every if r[0] == "type"][:5]
+    capped = _listed(paths, InstanceQuery(per_category=5))
+    assert capped == sorted(want, key=every.index)
+    assert capped[:2] == [("missed", "w0"), ("type", "w1")]
+
+
+def test_types_and_categories_filter_together(tmp_path: Path) -> None:
+    """A type picks the clusters holding an entity of it, within the categories asked for."""
+    paths = _alternating(tmp_path, 8)
+    every = _listed(paths, InstanceQuery())
+    assert _listed(paths, InstanceQuery(types=("B",))) == [r for r in every if r[0] == "type"]
+    assert _listed(paths, InstanceQuery(types=("A",))) == every
+    assert _listed(paths, InstanceQuery(categories=("missed",), types=("A",))) == every[::2]
+    assert _listed(paths, InstanceQuery(categories=("missed",), types=("B",))) == []
+    assert _listed(paths, InstanceQuery(categories=("type",), types=("B",))) == every[1::2]
+
+
+def test_a_type_filter_over_annotators_who_marked_nothing(tmp_path: Path) -> None:
+    paths = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    for path in paths:
+        path.write_text(json.dumps({"text": "nothing here", "spans": []}) + "\n", encoding="utf-8")
+    result = nerve.agree(*paths, bootstrap=None, instances=InstanceQuery(types=("A",)))
+    assert result.disagreements.total == 0
+    assert result.disagreements.rows == ()
