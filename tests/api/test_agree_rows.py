@@ -12,12 +12,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import nerve
 from agree_corpora import nested_annotators
+from agree_reference import disagreements_reference
 from conftest import ROOT
+from nerve.analysis.agree_votes import votes_of
+from nerve.api.agree_input import AnnotatorSpans
+from nerve.api.agree_rows import check_agree_query, disagreements_of
 from nerve.errors import OptionError
+from nerve.io.write.tags import TokenColumns
+from nerve.model.spans import SpanArray
 from nerve.plan import InstanceQuery
 
 EXPORT = ROOT / "examples" / "agreement" / "labelstudio.json"
@@ -137,3 +144,46 @@ def test_a_type_filter_over_annotators_who_marked_nothing(tmp_path: Path) -> Non
     result = nerve.agree(*paths, bootstrap=None, instances=InstanceQuery(types=("A",)))
     assert result.disagreements.total == 0
     assert result.disagreements.rows == ()
+
+
+def test_frequency_puts_the_most_frequent_surfaces_first(tmp_path: Path) -> None:
+    """Surfaces marked 3, 2 and 1 times apart: most frequent first, by position among equals."""
+    words = ["y", "x", "z", "x", "y", "x"]
+    text = " . ".join(words)
+    at = [2 * 2 * i for i in range(len(words))]  # "w . " is 4 characters
+    one = [{"start": s, "end": s + 1, "label": "A"} for s in at]
+    paths = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    paths[0].write_text(json.dumps({"text": text, "spans": one}) + "\n", encoding="utf-8")
+    paths[1].write_text(json.dumps({"text": text, "spans": []}) + "\n", encoding="utf-8")
+    by_position = nerve.agree(*paths, bootstrap=None, instances=InstanceQuery()).disagreements.rows
+    assert [r.text for r in by_position] == words
+    rows = nerve.agree(*paths, bootstrap=None, instances=InstanceQuery(sort="frequency")).disagreements.rows
+    assert [(r.text, r.start) for r in rows] == [
+        ("x", 4),
+        ("x", 12),
+        ("x", 20),
+        ("y", 0),
+        ("y", 16),
+        ("z", 8),
+    ]
+
+
+def test_more_annotators_than_bits_in_an_int64() -> None:
+    """64 annotators: who marked what is kept beyond 62 of them, as the row-by-row reference has it."""
+    m = 64
+    marked = [[(0, 1, "A")] if a % 3 else [(0, 2, "B")] if a % 2 else [] for a in range(m)]
+    marked[m - 1] = [(0, 1, "A"), (2, 3, "A")]
+    spans = tuple(SpanArray.from_documents([doc]) for doc in marked)
+    present = np.ones((m, 1), dtype=np.bool_)
+    tokens = TokenColumns(["a", "b", "c"], np.asarray([0, 3]), np.asarray([True, False, False]))
+    names = tuple(f"n{a}" for a in range(m))
+    ann = AnnotatorSpans(names, names, spans, spans, present, ["d"], None, tokens, ("conll",) * m)
+    votes = votes_of(list(spans), present)
+    query = check_agree_query(InstanceQuery())
+    found = disagreements_of(votes, ann, query)
+    assert found == disagreements_reference(votes, ann, query)
+    first, last = found.rows
+    assert first.marks["n63"] == (("a", "A"),)
+    assert first.marks["n3"] == (("a b", "B"),)
+    assert first.marks["n0"] == ()
+    assert last.marks["n63"] == (("c", "A"),)
