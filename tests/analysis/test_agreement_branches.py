@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from agree_reference import votes_order_reference
 from nerve.analysis.agree_stats import pair_counts
-from nerve.analysis.agree_votes import consensus, votes_of
+from nerve.analysis.agree_votes import categories_of, consensus, votes_of
 from nerve.analysis.agreement import alpha, alpha_parts, label_counts
 from nerve.model.spans import SpanArray
 
@@ -164,3 +164,13 @@ def test_consensus_ties_are_a_boolean_mask_under_either_rule(rule: str) -> None:
     assert tie.dtype == np.bool_
     assert tie.tolist() == ([False, True] if rule == "majority" else [False, False])
     assert len(kept) == 1
+
+
+def test_a_cluster_with_one_entity_short_of_a_vote_disagrees() -> None:
+    """Both mark "a b c"; one also marks "b" inside it: one entity short, nobody silent: boundary."""
+    one, two = [[(0, 3, "A")]], [[(0, 3, "A"), (1, 2, "A")]]
+    spans = [SpanArray.from_documents(one), SpanArray.from_documents(two)]
+    votes = votes_of(spans, np.ones((2, 1), np.bool_))
+    apart, kinds = categories_of(votes)
+    assert apart.tolist() == [0]
+    assert kinds.tolist() == [2]  # boundary
