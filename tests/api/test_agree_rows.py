@@ -19,7 +19,7 @@ import nerve
 from agree_corpora import nested_annotators
 from agree_reference import disagreements_reference
 from conftest import ROOT
-from nerve.analysis.agree_votes import votes_of
+from nerve.analysis.agree_votes import AGREE_CATEGORIES, votes_of
 from nerve.api.agree_input import AnnotatorSpans
 from nerve.api.agree_rows import check_agree_query, disagreements_of
 from nerve.errors import OptionError
@@ -187,3 +187,14 @@ def test_more_annotators_than_bits_in_an_int64() -> None:
     assert first.marks["n3"] == (("a b", "B"),)
     assert first.marks["n0"] == ()
     assert last.marks["n63"] == (("c", "A"),)
+
+
+def test_the_query_keeps_its_filters_and_refuses_other_categories() -> None:
+    """Every category by default; a category of score's (``spurious``) refused, naming agree's."""
+    assert check_agree_query(None) == InstanceQuery(categories=AGREE_CATEGORIES)
+    asked = InstanceQuery(types=("A",), per_category=2, sort="frequency", context=1)
+    assert check_agree_query(asked) == InstanceQuery(AGREE_CATEGORIES, ("A",), 2, "frequency", 1)
+    with pytest.raises(OptionError) as err:
+        check_agree_query(InstanceQuery(categories=("missed", "spurious")))
+    assert err.value.option == "categories"
+    assert err.value.detail == f"agreement lists the categories {', '.join(AGREE_CATEGORIES)}, got 'spurious'"
