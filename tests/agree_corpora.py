@@ -9,6 +9,7 @@ or ``I-``, ``O`` otherwise), independently of nerve's decoder.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 SYSTEMS = (
@@ -74,3 +75,15 @@ def chunks(tags: list[str]) -> list[tuple[int, int, str]]:
         if tag != "O" and begins:
             start, kind = i, name
     return out
+
+
+def nested_annotators(tmp_path: Path) -> list[Path]:
+    """Two annotators who both mark "New York City" and "New York" inside it."""
+    line = {
+        "text": "New York City is big",
+        "spans": [{"start": 0, "end": 13, "label": "LOC"}, {"start": 0, "end": 8, "label": "LOC"}],
+    }
+    paths = [tmp_path / f"a{a}.jsonl" for a in (1, 2)]
+    for path in paths:
+        path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    return paths

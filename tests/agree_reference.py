@@ -201,9 +201,9 @@ def _text(ann: AnnotatorSpans, doc: int, start: int, end: int) -> str | None:
 
 def _context(ann: AnnotatorSpans, doc: int, start: int, end: int, words: int) -> str:
     if ann.texts is not None:
-        text, reach = ann.texts[doc], 64 * words
-        left = " ".join(text[max(0, start - reach) : start].split()[-words:]) if words else ""
-        right = " ".join(text[end : end + reach].split()[:words]) if words else ""
+        text = ann.texts[doc]  # the whole text either side, split: words of any length stay whole
+        left = " ".join(text[:start].split()[-words:]) if words else ""
+        right = " ".join(text[end:].split()[:words]) if words else ""
     else:
         base, stop = int(ann.tokens.doc_start[doc]), int(ann.tokens.doc_start[doc + 1])
         left = " ".join(ann.tokens.words[max(base, base + start - words) : base + start])

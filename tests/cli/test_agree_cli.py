@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agree_corpora import nested_annotators
 from cli_errors import cli_error
 from conftest import ROOT
 from nerve.cli import main
@@ -227,3 +228,16 @@ def test_texts_that_differ_between_annotators(
     line = cli_error(capsys, "agree", first, second)
     wanted = f"document {name}: its {what} from a's ({first}); every annotator must annotate the same text"
     assert line == f"nerve: error: {second}: {wanted}"
+
+
+def test_a_nested_consensus_into_tags_is_one_line_without_flatten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """agree has no --flatten (convert's fix): the line names the targets that hold nested entities."""
+    paths = nested_annotators(tmp_path)
+    code = main(["agree", *map(str, paths), "--consensus", "majority", "-o", str(tmp_path / "c.conll")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert "--to jsonl or --to brat" in err
+    assert "--flatten" not in err

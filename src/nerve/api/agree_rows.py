@@ -20,12 +20,13 @@ import numpy as np
 from .. import options
 from ..analysis.agree_result import Consensus, Disagreement, Disagreements
 from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, categories_of, consensus
-from ..errors import OptionError
+from ..errors import OptionError, plural
 from ..io import formats
+from ..model import nesting
 from ..model.spans import SpanArray
 from ..plan import Converting, InstanceQuery
 from .agree_input import AnnotatorSpans
-from .convert_input import Corpus
+from .convert_input import TAG_FORMATS, Corpus
 from .convert_write import write_corpus
 
 if TYPE_CHECKING:
@@ -66,14 +67,35 @@ class _Texts:
     def context(self, doc: int, start: int, end: int, inner: str | None, words: int) -> str:
         """The text ``inner`` of ``start:end`` with ``words`` words either side, it in ``[[ ]]``."""
         if self.texts is not None:
-            text, reach = self.texts[doc], 64 * words  # a window wide enough for that many words
-            left = " ".join(text[max(0, start - reach) : start].split()[-words:]) if words else ""
-            right = " ".join(text[end : end + reach].split()[:words]) if words else ""
+            text = self.texts[doc]
+            left = " ".join(_words_before(text, start, words)) if words else ""
+            right = " ".join(_words_after(text, end, words)) if words else ""
         else:
             base, stop = self.base[doc], self.base[doc + 1]
             left = " ".join(self.words[max(base, base + start - words) : base + start])
             right = " ".join(self.words[base + end : min(stop, base + end + words)])
         return " ".join(part for part in (left, f"[[{inner or ''}]]", right) if part)
+
+
+def _words_before(text: str, start: int, words: int) -> list[str]:
+    """The last ``words`` whole words of ``text[:start]``, from a window widened until it holds them."""
+    reach = 64 * words
+    while True:
+        low = max(0, start - reach)
+        found = text[low:start].split()
+        if low == 0 or len(found) > words:  # more than asked: the first, maybe cut, is not taken
+            return found[-words:]
+        reach *= 2
+
+
+def _words_after(text: str, end: int, words: int) -> list[str]:
+    """The first ``words`` whole words of ``text[end:]``, from a window widened until it holds them."""
+    reach = 64 * words
+    while True:
+        found = text[end : end + reach].split()
+        if end + reach >= len(text) or len(found) > words:
+            return found[:words]
+        reach *= 2
 
 
 def _picked(votes: Votes, apart: Int, kinds: Int, query: InstanceQuery) -> Int:
@@ -218,6 +240,14 @@ def _write(spans: SpanArray, ann: AnnotatorSpans, out: str, to: str | None) -> s
     """Write the consensus ``spans`` to ``out`` in ``to`` (or the format its extension names)."""
     target = to or {".conll": "conll", ".jsonl": "jsonl"}.get(os.path.splitext(out)[1], "jsonl")
     options.one_of(target, formats.targets(), "to")
+    nested = int(np.count_nonzero(nesting.roles(spans) != 0)) if target in TAG_FORMATS else 0
+    if nested:  # convert's fix, --flatten, is not an option of agree: name the targets that hold them
+        detail = (
+            f"{out}: {plural(nested, 'entity', 'entities')} of the consensus nest or overlap, which "
+            f"{target} tags cannot hold; {options.setting('to', 'jsonl')} or {options.setting('to', 'brat')} "
+            "writes them all"
+        )
+        raise OptionError(options.flag("to"), detail)
     if ann.texts is not None:
         corpus = Corpus(spans, list(ann.texts), None, list(ann.documents), "jsonl")
     else:
