@@ -16,10 +16,16 @@ from typing import Any, ParamSpec, TypeVar
 from ..plan import Plan
 from .sources import Source
 
-__all__ = ["keywords", "plan_of", "planned"]
+__all__ = ["keyword_defaults", "keywords", "plan_of", "planned"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def keyword_defaults(function: Callable[..., Any]) -> dict[str, Any]:
+    """``function``'s keyword-only arguments and their defaults, read from its signature."""
+    found = inspect.signature(function).parameters.values()
+    return {p.name: p.default for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY}
 
 
 @functools.cache
@@ -27,8 +33,7 @@ def keywords() -> dict[str, Any]:
     """`nerve.score`'s keyword arguments and their defaults, read from its signature."""
     from . import score  # the package, loaded before any of its modules runs
 
-    found = inspect.signature(score).parameters.values()
-    return {p.name: p.default for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    return keyword_defaults(score)
 
 
 def plan_of(**given: Any) -> Plan:

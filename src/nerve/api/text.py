@@ -7,7 +7,6 @@ In: a label and a prediction directory (or CoNLL files) and the metrics' options
 from __future__ import annotations
 
 import functools
-import inspect
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import options
 from ..errors import NerveError, OptionError
 from ..plan import Feedback, Plan, Reading, Texts
-from .planned import planned
+from .planned import keyword_defaults, planned
 from .sources import Source, is_path
 
 if TYPE_CHECKING:
@@ -28,8 +27,7 @@ __all__ = ["score_text", "scored_text", "text_plan"]
 @functools.cache
 def _defaults() -> dict[str, Any]:
     """`score_text`'s keyword arguments and their defaults, read from its signature."""
-    found = inspect.signature(score_text).parameters.values()
-    return {p.name: p.default for p in found if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    return keyword_defaults(score_text)
 
 
 def text_plan(**given: Any) -> Plan:
