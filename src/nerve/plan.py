@@ -19,9 +19,10 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 
 from . import options
+from ._frozen import frozen
 from .errors import OptionError
 from .io.label_maps import label_map as read_label_map
 from .io.outputs import OutputReading, output_reading
@@ -58,7 +59,7 @@ DEFAULTS: Mapping[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class MucOptions:
     """How the MUC modes are computed.
 
@@ -114,7 +115,7 @@ def check_query(
     return wanted
 
 
-@dataclass(frozen=True)
+@frozen
 class InstanceQuery:
     """Which instances to list: see `nerve.analysis.instances.instances` (checked when made)."""
 
@@ -128,7 +129,7 @@ class InstanceQuery:
         check_query(self.categories, self.sort, self.per_category, self.context)
 
 
-@dataclass(frozen=True)
+@frozen
 class Reading:
     """Where the entities come from, and how files are read (checked against the input when read)."""
 
@@ -163,7 +164,7 @@ TAG_OPTIONS: tuple[str, ...] = ("scheme", "repair", "outside", "comments", "chec
 TAG_OPTIONS += ("delimiter", "workers", "gold_scheme", "pred_scheme")
 
 
-@dataclass(frozen=True)
+@frozen
 class Tagging:
     """How tags become entities: the repair policy, the schemes (``None``: inferred), the tag format.
 
@@ -187,7 +188,7 @@ class Tagging:
         return self.scheme is None and self.policy in ("discard", "error") and self.pred_scheme == "same"
 
 
-@dataclass(frozen=True)
+@frozen
 class Metrics:
     """The F-score's beta, the MUC options when the muc family is asked for, and the threshold sweep."""
 
@@ -196,7 +197,7 @@ class Metrics:
     sweep: bool = False  # P/R/F at each confidence threshold of the predictions (`nerve.metrics.sweep`)
 
 
-@dataclass(frozen=True)
+@frozen
 class Analysing:
     """The opt-in analysis: error categories, the confusion matrix, instances, slices and their files."""
 
@@ -218,7 +219,7 @@ class Analysing:
         return self.instances is not None or bool({"frequency", "seen"} & set(self.slices))
 
 
-@dataclass(frozen=True)
+@frozen
 class Statistics:
     """The bootstrap: resamples, seed, confidence level, and the unit resampled (``auto`` chosen later)."""
 
@@ -228,14 +229,14 @@ class Statistics:
     unit: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Feedback:
     """What the caller is told while the run goes: ``progress(bytes read, total)``."""
 
     progress: Callable[[int, int], None] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Converting:
     """What `nerve.convert` writes, and how it reads the one side it converts (`nerve.api.convert`).
 
@@ -255,7 +256,7 @@ class Converting:
     outside: str = "O"
 
 
-@dataclass(frozen=True)
+@frozen
 class Texts:
     """`nerve.score_text`'s options (`nerve.api.text`) but its pattern and progress; ``given``: those set."""
 
@@ -268,7 +269,7 @@ class Texts:
     given: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     """Every option of a run, checked, in groups (see the module)."""
 

@@ -7,12 +7,12 @@ a dataclass: the errors are imported by every command line, ``--help`` included,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ._frozen import frozen
 
 __all__ = ["Problem"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One invalid transition, found while validating a tag sequence.
 

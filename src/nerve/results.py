@@ -8,9 +8,10 @@ nothing was predicted, recall is 0 when there is nothing to find, F1 is 0 when b
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from . import options
+from ._frozen import frozen
 from ._version import __version__
 from .errors import InputError, NerveError
 from .model.counts import Counts, ExactTotals, RepairStats, Score, TokenStats, fbeta, safe_div
@@ -31,7 +32,7 @@ __all__ = ["MISFIT_SHARE", "Counts", "ExactScores", "RepairStats", "Result"]
 __all__ += ["Score", "Settings", "TokenStats", "fbeta", "match_of"]
 
 
-@dataclass(frozen=True)
+@frozen
 class ExactScores:
     """Exact-match entity scores: micro (the headline), macro, support-weighted, and per type.
 
@@ -101,7 +102,7 @@ def match_of(overlap: MucOptions | None) -> str:
     return "exact" if overlap is None else f"exact, muc ({overlap.describe()})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     """Everything that changes the numbers; the signature is rendered from it.
 
@@ -195,7 +196,7 @@ class Settings:
 MISFIT_SHARE = 0.05
 
 
-@dataclass(frozen=True)
+@frozen
 class Result:
     """The result of `nerve.score`: exact entity scores, token accuracy and repairs.
 

@@ -74,6 +74,7 @@ HELP |= {"nerve.io.format", "nerve.io.formats", "nerve.model", "nerve.model.sche
 HELP |= {"nerve.options", *(f"nerve.io.formats.{name}" for name in RECORDS.split())}
 # The compiled engine's road from the command line to the totals, and from them to the rendering.
 COMPILED = HELP | {
+    "nerve._frozen",
     "nerve.model.quoting",
     "nerve.model.schemes",
     "nerve.compiled",

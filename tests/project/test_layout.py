@@ -42,6 +42,7 @@ LAYERS: list[tuple[str, ...]] = [
         "nerve._version",
         "nerve._deprecated",
         "nerve._engine",
+        "nerve._frozen",
         "nerve._speedups",
     ),
     ("nerve.model",),

@@ -11,9 +11,10 @@ reason where one is n/a (`Estimate`), the disagreements (`Disagreement`) and the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from .._frozen import frozen
 from ..metrics.muc_counts import MucCounts
 from ..model.counts import Score
 from .units import Flag
@@ -37,7 +38,7 @@ def mean(values: list[float | None]) -> float | None:
     return sum(known) / len(known) if known else None
 
 
-@dataclass(frozen=True)
+@frozen
 class Annotator:
     """One annotator: name, source, entities, documents annotated and left out, and what changed.
 
@@ -57,7 +58,7 @@ class Annotator:
         return {**self.__dict__, "missing": list(self.missing), "notes": dict(self.notes)}
 
 
-@dataclass(frozen=True)
+@frozen
 class PairScores:
     """Two annotators compared on the documents both annotated (``a`` taken as the reference).
 
@@ -103,7 +104,7 @@ class PairScores:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Estimate:
     """A statistic, its bootstrap interval, and why either is n/a (with what to do), where one is."""
 
@@ -117,7 +118,7 @@ class Estimate:
         return {"value": self.value, "interval": interval, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@frozen
 class AgreeBootstrap:
     """How the intervals were drawn: resamples of documents, and what makes them unreliable."""
 
@@ -135,7 +136,7 @@ class AgreeBootstrap:
         return {**out, "flags": [f.to_dict() for f in self.flags]}
 
 
-@dataclass(frozen=True)
+@frozen
 class Disagreement:
     """A cluster of overlapping entities the annotators of its document did not all mark alike.
 
@@ -157,7 +158,7 @@ class Disagreement:
         return {**self.__dict__, "marks": marks}
 
 
-@dataclass(frozen=True)
+@frozen
 class Disagreements:
     """How many clusters disagree, by category, and the ones listed (after the filters)."""
 
@@ -174,7 +175,7 @@ class Disagreements:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Consensus:
     """The entities kept by ``rule``, and the ties (exactly half the annotators) left out, listed."""
 
@@ -196,7 +197,7 @@ class Consensus:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Agreement:
     """Agreement between annotators of the same documents (`nerve.agree`).
 

@@ -16,11 +16,11 @@ not compared (their extents are).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import plural
 from .agreement import alphas
 from .bootstrap import percentiles, resample_totals, scores
@@ -48,7 +48,7 @@ def pair_counts(a: SpanArray, b: SpanArray, both: Bool) -> Int:
     return pair_counts_of_keys(keys, 0, 1, (a, b), both)
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class EntityKeys:
     """One id per distinct entity ``(doc, start, end, type name)`` of several annotators.
 

@@ -16,11 +16,11 @@ types), ``boundary`` (one type, other extents) or ``boundary_type``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ RULES = ("majority", "unanimous")
 AGREE_CATEGORIES = ("missed", "type", "boundary", "boundary_type")
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Votes:
     """Every distinct entity marked by someone, sorted by document, start and longest first.
 

@@ -26,11 +26,11 @@ the reason (`Undefined`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from ..model.spans import SpanArray
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ __all__ = [
 ONE_LABEL = "every token has the same label, so chance agreement is 1 and the statistic is undefined"
 
 
-@dataclass(frozen=True)
+@frozen
 class Undefined:
     """Why a statistic could not be computed, and what would make it computable."""
 

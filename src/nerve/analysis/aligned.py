@@ -10,11 +10,11 @@ offsets are the file's own, within each document, and there are no tokens. `Coll
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from ..model.blocks import TagBlock
 from ..model.chunks import Chunks
 from ..model.spans import SpanArray
@@ -29,7 +29,7 @@ __all__ = ["Aligned", "Collector", "Tokens"]
 _NONE = np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Tokens:
     """Token columns of a tagged corpus; index ``i`` is the token at corpus position ``i``.
 
@@ -63,7 +63,7 @@ class Tokens:
         return starts, ends
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Aligned:
     """Gold and predicted entities of one corpus, in one type vocabulary (``gold.labels``).
 

@@ -23,11 +23,12 @@ zero-width interval that would look exact. Fewer than 20 units are flagged ``few
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import NerveError, OptionError, plural
 from ..matching.exact import exact_matched
 from ..model.signature import bootstrap_field
@@ -60,7 +61,7 @@ TP, FP, FN = 0, 1, 2
 RESERVED = ("micro", "macro", "weighted", "n", "unit", "seed", "confidence", "method", "flags")
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class UnitCounts:
     """Exact-match counts per resampling unit and type.
 
@@ -159,7 +160,7 @@ def scores(tp: Float, fp: Float, fn: Float) -> tuple[Float, Float, Float]:
     return precision, recall, f1
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Replicates:
     """The scores of every resample: ``(n, 3)`` arrays of precision, recall and F1 (and per type)."""
 
@@ -195,7 +196,7 @@ def percentiles(values: Float, confidence: float) -> Float:
 Bounds = tuple[float, float] | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Interval:
     """Percentile intervals ``(low, high)`` of precision, recall and F1 (fractions).
 
@@ -229,7 +230,7 @@ class Interval:
         return None in (self.precision, self.recall, self.f1)
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Bootstrap:
     """Percentile bootstrap intervals of the exact scores.
 

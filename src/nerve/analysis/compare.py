@@ -35,11 +35,12 @@ with itself has neither. Holm's correction runs over the p-values there are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import plural
 from .bootstrap import CHUNK, FN, FP, TP, percentiles, resample_totals, scores
 from .units import check_memory, unit_flags, varies
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["Comparison", "Comparisons", "compare_flags", "holm", "paired", "swap_totals"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Comparison:
     """One system against the baseline: micro F1 difference (system minus baseline) and p-values.
 
@@ -85,7 +86,7 @@ class Comparison:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Comparisons:
     """Every system against the first, with what the numbers depend on.
 

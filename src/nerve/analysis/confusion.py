@@ -13,11 +13,11 @@ predicted counts. The two views differ only in where boundary errors go:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..model.spans import SpanArray
 from .errors import BOUNDARY_ERROR, BOUNDARY_TYPE, Categories
 
@@ -34,7 +34,7 @@ _PLACEMENT = {
 }
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Confusion:
     """Counts of (gold type or SPURIOUS, predicted type or MISSED), kept sparse.
 

@@ -30,11 +30,11 @@ type + boundary + boundary_type + spurious.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..matching.overlap import candidates, in_order, optimal_edges, overlap_edges, same_spans
 from ..model.spans import SpanArray
 from .query import CATEGORIES
@@ -55,7 +55,7 @@ CORRECT, TYPE, BOUNDARY_ERROR, BOUNDARY_TYPE, MISSED, SPURIOUS = range(6)
 BOUNDARY = ("left", "right", "too_long", "too_short", "shifted", "pieces")
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Categories:
     """The category of every entity, and the matching it comes from.
 
@@ -128,7 +128,7 @@ def categorise(
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class ErrorCounts:
     """How many entities fall in each category, for all types or for one.
 

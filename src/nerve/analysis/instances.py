@@ -20,11 +20,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import InputError
 from ..io.tools.brat_files import brat_documents
 from .aligned import Aligned
@@ -44,7 +45,7 @@ __all__ = [
 ]  # SORTS, InstanceQuery: from query
 
 
-@dataclass(frozen=True)
+@frozen
 class Instance:
     """One error. Offsets are half-open; a side without an entity has ``None`` there."""
 
@@ -72,7 +73,7 @@ class Instance:
 FIELDS = tuple(Instance.__dataclass_fields__)
 
 
-@dataclass(frozen=True)
+@frozen
 class Instances:
     """The rows kept, and how many errors of each category matched the filters before the cap."""
 

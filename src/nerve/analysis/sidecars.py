@@ -24,9 +24,9 @@ import csv
 import io
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from .._frozen import frozen
 from ..errors import InputError, plural
 
 __all__ = ["ID_COLUMNS", "Meta", "read_meta"]
@@ -36,7 +36,7 @@ ID_COLUMNS = ("document", "doc", "id")
 Entry = tuple[int, object, dict[str, Any]]  # line, document id as given, attributes
 
 
-@dataclass(frozen=True)
+@frozen
 class Meta:
     """The attributes of every document.
 

@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import OptionError
 from ..matching.exact import exact_matched
 from ..model.counts import Counts, Score, fbeta
@@ -71,7 +72,7 @@ TOKEN_SLICES = ("sentence_length", "frequency", "seen")  # they need the tokens 
 SPLIT_SLICES = ("nesting",)  # the two entities of a matched pair can fall in different bands
 
 
-@dataclass(frozen=True)
+@frozen
 class SliceRow:
     """The exact-match counts of one band of a slice, and its scores (fractions in 0..1)."""
 
@@ -127,7 +128,7 @@ class SliceRow:
         }
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class SliceKeys:
     """The band of every entity in one slice.
 
@@ -144,7 +145,7 @@ class SliceKeys:
     pred: Int
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Slices:
     """The counts of every band of every slice asked for.
 

@@ -8,9 +8,10 @@ bootstrap intervals, each with ``to_dict()``; its keys join the top level of ``n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from .._frozen import frozen
 from ..errors import NerveError
 from .aligned import Aligned
 from .confusion import Confusion, confusion
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "ErrorAnalysis", "analyse"]
 
 
-@dataclass(frozen=True)
+@frozen
 class ErrorAnalysis:
     """Error category counts in total and by entity type."""
 
@@ -42,7 +43,7 @@ class ErrorAnalysis:
         return {**self.total.to_dict(), "by_type": {k: v.to_dict() for k, v in self.by_type.items()}}
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Analysis:
     """What the analysis found; each part is ``None`` when it was not asked for.
 

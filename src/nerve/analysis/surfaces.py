@@ -11,12 +11,12 @@ Surfaces are grouped by length, and each group's (entities x length) matrix of w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InvalidSequenceError, Problem
 from ..io.tags.conll import ConllReader
 from ..model.chunks import NO_CHUNKS
@@ -52,7 +52,7 @@ def surface_ids(words: Int, start: Int, end: Int) -> Int:
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class TrainReading:
     """How to read a training file: as the scored corpus was read.
 
@@ -72,7 +72,7 @@ class TrainReading:
     delimiter: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Train:
     """The entities of a training file, with the words of its tokens.
 

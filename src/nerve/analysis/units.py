@@ -14,11 +14,11 @@ Span files have no sentences: ``auto`` takes their documents, however few.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import OptionError, plural
 from ..options import flag, setting
 
@@ -44,7 +44,7 @@ MEMORY_BUDGET = 4 * 2**30  # bytes the resampled scores may take
 BYTES_PER_VALUE = 112
 
 
-@dataclass(frozen=True)
+@frozen
 class Flag:
     """A case that makes intervals unreliable or not computable, said rather than hidden.
 

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InputError, OptionError
 from ..io import formats
 from ..io.sniff import sniff_format
@@ -47,7 +48,7 @@ __all__ = ["AnnotatorSpans", "read_annotations"]
 MANY = "several annotators: one file or directory each, or one Label Studio, doccano or CoNLL file of several"
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class AnnotatorSpans:
     """Several annotators' entities of the same documents.
 

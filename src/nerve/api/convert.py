@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InputError, OptionError
 from ..io import formats
 from ..io.progress import ProgressFn, file_bytes, reporting
@@ -50,7 +51,7 @@ DEFAULT_SCHEME = "IOB2"  # the scheme written to tag targets when none is given
 SIDES = ("gold", "pred")
 
 
-@dataclass(frozen=True)
+@frozen
 class ConvertReport:
     """What a conversion read, wrote and could not carry over.
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InputError, SchemeError, SchemeOptionError
 from ..io import formats
 from ..io.bytes import intern
@@ -67,7 +68,7 @@ WIDENED = "entities widened to token boundaries (a boundary fell inside a token)
 NO_TOKEN = "entities dropped: they cover no token"
 
 
-@dataclass(frozen=True)
+@frozen
 class Corpus:
     """One side's entities and its documents, as read.
 

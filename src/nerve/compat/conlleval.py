@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
+from .._frozen import frozen
 from ..io.bytes import intern, split_fields
 from ..io.progress import note
 
@@ -65,7 +66,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@frozen
 class ConllevalOptions:
     """conlleval.pl's options: ``-l`` (LaTeX), ``-r`` (raw tags), ``-d`` and ``-o``."""
 

@@ -10,11 +10,11 @@ read into bytes by `io.sources`.
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import OptionError
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ DOCSTART = b"-DOCSTART-"
 BOM = codecs.BOM_UTF8
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldTable:
     """Where the fields of each line of a byte block are.
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 
 from .. import options
+from .._frozen import frozen
 from ..errors import OptionError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
@@ -55,7 +55,7 @@ def holds_predictions(record: Format) -> bool:
 HALLUCINATED = "hallucinated"
 
 
-@dataclass(frozen=True)
+@frozen
 class OutputReading:
     """The options of the output formats, checked; ``locate`` and ``normalize`` as given (``None``: not)."""
 

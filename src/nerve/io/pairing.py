@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import InputError
 from ..model.quoting import quote
 
@@ -54,7 +54,7 @@ _NONE, _CHARS, _TOKENS = 0, 1, 2
 _EXCERPT = 20  # characters (or a quarter as many tokens) shown on each side of a difference
 
 
-@dataclass(frozen=True)
+@frozen
 class DocKeys:
     """Which document each document of a file is.
 

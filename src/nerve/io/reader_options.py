@@ -7,12 +7,14 @@ Out: one frozen value that `nerve.score` hands to `nerve.io.tools.spacy` and `ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
+
+from .._frozen import frozen
 
 __all__ = ["ReaderOptions"]
 
 
-@dataclass(frozen=True)
+@frozen
 class ReaderOptions:
     """Which part of a spaCy DocBin or a Hugging Face dataset holds the entities.
 

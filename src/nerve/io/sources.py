@@ -12,8 +12,8 @@ import codecs
 import errno
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from .._frozen import frozen
 from ..errors import InputError
 from .progress import note
 
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@frozen
 class FileRange:
     """Bytes ``[start, stop)`` of a UTF-8 file, which begin after ``line`` whole lines."""
 

@@ -11,12 +11,12 @@ that word distances are character distances too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..model.texts import EntityTexts
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def costs(gold: list[Any], pred: list[Any], pair_g: Int, pair_p: Int) -> Float:
     return np.minimum(d / np.maximum(length[pair_g], 1), 1.0)
 
 
-@dataclass(frozen=True)
+@frozen
 class TextPairs:
     """Both sides with shared category ids: entities pair only within one (document, category) cell.
 

@@ -28,12 +28,12 @@ Costs are exact (float64, ``min(distance / gold length, 1)``), never rounded.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import NerveError
 from ..options import setting
 from .assignment import best_edges, max_matching
@@ -56,7 +56,7 @@ CHUNK = 1 << 21
 MAX_BLOCK = 1 << 27
 
 
-@dataclass(frozen=True)
+@frozen
 class CellResults:
     """Per (document, category) cell: assignment savings and OI-Nerval true positives."""
 
@@ -75,7 +75,7 @@ def _lengths(items: Sequence[Any]) -> Int:
     return np.fromiter(map(len, items), dtype=np.int64, count=len(items))
 
 
-@dataclass(frozen=True)
+@frozen
 class _Side:
     """One side's texts and word symbols, as object arrays, with their lengths."""
 

@@ -13,11 +13,11 @@ positives: the multiset intersection of the two sides' discontinuous entities.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..matching.exact import exact_match_fragments
 from ..model.counts import Counts, Score
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["DiscontinuousScores", "discontinuous_counts", "discontinuous_scores", "is_discontinuous"]
 
 
-@dataclass(frozen=True)
+@frozen
 class DiscontinuousScores:
     """Exact precision, recall and F1 over discontinuous entities only (see the module).
 

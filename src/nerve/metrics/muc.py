@@ -15,11 +15,12 @@ so the per-type POS and ACT add up to the totals.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import InputError, plural
 from ..io.json.span_lists import span_triple
 from ..matching.assignment import split_edges
@@ -65,7 +66,7 @@ __all__ = [
 SpanLike = Span | tuple[int, int, str]
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcomes:
     """The pairs of one mode's matching, and which of them are COR and which PAR."""
 
@@ -149,7 +150,7 @@ def tally(outcomes: Mapping[str, Outcomes], gold_key: Int, pred_key: Int, size: 
     return columns
 
 
-@dataclass(frozen=True)
+@frozen
 class Tallies:
     """Count arrays per mode: by type id, in total (one entry), and by document if asked for."""
 

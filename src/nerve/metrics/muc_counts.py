@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import TYPE_CHECKING, Any
 
+from .._frozen import frozen
 from ..model.counts import fbeta, safe_div
 from ..plan import MucOptions
 
@@ -37,7 +38,7 @@ _HALF_CREDIT = {"strict": 0.0, "exact": 0.0, "partial": 0.5, "type": 0.5}
 MODES = tuple(_HALF_CREDIT)
 
 
-@dataclass(frozen=True)
+@frozen
 class MucCounts:
     """Outcome counts of one mode, for all entities or for one type.
 
@@ -126,7 +127,7 @@ class MucCounts:
 FIELDS = ("cor", "inc", "par", "mis", "spu", "pred_cor", "pred_inc", "pred_par")
 
 
-@dataclass(frozen=True)
+@frozen
 class DocumentMacro:
     """Precision, recall and F1 averaged over the documents that have entities."""
 
@@ -140,7 +141,7 @@ class DocumentMacro:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@frozen
 class ModeScores:
     """The counts of one mode: overall and per type; the document-macro average if asked for."""
 
@@ -216,7 +217,7 @@ def scores_of_lists(mode: str, columns: Sequence[Sequence[int]], names: Sequence
     return ModeScores(MucCounts(mode, *map(sum, columns)), rows)
 
 
-@dataclass(frozen=True)
+@frozen
 class MucResult:
     """The four modes, and the pairs of the matching as (document, gold index, pred index).
 

@@ -19,12 +19,13 @@ thresholds with the same best F, the highest (it keeps the fewest predictions).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InputError
 from ..matching.exact import exact_matched
 
@@ -59,7 +60,7 @@ def _fbeta(p: Float, r: Float, beta: float) -> Float:
     return _div((1 + b2) * p * r, b2 * p + r)
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Curve:
     """Precision, recall and F at each distinct threshold, the highest first (fractions in 0..1).
 
@@ -140,7 +141,7 @@ class Curve:
         return {**({"rows": self.rows()} if rows else {}), "best": None if best is None else self.row(best)}
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Sweep:
     """The threshold sweep of a run: over all types (``micro``) and of each type, by name (sorted)."""
 

@@ -30,12 +30,13 @@ within the threshold.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InputError, NerveError, plural
 from ..matching.text import TextPairs, pair_texts
 from ..matching.text_cells import CellResults, cell_results
@@ -71,7 +72,7 @@ def rate(errors: float, gold: int, scale: float = 1.0) -> float:
     return min(scale * errors / gold, scale)
 
 
-@dataclass(frozen=True)
+@frozen
 class ErrorRow:
     """OI-ECER and OI-EWER counts of the total or of one category."""
 
@@ -104,7 +105,7 @@ class ErrorRow:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class NervalRow(Totals):
     """OI-Nerval counts of the total or of one category (``gold`` and ``predicted`` derived)."""
 
@@ -133,7 +134,7 @@ class NervalRow(Totals):
         return {**score_dict(self), "documents": self.documents}
 
 
-@dataclass(frozen=True)
+@frozen
 class BagRow(NervalRow):
     """Bag counts (of words, tagged words or entities) of the total or of one category."""
 
@@ -156,7 +157,7 @@ def _add(a: Row, b: Row) -> Row:
     return replace(a, **{f.name: getattr(a, f.name) + getattr(b, f.name) for f in fields(a)})
 
 
-@dataclass(frozen=True)
+@frozen
 class TextTable(Generic[Row]):
     """One metric: its total row and a row per category (sorted by name)."""
 
@@ -178,7 +179,7 @@ class TextTable(Generic[Row]):
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class TextScores:
     """The text-level metrics of a corpus; a metric not asked for is ``None``."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .._frozen import frozen
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["TagBlock", "Words"]
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Words:
     """The token strings of a block, columnar: token ``i`` is ``values[ids[i]]`` (UTF-8 bytes)."""
 
@@ -23,7 +24,7 @@ class Words:
     values: list[bytes]
 
 
-@dataclass(frozen=True)
+@frozen
 class TagBlock:
     """Whole sentences of a corpus in columnar form.
 

@@ -9,11 +9,11 @@ with it directly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from .schemes import OUT
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["NO_CHUNKS", "Chunks", "decode_ids", "neighbours"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Chunks:
     """Entities decoded from a block: half-open token ranges of the block, and type ids."""
 

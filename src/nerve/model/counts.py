@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from .._frozen import frozen
 from ..errors import SchemeError
 from .schemes import Scheme, infer_scheme
 
@@ -77,7 +78,7 @@ def score_dict(s: Any) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
+@frozen
 class Counts(Totals):
     """True positives, false positives and false negatives; they add up across shards."""
 
@@ -95,7 +96,7 @@ class Counts(Totals):
         return Score(p, r, fbeta(p, r), self.tp, self.fp, self.fn, fbeta(p, r, beta) if beta != 1 else None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Score(Totals):
     """Precision, recall and F1 (fractions in 0..1) with the counts they come from.
 
@@ -119,7 +120,7 @@ class Score(Totals):
         return d
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenStats:
     """Token accuracy on the raw tags, before any repair, kept apart from entity scores."""
 
@@ -139,7 +140,7 @@ class TokenStats:
         return {"count": self.count, "accuracy": self.accuracy}
 
 
-@dataclass(frozen=True)
+@frozen
 class SchemeEvidence:
     """What nerve infers a scheme from (`nerve.model.schemes.infer_scheme`); it adds up across shards.
 
@@ -173,7 +174,7 @@ class SchemeEvidence:
             return None
 
 
-@dataclass(frozen=True)
+@frozen
 class RepairStats:
     """How many transitions the scheme does not allow, on each side, and of which kinds.
 
@@ -217,7 +218,7 @@ class RepairStats:
         return {"policy": self.policy, "gold": self.gold, "pred": self.pred, "by_kind": dict(self.by_kind)}
 
 
-@dataclass(frozen=True)
+@frozen
 class ExactTotals:
     """What an engine's exact counts end with: per-type counts, token statistics, repairs, the schemes."""
 

@@ -9,7 +9,9 @@ matching: with ``MISC`` ignored, a gold ``PER`` predicted as ``MISC`` is a misse
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from .._frozen import frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["LabelMap", "TypeIds"]
 
 
-@dataclass(frozen=True)
+@frozen
 class LabelMap:
     """Renames (``FROM`` to ``TO``, applied once), then the types kept (``keep``) or dropped (``drop``)."""
 

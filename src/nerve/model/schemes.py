@@ -13,8 +13,8 @@ tables indexed by (previous tag id, current tag id). Decoding uses them at the s
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from .._frozen import frozen
 from ..errors import SchemeError
 from .quoting import quote
 from .scheme_names import ALIASES, SUPPORTED_SCHEMES
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .arrays import Bool as BoolTable
 
 
-@dataclass(frozen=True)
+@frozen
 class Scheme:
     """A tagging scheme: its letters and the transitions it allows.
 
@@ -179,7 +179,7 @@ def get_scheme(name: str) -> Scheme:
 Position: TypeAlias = 'Literal["prefix", "suffix", "bare"]'
 
 
-@dataclass(frozen=True)
+@frozen
 class TagFormat:
     """How letters and types are spelled in tags.
 

@@ -9,11 +9,12 @@ discontinuous span keeps its pieces in ``fragments``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import InputError
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["Fragments", "Span", "SpanArray"]
 
 
-@dataclass(frozen=True, order=True)
+@frozen(order=True)
 class Span:
     """An entity: tokens ``start`` up to but not including ``end`` of sequence ``seq``.
 
@@ -54,7 +55,7 @@ class Span:
         return self.end - self.start
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Fragments:
     """The pieces of discontinuous spans: span ``i`` is ``start[offsets[i]:offsets[i + 1]]`` and so on.
 
@@ -70,7 +71,7 @@ def _col(values: Iterable[int], count: int) -> IntArray:
     return np.fromiter(values, dtype=np.int64, count=count)
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class SpanArray:
     """The spans of many documents as parallel ``int64`` columns; overlaps and nesting allowed.
 

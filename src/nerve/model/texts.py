@@ -7,11 +7,11 @@ entities are only ever compared within one document.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from .quoting import quote
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["EntityTexts"]
 
 
-@dataclass(frozen=True)
+@frozen
 class EntityTexts:
     """One side's entities by text: the document, category and text of each, in parallel lists.
 

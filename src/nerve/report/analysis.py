@@ -10,8 +10,7 @@ scores; CSV writes each as a ``# title`` section with full-precision values; JSO
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .._frozen import frozen
 from ..analysis.confusion import MISSED, SPURIOUS, Confusion
 from ..analysis.errors import BOUNDARY, ErrorCounts
 from ..analysis.summary import ErrorAnalysis
@@ -20,7 +19,7 @@ from ..results import Result
 __all__ = ["AnalysisTable", "analysis_tables"]
 
 
-@dataclass(frozen=True)
+@frozen
 class AnalysisTable:
     """One table of the analysis: values are strings or numbers, ``labels`` leading columns."""
 

@@ -17,11 +17,11 @@ slice. A result with a threshold sweep (`nerve.report.sweep.sweep_data`) has its
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from .._frozen import frozen
 from ..analysis.aligned import Aligned
 from ..analysis.errors import BOUNDARY
 from ..results import Result
@@ -38,7 +38,7 @@ _METRICS = ("precision", "recall", "f1")
 _BUCKET_KEYS = ("bucket", "name", "value", "slice", "key")
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class SystemReport:
     """One scored system: its name, its `Result` (with ``analysis``) and its `Aligned` corpus."""
 

@@ -9,11 +9,11 @@ batch, row and position.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import InputError, OptionError, SchemeError
 from ..io.tags.conll import TagBlock
 from ..model.vocab import TagVocab
@@ -165,7 +165,7 @@ SWAPPED = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Batch:
     """One update's arrays: gold and predicted ids, each row's length (or ``None``), and its number."""
 

@@ -19,12 +19,13 @@ repairs, problems, transition counts) that scoring, validation, decoding and str
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import Problem, SchemeError
 from ..model.chunks import NO_CHUNKS, Chunks, decode_ids, neighbours
 from ..model.pairs import KIND_OF_PREVIOUS, KIND_OF_TAG, N_CODES, code_tables, pair_codes
@@ -158,7 +159,7 @@ def repair_kinds(counts: Int, invalid: Bool) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-@dataclass(frozen=True)
+@frozen
 class DecodeRules:
     """The tables a vocabulary decodes with, under a scheme or none, indexed by pair code.
 
@@ -191,7 +192,7 @@ class DecodeRules:
         return self.bad_start | self.bad_end
 
 
-@dataclass(frozen=True)
+@frozen
 class Decoded:
     """What `decode_block` found in one sequence of tag ids.
 

@@ -9,12 +9,13 @@ IOB2 by default; invalid transitions (``I-X`` after ``O``) are repaired by the p
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import options
+from .._frozen import frozen
 from ..errors import InputError, InvalidSequenceError, NerveError, Problem, plural
 from ..io.tags.bio_dirs import (
     Files,
@@ -44,7 +45,7 @@ __all__ = ["DOCUMENTS", "TextCorpus", "decode_tag_lines", "read_bio_dirs", "read
 DOCUMENTS = ("docstart", "sentence")
 
 
-@dataclass(frozen=True)
+@frozen
 class TextCorpus:
     """Gold and predicted entities by text, document by document, and what reading found."""
 

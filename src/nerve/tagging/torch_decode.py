@@ -15,11 +15,11 @@ names the row and position (`nerve.streaming.tensors`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._frozen import frozen
 from ..errors import NerveError
 from ..model.pairs import N_CODES, N_KINDS
 from ..model.schemes import OUT
@@ -54,7 +54,7 @@ def import_torch() -> Any:
     return torch
 
 
-@dataclass(frozen=True)
+@frozen
 class DeviceTables:
     """The label lookup, the pair-code tables and the tag kinds of a vocabulary, on one device."""
 
@@ -155,7 +155,7 @@ def batch_counts(
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class _Ids:
     """A batch's vocabulary ids (0 where a position does not count), and its bad input counted."""
 
@@ -200,7 +200,7 @@ def _mapped_ids(
     return _Ids(g, p, mask, bad_lengths, bad_gold, bad_pred, holes)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Places:
     """The previous and next counted position of every position (-1 and t at the row's edges)."""
 

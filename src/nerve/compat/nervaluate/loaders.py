@@ -7,11 +7,11 @@ In: what nervaluate's ``"list"``, ``"conll"`` and ``"dict"`` loaders take; out: 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...api import decode
 from ...errors import InputError
 from ...matching.overlap import in_order
@@ -25,7 +25,7 @@ __all__ = ["LOADERS", "Loaded", "from_conll", "from_dicts", "from_list", "infer_
 Entities = list[list[tuple[str, int, int]]]
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded:
     """The entities of one side, sorted for matching, and three list positions of each."""
 

@@ -20,12 +20,12 @@ How each mode decodes (nerve's decoder, no chunking here):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...api import decode, score
 from ...errors import InputError, OptionError, plural
 from ...model.quoting import quote
@@ -49,7 +49,7 @@ IOB_LETTERS = frozenset("BIO")  # decoded in their own scheme, so the signature 
 UNTYPED = "_"  # seqeval's name for the type of a bare tag (``B``, ``I``)
 
 
-@dataclass(frozen=True)
+@frozen
 class EntityCounts:
     """Gold (``true``), predicted and correct (``tp``) entities per type, names sorted."""
 

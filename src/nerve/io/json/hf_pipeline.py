@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...errors import InputError
 from ...model.quoting import quote
 from ...model.spans import SpanArray
@@ -48,7 +49,7 @@ _MARKERS = ("##", "\u2581", "\u0120")
 _UNKNOWN = ("[UNK]", "<unk>")
 
 
-@dataclass(frozen=True)
+@frozen
 class PipelineEntity:
     """One entity of the pipeline's output, merged from its sub-tokens where it was given by them."""
 

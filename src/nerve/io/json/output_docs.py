@@ -17,9 +17,9 @@ A document without an id or a text is paired with the gold document in its place
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..._frozen import frozen
 from ...errors import InputError
 from ...model.quoting import quote
 from ..pairing import DocKeys, doc_keys
@@ -28,7 +28,7 @@ from .jsonl import Problems, collect, json_objects, parse_json, read_span_file
 __all__ = ["OutputDoc", "output_documents", "output_keys", "output_texts"]
 
 
-@dataclass(frozen=True)
+@frozen
 class OutputDoc:
     """One document of a file of model outputs: where it is, its id and text, and its raw entities."""
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ... import options
+from ..._frozen import frozen
 from ...errors import InputError, OptionError
 from ...model.quoting import quote
 from ...model.vocab import TagVocab
@@ -53,7 +53,7 @@ __all__ = [
 _APART = 8192  # files per side from which a second interpreter reads the predictions
 
 
-@dataclass(frozen=True)
+@frozen
 class Files:
     """Files read into one buffer of whole lines, and where each begins."""
 
@@ -276,7 +276,7 @@ def read_side(directory: str, names: list[str], role: str) -> Files:
     return load_joined(names, *joined, directory)
 
 
-@dataclass(frozen=True)
+@frozen
 class TagLines:
     """One side's token lines: tag ids, where sentences start, documents, and token bytes.
 

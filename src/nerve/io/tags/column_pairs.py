@@ -11,11 +11,11 @@ file that way, each read with `read_or_none` (a problem collected, or raised).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...errors import InputError, plural
 from ...model.quoting import quote
 from ..bytes import equal_ranges
@@ -33,7 +33,7 @@ Read = TypeVar("Read")
 PAIRED = "the prediction file must hold the gold file's tokens, sentences and documents, in order"
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenColumn:
     """The tokens of one file: token ``i`` is ``buf[start[i]:end[i]]``, on 1-based line ``line[i]``."""
 

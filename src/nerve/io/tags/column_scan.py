@@ -14,12 +14,12 @@ bytes as read: a byte order mark and the CR of CR LF are outside every line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..._engine import speedups
+from ..._frozen import frozen
 from .tag_columns import sorted_strings
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ HIPE, CONLLU = 0, 1
 ROW, MARKER, COMMENT, BLANK, SKIPPED = 0, 1, 2, 3, 4
 
 
-@dataclass(frozen=True)
+@frozen
 class ScannedLines:
     """The lines of a file as the compiled engine found them (see the module); cells and strings in C too."""
 

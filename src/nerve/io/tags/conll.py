@@ -20,11 +20,11 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...errors import InputError
 from ...model.blocks import TagBlock
 from ...model.vocab import TagVocab
@@ -323,7 +323,7 @@ def iter_conll(
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class TaggedCorpus:
     """A whole corpus read into memory: gold and predicted tag ids with sentence structure.
 

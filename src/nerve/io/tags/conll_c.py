@@ -23,10 +23,10 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
 
 from ..._engine import speedups
+from ..._frozen import frozen
 from ...errors import SchemeError
 from ...model.schemes import LETTER_KIND, SCHEMES, Scheme, TagFormat, infer_tag_format
 from ..progress import note
@@ -112,7 +112,7 @@ class TagTable:
             return False
 
 
-@dataclass(frozen=True)
+@frozen
 class ColumnTotals:
     """What the core counted over every file pair.
 

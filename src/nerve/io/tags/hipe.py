@@ -23,11 +23,12 @@ documents part from the gold file's (`read_hipe_pair`).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...errors import InputError, plural
 from ...model.quoting import quote
 from ...model.spans import SpanArray
@@ -49,7 +50,7 @@ DEFAULT_COLUMN = "NE-COARSE-LIT"
 _KEYS = ("document_id", "hipe2022:document_id")
 
 
-@dataclass(frozen=True)
+@frozen
 class Table:
     """The token rows of a HIPE file: where they are, document, sentence starts and lines of each row."""
 

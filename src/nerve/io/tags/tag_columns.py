@@ -13,11 +13,11 @@ per distinct tag.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...errors import InputError
 from ...model.chunks import decode_ids, neighbours
 from ...model.pairs import code_tables, pair_codes
@@ -120,7 +120,7 @@ _SPACES[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
 _ASCII_SPACES = bytes(np.flatnonzero(_SPACES).tolist())
 
 
-@dataclass(frozen=True)
+@frozen
 class ByteLines:
     """The lines of a UTF-8 file as `text_lines` splits them, located in its bytes (no newline).
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..._frozen import frozen
 from ...model.schemes import BEGIN, END, INSIDE, OUT, SINGLE, Scheme, TagFormat
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ __all__ = [
 _SPACE = re.compile(r"\s")
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenColumns:
     """The tokens of a corpus end to end.
 
