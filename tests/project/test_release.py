@@ -77,7 +77,7 @@ def test_wheel_holds_the_package_and_its_data_and_nothing_else(dist: dict[str, P
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     with zipfile.ZipFile(dist["wheel"]) as archive:
         (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
-        assert "nerve = nerve.cli:main" in archive.read(entry_points).decode()
+        assert "nerve = nerve.cli:console" in archive.read(entry_points).decode()
 
 
 def test_sdist_holds_every_tracked_file(dist: dict[str, Path]) -> None:
