@@ -11,7 +11,6 @@ as flags: ``--min-iou`` rather than ``min_iou``, ``--metrics exact,muc`` rather 
 from __future__ import annotations
 
 import codecs
-import numbers
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
@@ -167,6 +166,10 @@ def stream_repair(name: str, option: str = "repair") -> str:
 
 def _is_real(value: object) -> bool:
     """Whether ``value`` is a real number (numpy's included), not a string."""
+    if type(value) in (int, float):
+        return True  # what a command line gives: `numbers`, an import of its own, only for the rest
+    import numbers
+
     return isinstance(value, numbers.Real)
 
 
@@ -179,6 +182,8 @@ def beta(value: float, option: str = "beta") -> float:
 
 def positive_int(value: object, option: str) -> int:
     """A whole number >= 1 (a count or a cap); booleans and floats are refused."""
+    import numbers
+
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise OptionError(flag(option), f"expected a whole number >= 1, but got {value}")
     return int(value)
@@ -303,6 +308,8 @@ def lenient(value: bool, input_format: str, allowed: Sequence[str], option: str 
 
 def _whole(value: object) -> int | None:
     """``value`` as an int when it is a whole number (a string of digits from the command line)."""
+    import numbers
+
     if isinstance(value, bool):
         return None
     if isinstance(value, numbers.Integral):

@@ -12,14 +12,17 @@ from ..format import Format, Probe, Rule, texts_by_path, without_units
 
 __all__ = ["FORMAT"]
 
-_ENTITIES = re.compile(rb'"entities"\s*:\s*(\[\s*[\[{]|\{)')
-_OFFSETS = re.compile(rb'"(start|end|tokens|start_offset)"\s*:')
+# Patterns `re` compiles (and caches) on the first JSON head searched: none for a CoNLL file.
+_ENTITIES = rb'"entities"\s*:\s*(\[\s*[\[{]|\{)'
+_OFFSETS = rb'"(start|end|tokens|start_offset)"\s*:'
 
 
 def _sniff(probe: Probe) -> bool:
     """JSON or JSONL documents with listed ``entities`` and no offsets or tokens in the first bytes."""
     head = probe.head
-    return head.startswith((b"{", b"[")) and bool(_ENTITIES.search(head)) and not _OFFSETS.search(head)
+    if not head.startswith((b"{", b"[")):
+        return False
+    return re.search(_ENTITIES, head) is not None and re.search(_OFFSETS, head) is None
 
 
 FORMAT = Format(

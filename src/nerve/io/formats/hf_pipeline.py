@@ -12,14 +12,15 @@ from .lenient import LENIENT
 
 __all__ = ["FORMAT"]
 
-_ENTITY = re.compile(rb'"entity(_group)?"\s*:\s*"')
-_START = re.compile(rb'"start"\s*:')
+# Patterns `re` compiles (and caches) on the first JSON head searched: none for a CoNLL file.
+_ENTITY = rb'"entity(_group)?"\s*:\s*"'
+_START = rb'"start"\s*:'
 
 
 def _sniff(probe: Probe) -> bool:
     """JSON or JSONL whose first entities have a string ``entity`` (or ``entity_group``) and a ``start``."""
     head = probe.head
-    return head.startswith((b"{", b"[")) and bool(_ENTITY.search(head)) and bool(_START.search(head))
+    return head.startswith((b"{", b"[")) and bool(re.search(_ENTITY, head)) and bool(re.search(_START, head))
 
 
 FORMAT = Format(
