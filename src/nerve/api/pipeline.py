@@ -158,7 +158,12 @@ def count_inputs(
         scheme = scheme_of_inputs([source, *more], t.fmt, t.outside)  # these policies need it while decoding
     if parts:
         args = (policy, scheme, t.fmt, t.outside, source.check_tokens, source.sources, overlap)
-        return score_shards(parts, *args, keep=keep, words=words, labels=labels, pred_scheme=pred_scheme)
+        kept: list[tuple[Collector, tuple[str, ...]]] | None = [] if keep is not None else None
+        counted = score_shards(parts, *args, keep=kept, words=words, labels=labels, pred_scheme=pred_scheme)
+        if counted is not None:  # None: the ranges inferred different tag formats; read it in one pass
+            if keep is not None and kept is not None:
+                keep.extend(kept)
+            return counted
     vocab = TagVocab(
         t.fmt, scheme if pred_scheme == "same" else None, t.outside
     )  # two schemes: checked at the end

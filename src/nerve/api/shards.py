@@ -57,34 +57,27 @@ def score_shards(
     words: bool = False,
     labels: LabelMap | None = None,
     pred_scheme: Scheme | str | None = "same",
-) -> ExactAccumulator:
+) -> ExactAccumulator | None:
     """Count each range in its own thread and add the counts up, in file order.
 
-    With ``keep``, each range's entities and tokens are collected too, and appended to ``keep``
-    in file order with the range's type names; with ``words``, the tokens themselves too.
+    ``None`` when the ranges inferred different tag formats (``B_G-M``: ``B`` of ``G-M``, or ``M``
+    of ``B_G``): one pass, from the file's first tags, decides, and raises. With ``keep``, each
+    range's entities and tokens are appended to ``keep`` in file order with its type names; with
+    ``words``, the tokens themselves too.
     """
     from concurrent.futures import ThreadPoolExecutor  # imported when needed: the command starts faster
 
     words = words and keep is not None
     readers = [
-        ConllReader(
-            g,
-            p,
-            TagVocab(fmt, scheme if pred_scheme == "same" else None, outside),
-            check_tokens=check_tokens,
-            words=words,
-        )
+        _reader(g, p, TagVocab(fmt, scheme if pred_scheme == "same" else None, outside), check_tokens, words)
         for g, p in parts
     ]
     collectors = [Collector() for _ in parts]
     accs = [ExactAccumulator(r.vocab, policy, scheme, sources, overlap, labels, pred_scheme) for r in readers]
     # Every range checks column counts against the first token line of the file, each file
     # split as its reader splits it (the delimiter is sniffed from the file's start).
-    gold_first, pred_first = parts[0]
     for r in readers:
-        r.gold_columns.preset(first_token_columns(gold_first.path, False, r.delimiters[0]))
-        if pred_first is not None:
-            r.pred_columns.preset(first_token_columns(pred_first.path, False, r.delimiters[1]))
+        _preset(r, parts[0])
 
     def count(i: int) -> None:
         for block in readers[i]:
@@ -94,6 +87,9 @@ def score_shards(
 
     with ThreadPoolExecutor(len(parts)) as pool:
         futures = [pool.submit(copy_context().run, count, i) for i in range(len(parts))]  # progress
+    formats = {a.vocab.format for a in accs if a.vocab.format is not None}
+    if fmt is None and len(formats) > 1:
+        return None
     for future in futures:
         future.result()  # the first range's error first
     if keep is not None:
@@ -102,3 +98,17 @@ def score_shards(
     for other in accs[1:]:
         total.absorb(other)
     return total
+
+
+def _reader(
+    g: FileRange, p: FileRange | None, vocab: TagVocab, check_tokens: bool, words: bool
+) -> ConllReader:
+    return ConllReader(g, p, vocab, check_tokens=check_tokens, words=words)
+
+
+def _preset(reader: ConllReader, first: tuple[FileRange, FileRange | None]) -> None:
+    """Have a range's reader check column counts against the first token line of the file."""
+    gold_first, pred_first = first
+    reader.gold_columns.preset(first_token_columns(gold_first.path, False, reader.delimiters[0]))
+    if pred_first is not None:
+        reader.pred_columns.preset(first_token_columns(pred_first.path, False, reader.delimiters[1]))

@@ -110,10 +110,13 @@ class ColumnCheck:
         self.expected_line = 0
         self.expected_option: str | None = None  # the option that would fix the line setting the count
 
-    def preset(self, first: tuple[int, int] | None) -> None:
-        """Expect the column count of a token line read elsewhere: ``(count, line)``."""
-        if first is not None:
-            self.expected, self.expected_line = first
+    def preset(self, first: tuple[int, int, str | None] | None) -> None:
+        """Expect the column count of a token line read elsewhere: ``(count, line, option)``.
+
+        A count below ``minimum`` is not expected: the range holding that line reports it, as one pass does.
+        """
+        if first is not None and first[0] >= self.minimum:
+            self.expected, self.expected_line, self.expected_option = first
 
     def check(self, lines: Lines, rows: Int) -> None:
         """Raise an `InputError` at the first of ``rows`` (token lines) with another column count."""
@@ -347,8 +350,11 @@ def _agreement(lines: Lines, rows: Int, fmt: TagFormat | None, outside: str) -> 
 
 def first_token_columns(
     path: str, comments: bool = False, delimiter: int | None = None
-) -> tuple[int, int] | None:
-    """The number of columns of the first token line of a file, and its line number.
+) -> tuple[int, int, str | None] | None:
+    """The number of columns of the first token line of a file, its line number, and the option that fixes it.
+
+    The option is `Lines.option_for`'s (``--comments`` for a line starting with ``#``): a reader
+    of a later range of the file names it when another line's count differs, as one pass does.
 
     ``None`` when no token line is in the first MiB, or when the file cannot be read (the
     reader then says why).
@@ -366,4 +372,5 @@ def first_token_columns(
     tokens = np.flatnonzero(lines.kind == TOKEN)
     if not tokens.shape[0]:
         return None
-    return int(lines.fields.count[tokens[0]]), int(tokens[0]) + 1
+    first = int(tokens[0])
+    return int(lines.fields.count[first]), first + 1, lines.option_for(first)
