@@ -1054,12 +1054,14 @@ static PyObject *conll_totals(PyObject *self, PyObject *capsule) {
     counter_t *c = (counter_t *)PyCapsule_GetPointer(capsule, COUNTER);
     if (!c) return NULL;
     const nc_totals *t = nc_finish(c->state);
-    return Py_BuildValue("LLLLLNNNNNNNNNN", t->tokens, t->correct, t->sentences, t->documents, t->docs_unpaired,
+    /* the last: the gold side's column count (-1: no token line), which two counters of one file's halves compare */
+    return Py_BuildValue("LLLLLNNNNNNNNNNi", t->tokens, t->correct, t->sentences, t->documents, t->docs_unpaired,
                          int_list(t->codes[0], NC_CODES), int_list(t->codes[1], NC_CODES),
                          int_list(t->gold, t->n_types), int_list(t->pred, t->n_types),
                          int_list(t->matched, t->n_types), int_list(t->perl_gold, t->n_ptypes),
                          int_list(t->perl_pred, t->n_ptypes), int_list(t->perl_correct, t->n_ptypes),
-                         int_list(t->used[0], t->n_vids), int_list(t->used[1], t->n_vids));
+                         int_list(t->used[0], t->n_vids), int_list(t->used[1], t->n_vids),
+                         c->state->side[0].expected);
 }
 
 static PyObject *conll_sniff_tab(PyObject *self, PyObject *data) {

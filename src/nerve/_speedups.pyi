@@ -28,7 +28,11 @@ def conll_count_file(
     """Count one file pair (``read_pred`` ``None``: a merged file); ``None``, or why the numpy engine must."""
 
 def conll_totals(counter: object) -> tuple[Any, ...]:
-    """The counts once every file is read: see `nerve.io.tags.conll_c.ColumnTotals`."""
+    """The counts once every file is read (`nerve.io.tags.conll_c.ColumnTotals`), and a column count.
+
+    The last item is the gold side's column count (-1: no token line), which the two halves of one
+    file compare (`nerve.io.tags.conll_c`).
+    """
 
 def conll_sniff_tab(head: bytes) -> bool:
     """Whether a file's first bytes are tab-separated (`nerve.io.tags.delimiters.sniff_delimiter`)."""

@@ -20,6 +20,7 @@ This module imports no numpy: the counting is the C core's, and the rest is plai
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
 from collections.abc import Callable, Sequence
@@ -35,7 +36,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain `
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-__all__ = ["POLICY_CODES", "SENTENCES_NOTE", "ColumnTotals", "TagTable", "count_columns"]
+__all__ = ["POLICY_CODES", "SENTENCES_NOTE", "SPLIT_BYTES", "ColumnTotals", "TagTable", "count_columns"]
 
 #: The note of a result whose prediction file paired with the gold file sentence by sentence.
 SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (aligned by sentences)"
@@ -43,6 +44,8 @@ SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (a
 #: The repair policies the core counts under, by its numbers (``error`` counts as ``begin``).
 POLICY_CODES = {"begin": 0, "discard": 1, "error": 2, "conlleval": 3}
 _BLOCK = 1 << 20
+#: A merged file this large is read in two threads, as by the numpy engine (`nerve.api.shards.SHARD_BYTES`).
+SPLIT_BYTES = 8 << 20
 _HEAD = 1 << 20  # the bytes the delimiter is sniffed from (`nerve.io.tags.delimiters.HEAD_BYTES`)
 _DELIMITERS = {"tab": 9, "space": 32}
 _PERL = {"B": 1, "I": 2, "E": 3}  # conlleval.pl's letter codes; every other letter is 7
@@ -155,9 +158,12 @@ def _delimiter(given: str | None, head: Callable[[], bytes], sniff: Callable[[by
 
 
 def _opened(
-    source: File, opened: list[BinaryIO]
+    source: File, opened: list[BinaryIO], start: int = 0, end: int | None = None
 ) -> tuple[Callable[[int], bytes], Callable[[], bytes]] | None:
-    """A reader of the file's blocks (progress noted) and of its head; ``None`` for what is no file."""
+    """A reader of the file's blocks (progress noted) and of its head; ``None`` for what is no file.
+
+    ``start`` and ``end`` keep the reader to a byte range of a file (`_cut`'s halves).
+    """
     if isinstance(source, bytes):
         stream = io.BytesIO(source)
         return stream.read, lambda: source[:_HEAD]
@@ -165,15 +171,24 @@ def _opened(
         return None
     f = open(source, "rb")  # noqa: SIM115 (read block by block; closed by `count_columns`)
     opened.append(f)
+    f.seek(start)
+    left = [-1 if end is None else end - start]  # bytes still to read of the range (-1: to the end)
+    first: list[bytes] = []  # the head, once read for the delimiter: it is also the first block
+
+    def take(n: int) -> bytes:
+        data = f.read(n if left[0] < 0 else min(n, left[0]))
+        if left[0] >= 0:
+            left[0] -= len(data)
+        return data
 
     def read(n: int) -> bytes:
-        data = f.read(n)
+        data = first.pop() if first else take(n)
         note(len(data))
         return data
 
     def head() -> bytes:
-        with open(source, "rb") as h:
-            return h.read(_HEAD)
+        first.append(take(_HEAD))  # asked for once, before the first block (_HEAD is _BLOCK)
+        return first[0]
 
     return read, head
 
@@ -208,10 +223,13 @@ def count_columns(
     outside: str,
     policy: str,
     tables: tuple[bytes, bytes] = (bytes(50), bytes(50)),
+    workers: int | None = None,
 ) -> ColumnTotals | None:
     """Count ``files`` (gold and prediction file, or a merged file and ``None``) in C; ``None``: hand over.
 
     ``tables`` are the ``discard`` policy's ``bad_start`` and ``bad_end`` by pair code (one byte each).
+    ``workers``: as the numpy engine's (`nerve.api.shards`): ``None`` reads a merged file of
+    `SPLIT_BYTES` or more in two threads on a machine of two cores or more, 2 or more always, 1 never.
     """
     core = speedups()
     if core is None or policy not in POLICY_CODES:
@@ -219,7 +237,28 @@ def count_columns(
     if tag_format is not None and tag_format.position == "bare" and scheme not in (None, SCHEMES["IO"]):
         return None  # the vocabulary refuses it
     table = TagTable(tag_format, scheme, outside)
-    counter = core.conll_counter(comments, check_tokens, POLICY_CODES[policy], *tables, table)
+
+    def counter() -> object:
+        return core.conll_counter(comments, check_tokens, POLICY_CODES[policy], *tables, table)
+
+    try:
+        cut = _cut(core, files, delimiter, workers) if policy != "conlleval" else None
+        totals = (
+            _count_halves(core, counter, files[0][0], cut)
+            if cut
+            else _count_all(core, counter(), files, delimiter)
+        )
+    except OSError:
+        return None  # the numpy engine says what is wrong
+    if totals is None or not table.consistent():
+        return None
+    return _totals(totals, table)
+
+
+def _count_all(
+    core: ModuleType, counter: object, files: Sequence[tuple[File, File | None]], delimiter: str | None
+) -> tuple[Any, ...] | None:
+    """What `conll_totals` returns once ``files`` are read one after the other; ``None``: hand over."""
     opened: list[BinaryIO] = []
     try:
         for gold, pred in files:
@@ -227,14 +266,94 @@ def count_columns(
                 return None
             while opened:
                 opened.pop().close()
-    except OSError:
-        return None  # the numpy engine says what is wrong
     finally:
         for f in opened:
             f.close()
-    if not table.consistent():
+    return core.conll_totals(counter)
+
+
+def _cut(
+    core: ModuleType, files: Sequence[tuple[File, File | None]], delimiter: str | None, workers: int | None
+) -> tuple[int, int] | None:
+    """Where a merged file is cut for two threads, and its delimiter code; ``None``: read it in one go.
+
+    The cut is the first ``-DOCSTART-`` line after the middle, so that the second half starts as
+    a counter does: outside any sentence, a document begun. Only blanks or tabs as delimiters
+    (another makes a tab after ``-DOCSTART-`` part of a token). conlleval's repairs carry state from one
+    sentence to the next and are never cut.
+    """
+    path = files[0][0]
+    if len(files) != 1 or files[0][1] is not None or not isinstance(path, str | os.PathLike):
         return None
-    return _totals(core.conll_totals(counter), table)
+    size = os.path.getsize(path) if os.path.isfile(path) else 0
+    if workers is None:
+        workers = 2 if (os.cpu_count() or 1) >= 2 and size >= SPLIT_BYTES else 1
+    if workers < 2 or size < 2:
+        return None
+    with open(path, "rb") as f:
+        code = _delimiter(delimiter, lambda: f.read(_HEAD), core.conll_sniff_tab)
+        f.seek(size // 2)
+        window = f.read(_HEAD)
+    at = window.find(b"\n-DOCSTART-")
+    while at >= 0 and window[at + 11 : at + 12] not in (b" ", b"\t", b"\r", b"\n"):
+        at = window.find(b"\n-DOCSTART-", at + 1)
+    if code not in (-1, 9) or at < 0 or at + 12 > len(window):
+        return None
+    return size // 2 + at + 1, code
+
+
+def _count_halves(
+    core: ModuleType, counter: Callable[[], object], path: File, cut: tuple[int, int]
+) -> tuple[Any, ...] | None:
+    """`conll_totals` of a merged file counted as two halves in two threads, summed; ``None``: hand over.
+
+    The counters share the `TagTable` (its callback holds the GIL), so a tag has one id in both.
+    """
+    at, code = cut
+    counters, outcome, failed = (counter(), counter()), ["", ""], []
+    opened: list[BinaryIO] = []
+    readers = [_opened(path, opened, 0, at), _opened(path, opened, at)]
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def count(k: int) -> None:
+        try:
+            outcome[k] = core.conll_count_file(counters[k], readers[k][0], None, code, -1, _BLOCK)  # type: ignore[index]
+        except BaseException as e:
+            failed.append(e)
+
+    def second() -> None:
+        try:
+            count(1)
+        finally:
+            done.release()
+
+    try:
+        _thread.start_new_thread(second, ())
+        count(0)
+    finally:
+        done.acquire()
+        for f in opened:
+            f.close()
+    if failed:
+        raise failed[0]
+    if outcome != [None, None]:
+        return None
+    a, b = (core.conll_totals(c) for c in counters)
+    if -1 not in (a[15], b[15]) and a[15] != b[15]:
+        return None  # the halves' lines have different column counts: numpy's error
+    return _summed(a, b)
+
+
+def _summed(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Two counters' totals as one: numbers added, lists added position by position (the shorter padded)."""
+
+    def add(x: list[int], y: list[int]) -> list[int]:
+        longer, shorter = (x, y) if len(x) >= len(y) else (y, x)
+        return [v + (shorter[i] if i < len(shorter) else 0) for i, v in enumerate(longer)]
+
+    first = a[15] if a[15] >= 0 else b[15]
+    return (*(a[i] + b[i] for i in range(5)), *(add(a[i], b[i]) for i in range(5, 15)), first)
 
 
 def _totals(t: tuple[Any, ...], table: TagTable) -> ColumnTotals:

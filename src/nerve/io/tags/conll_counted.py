@@ -134,6 +134,7 @@ def _count(
         outside=t.outside,
         policy=t.policy,
         tables=tables,
+        workers=r.workers,
     )
 
 
