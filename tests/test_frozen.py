@@ -226,6 +226,14 @@ def test_a_required_field_after_a_default_is_refused_as_by_dataclass() -> None:
                 b: int
 
 
+def test_signatures_are_the_dataclass_ones() -> None:
+    import inspect
+
+    for name in ("Plain", "Factory", "Ordered", "Child", "Identity"):
+        assert str(inspect.signature(OURS[name])) == str(inspect.signature(THEIRS[name]))
+    assert "a: 'int'" in str(inspect.signature(OURS["Plain"]))
+
+
 def test_nerve_results_are_dataclasses() -> None:
     from nerve.plan import Plan
     from nerve.results import Result, Score

@@ -159,6 +159,30 @@ def _describe(cls: Any) -> None:
     cls.__frozen_key__ = staticmethod(key)
 
 
+def _or(value: Any, missing: Any) -> Any:
+    return missing if value is MISSING else value
+
+
+class _Signature:
+    """A record's ``__signature__`` (what `inspect.signature` and ``help`` show), made when asked for.
+
+    The shared ``__init__`` takes ``*args, **kwargs``; this is the signature ``@dataclass`` would
+    have written: the fields ``__init__`` takes, with their annotations and defaults.
+    """
+
+    def __get__(self, instance: object, owner: Any) -> Any:
+        import inspect
+
+        factory = type("_HAS_DEFAULT_FACTORY_CLASS", (), {"__repr__": lambda _: "<factory>"})()
+        kind, empty = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty
+        parameters = []
+        for f in fields(owner):
+            default = _or(factory if f.default_factory is not MISSING else f.default, empty)
+            if f.init:
+                parameters.append(inspect.Parameter(f.name, kind, default=default, annotation=f.type))
+        return inspect.Signature(parameters, return_annotation=None)
+
+
 def _install(cls: Any, name: str, method: object) -> None:
     if name not in cls.__dict__:
         setattr(cls, name, method)
@@ -176,6 +200,7 @@ def frozen(cls: Any = None, /, *, eq: bool = True, order: bool = False) -> Any:
         cls = dataclass(init=False, repr=False, eq=False)(cls)
         _describe(cls)
         _install(cls, "__repr__", _repr)
+        _install(cls, "__signature__", _Signature())
         cls.__setattr__ = _setattr
         cls.__delattr__ = _delattr
         if eq:
