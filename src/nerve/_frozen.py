@@ -132,9 +132,6 @@ def _delattr(self: Any, name: str) -> None:
     object.__delattr__(self, name)
 
 
-_ORDER = {name: _compare(name) for name in ("__lt__", "__le__", "__gt__", "__ge__")}
-
-
 def _describe(cls: Any) -> None:
     """Keep on the class what the shared methods read of its fields."""
     names: list[str] = []
@@ -208,8 +205,8 @@ def frozen(cls: Any = None, /, *, eq: bool = True, order: bool = False) -> Any:
             if not explicit_hash:
                 cls.__hash__ = _hash
         if order:
-            for name, method in _ORDER.items():
-                _install(cls, name, method)
+            for name in ("__lt__", "__le__", "__gt__", "__ge__"):
+                _install(cls, name, _compare(name))
         return cls
 
     return make if cls is None else make(cls)

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerve
 import nerve.io.tags.conll_c as conll_c
-from engines import CORE, both, conll_engine, outcome
+from engines import CORE, both
 from nerve.io.tags.conll_counted import scheme_tables
 from nerve.io.tags.delimiters import sniff_delimiter
 from nerve.model.pairs import code_tables
@@ -265,122 +265,3 @@ def test_many_distinct_tags(tmp_path: Path) -> None:
         assert fast == slow
         assert fast[0] == "result"
         assert spy.counted >= 1
-
-
-# ---- a merged file read in two threads (``workers``: `conll_c._cut`, `conll_c._count_halves`) ----
-
-
-@SETTINGS
-@given(data=st.data())
-def test_merged_files_in_two_halves(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
-    corpus = data.draw(corpora())
-    corpus["docstart"] = data.draw(st.integers(0, 4)) > 0  # mostly: a cut needs a -DOCSTART- line
-    corpus["docs"] += data.draw(st.lists(st.sampled_from(corpus["docs"]), max_size=2))
-    raw = merged(corpus)
-    clean = data.draw(st.booleans())  # else malformed lines and options that may not fit the tags
-    text = raw if clean else data.draw(mutated(raw))
-    kw = {"repair": data.draw(st.sampled_from(["begin", "discard"]))} if clean else options(data.draw, corpus)
-    path = tmp_path_factory.mktemp("halves") / "m.txt"
-    path.write_bytes(text)
-    fast, slow, spy = both(lambda: nerve.score(path, workers=2, **kw))
-    assert fast == slow
-    with conll_engine(True):
-        one = outcome(lambda: nerve.score(path, **kw))
-    assert one[0] == fast[0]
-    if fast[0] == "result":  # of several errors, numpy's ranges may report another than one pass
-        assert one == fast  # one thread or two, the same
-    cut = conll_c._cut(CORE, [(str(path), None)], kw.get("delimiter"), 2)
-    if cut is not None and kw["repair"] != "conlleval" and spy.handed == 0 and fast[0] == "result":
-        event("counted in two halves")
-        assert spy.counted in (2, 4)  # both halves counted in C (discard: again, once the scheme is known)
-        first, second = text[: cut[0]], text[cut[0] :]
-        assert first.endswith(b"\n")
-        assert second.startswith(b"-DOCSTART-")
-
-
-def halves_file(tmp_path: Path, first: list[str], second: list[str]) -> Path:
-    """A merged file of two documents, big enough that the cut falls before the second's -DOCSTART-."""
-    head = ["-DOCSTART- O O", "", *first, ""]
-    body = "\n".join(head) + "\n" + "\n".join(["w O O", ""] * 40)
-    text = body + "\n-DOCSTART- O O\n\n" + "\n".join(second) + "\n"
-    path = tmp_path / "halves.txt"
-    path.write_text(text)
-    cut = conll_c._cut(CORE, [(str(path), None)], None, 2)
-    assert cut is not None
-    assert text.encode()[cut[0] :].startswith(b"-DOCSTART-")
-    return path
-
-
-@pytest.mark.parametrize(
-    ("first", "second"),
-    [
-        (["a B-PER I-PER", "b O B-LOC"], ["c B-LOC B-LOC", "d I-LOC O"]),  # types met in each half
-        (["a O O"], ["c PER-B PER-B", "d PER-I O"]),  # the first entity tag (the tag format) in the second
-        (["a B-PER B-PER"], ["c B-PER B-PER POS"]),  # another column count: numpy's error
-        (["a B-PER B-PER"], ["c B-PER I-XX\r", "d O O"]),  # a lone CR in the second half: numpy's error
-        (["a B-PER B-PER"], []),  # an empty second document
-    ],
-)
-def test_two_halves_give_what_one_pass_gives(tmp_path: Path, first: list[str], second: list[str]) -> None:
-    path = halves_file(tmp_path, first, second)
-    for policy in POLICIES:
-        fast, slow, spy = both(lambda policy=policy: nerve.score(path, repair=policy, workers=2))  # type: ignore[misc]
-        assert fast == slow
-        one = both(lambda policy=policy: nerve.score(path, repair=policy, workers=1))  # type: ignore[misc]
-        assert one[0] == fast
-        if fast[0] == "result" and policy in ("begin", "discard"):
-            assert spy.counted >= 2  # discard may count again, once the scheme is inferred
-
-
-def test_the_halves_add_up_as_one_counter() -> None:
-    a = (1, 2, 3, 4, 0, [1, 0], [0, 2], [5], [1, 1], [0], [], [], [], [3, 1], [2], 3)
-    b = (10, 20, 30, 40, 0, [0, 1], [1, 0], [1, 2], [1], [2, 3], [], [], [], [1], [1, 1, 4], -1)
-    assert conll_c._summed(a, b) == (
-        11, 22, 33, 44, 0, [1, 1], [1, 2], [6, 2], [2, 1], [2, 3], [], [], [], [4, 1], [3, 1, 4], 3,
-    )  # fmt: skip
-
-
-def test_no_cut_without_a_docstart_after_the_middle_or_with_another_delimiter(tmp_path: Path) -> None:
-    plain = tmp_path / "plain.txt"
-    plain.write_text("w B-PER B-PER\n\n" * 100)
-    assert conll_c._cut(CORE, [(str(plain), None)], None, 2) is None
-    path = halves_file(tmp_path, ["a B-PER B-PER"], ["b O O"])
-    assert conll_c._cut(CORE, [(str(path), None)], ",", 2) is None
-    assert conll_c._cut(CORE, [(str(path), None)], None, 1) is None
-    assert conll_c._cut(CORE, [(str(path), str(path))], None, 2) is None  # a gold and a prediction file
-    size = path.stat().st_size
-    assert conll_c._cut(CORE, [(str(path), None)], None, None) is None  # small: one thread
-    before = conll_c.SPLIT_BYTES
-    conll_c.SPLIT_BYTES = size
-    try:
-        assert (conll_c._cut(CORE, [(str(path), None)], None, None) is not None) == (
-            (os.cpu_count() or 1) >= 2
-        )
-    finally:
-        conll_c.SPLIT_BYTES = before
-
-
-def test_the_split_threshold_is_the_numpy_engines() -> None:
-    from nerve.api.shards import SHARD_BYTES
-
-    assert conll_c.SPLIT_BYTES == SHARD_BYTES
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a O B_PER\n\na O B_G-M\n\na O B_PER\n\na O B_G-M",  # each range alone infers another tag format
-        "# a comment\na NN O O\n\n",  # the fix of the first line's count: --comments
-        "--DOCSTART-\nDOCSTART- -X- O O\n\na O O\n\na O O\n",  # one column: too few, on line 1
-    ],
-)
-def test_numpy_ranges_give_what_one_pass_gives(tmp_path: Path, text: str) -> None:
-    """The numpy engine's ranges (``workers=2``) on files whose ranges disagree with one pass.
-
-    They crashed (``KeyError``) on the first, dropped the hint on the second and named line 2, not
-    line 1, on the third.
-    """
-    path = tmp_path / "ranges.txt"
-    path.write_text(text)
-    with conll_engine(False):
-        assert outcome(lambda: nerve.score(path, workers=2)) == outcome(lambda: nerve.score(path, workers=1))

@@ -346,14 +346,13 @@ def _count_halves(
 
 
 def _summed(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Two counters' totals as one: numbers added, lists added position by position (the shorter padded)."""
+    """Two counters' totals (`conll_totals`'s first 15) as one: numbers added, lists added by position."""
 
     def add(x: list[int], y: list[int]) -> list[int]:
         longer, shorter = (x, y) if len(x) >= len(y) else (y, x)
         return [v + (shorter[i] if i < len(shorter) else 0) for i, v in enumerate(longer)]
 
-    first = a[15] if a[15] >= 0 else b[15]
-    return (*(a[i] + b[i] for i in range(5)), *(add(a[i], b[i]) for i in range(5, 15)), first)
+    return (*(a[i] + b[i] for i in range(5)), *(add(a[i], b[i]) for i in range(5, 15)))
 
 
 def _totals(t: tuple[Any, ...], table: TagTable) -> ColumnTotals:
