@@ -110,6 +110,7 @@ NUMPY |= {"nerve.model.nesting", "nerve.model.pairs", "nerve.model.spans", "nerv
 NUMPY |= {"nerve.tagging.conlleval_rules", "nerve.tagging.decode", "nerve.problem"}
 # The C counter of CoNLL files (csrc/conll.c), asked first on both roads (it hands over when not built).
 C_READER = {"nerve.io.tags", "nerve.io.tags.conll_c", "nerve.io.tags.conll_counted"}
+C_READER |= {"nerve.io.tags.conll_cuts"}
 NUMPY |= C_READER | {"nerve.api.compiled"}
 
 

@@ -46,7 +46,7 @@ def test_merged_files_in_two_halves(tmp_path_factory: pytest.TempPathFactory, da
         assert spy.counted in (2, 4)  # both halves counted in C (discard: again, once the scheme is known)
         first, second = text[: cut[0]], text[cut[0] :]
         assert first.endswith(b"\n")
-        assert second.startswith(b"-DOCSTART-")
+        assert second.startswith(b"-DOCSTART-") or first.endswith((b"\n\n", b"\n\r\n"))
 
 
 def halves_file(tmp_path: Path, first: list[str], second: list[str]) -> Path:
@@ -91,10 +91,15 @@ def test_the_halves_add_up_as_one_counter() -> None:
     )  # fmt: skip
 
 
-def test_no_cut_without_a_docstart_after_the_middle_or_with_another_delimiter(tmp_path: Path) -> None:
+def test_where_a_file_is_cut(tmp_path: Path) -> None:
     plain = tmp_path / "plain.txt"
     plain.write_text("w B-PER B-PER\n\n" * 100)
-    assert conll_c._cut(CORE, [(str(plain), None)], None, 2) is None
+    cut = conll_c._cut(CORE, [(str(plain), None)], None, 2)
+    assert cut is not None
+    assert cut[2] == 1  # after a blank line: the second counter's first document is one too many
+    commented = tmp_path / "commented.txt"
+    commented.write_text("# c\nw O O\n\n" * 100)  # every blank line is next to a possible comment
+    assert conll_c._cut(CORE, [(str(commented), None)], None, 2) is None
     path = halves_file(tmp_path, ["a B-PER B-PER"], ["b O O"])
     assert conll_c._cut(CORE, [(str(path), None)], ",", 2) is None
     assert conll_c._cut(CORE, [(str(path), None)], None, 1) is None
@@ -104,11 +109,31 @@ def test_no_cut_without_a_docstart_after_the_middle_or_with_another_delimiter(tm
     before = conll_c.SPLIT_BYTES
     conll_c.SPLIT_BYTES = size
     try:
-        assert (conll_c._cut(CORE, [(str(path), None)], None, None) is not None) == (
-            (os.cpu_count() or 1) >= 2
-        )
+        two = (os.cpu_count() or 1) >= 2
+        assert (conll_c._cut(CORE, [(str(path), None)], None, None) is not None) == two
     finally:
         conll_c.SPLIT_BYTES = before
+
+
+@pytest.mark.parametrize(
+    ("window", "cut"),
+    [
+        (b"x O\n-DOCSTART- O O\n", (4, 0)),
+        (b"x O\n-DOCSTART-\tO\n", (4, 0)),
+        (b"x O\n-DOCSTART-\r\n", (4, 0)),
+        (b"x O\n-DOCSTART-x O\n\ny O\n", None),  # a token, and the line after the blank is cut short
+        (b"O\nx O\n\ny O\nz", (7, 1)),
+        (b"O\r\nx O\r\n\r\ny O\r\nz", (10, 1)),
+        (b"x O\n\ny O\n", None),  # the line before the blank may be cut short by the window
+        (b"O\nx O\n\n# y\nz O\n\nw O\nv", (16, 1)),  # not next to a comment
+        (b"O\nx O\n \ny O\n", None),  # a line of blanks is no empty line here
+        (b"O\n-DOCSTART- O\n\ny O\n", (2, 0)),
+    ],
+)
+def test_cuts_in_a_window(window: bytes, cut: tuple[int, int] | None) -> None:
+    from nerve.io.tags.conll_cuts import cut_in
+
+    assert cut_in(window) == cut
 
 
 def test_the_split_threshold_is_the_numpy_engines() -> None:

@@ -31,6 +31,7 @@ from ..._frozen import frozen
 from ...errors import SchemeError
 from ...model.schemes import LETTER_KIND, SCHEMES, Scheme, TagFormat, infer_tag_format
 from ..progress import note
+from .conll_cuts import cut_in
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
@@ -274,13 +275,12 @@ def _count_all(
 
 def _cut(
     core: ModuleType, files: Sequence[tuple[File, File | None]], delimiter: str | None, workers: int | None
-) -> tuple[int, int] | None:
-    """Where a merged file is cut for two threads, and its delimiter code; ``None``: read it in one go.
+) -> tuple[int, int, int] | None:
+    """Where a merged file is cut for two threads: offset, delimiter code, documents to take off.
 
-    The cut is the first ``-DOCSTART-`` line after the middle, so that the second half starts as
-    a counter does: outside any sentence, a document begun. Only blanks or tabs as delimiters
-    (another makes a tab after ``-DOCSTART-`` part of a token). conlleval's repairs carry state from one
-    sentence to the next and are never cut.
+    ``None``: read it in one go. The cut is `conll_cuts.cut_in`'s, in a window from the middle; only
+    blanks or tabs as delimiters. conlleval's repairs carry state from one sentence to the next and
+    are never cut.
     """
     path = files[0][0]
     if len(files) != 1 or files[0][1] is not None or not isinstance(path, str | os.PathLike):
@@ -294,22 +294,18 @@ def _cut(
         code = _delimiter(delimiter, lambda: f.read(_HEAD), core.conll_sniff_tab)
         f.seek(size // 2)
         window = f.read(_HEAD)
-    at = window.find(b"\n-DOCSTART-")
-    while at >= 0 and window[at + 11 : at + 12] not in (b" ", b"\t", b"\r", b"\n"):
-        at = window.find(b"\n-DOCSTART-", at + 1)
-    if code not in (-1, 9) or at < 0 or at + 12 > len(window):
-        return None
-    return size // 2 + at + 1, code
+    found = cut_in(window) if code in (-1, 9) else None
+    return None if found is None or code is None else (size // 2 + found[0], code, found[1])
 
 
 def _count_halves(
-    core: ModuleType, counter: Callable[[], object], path: File, cut: tuple[int, int]
+    core: ModuleType, counter: Callable[[], object], path: File, cut: tuple[int, int, int]
 ) -> tuple[Any, ...] | None:
     """`conll_totals` of a merged file counted as two halves in two threads, summed; ``None``: hand over.
 
     The counters share the `TagTable` (its callback holds the GIL), so a tag has one id in both.
     """
-    at, code = cut
+    at, code, extra_document = cut
     counters, outcome, failed = (counter(), counter()), ["", ""], []
     opened: list[BinaryIO] = []
     readers = [_opened(path, opened, 0, at), _opened(path, opened, at)]
@@ -342,7 +338,8 @@ def _count_halves(
     a, b = (core.conll_totals(c) for c in counters)
     if -1 not in (a[15], b[15]) and a[15] != b[15]:
         return None  # the halves' lines have different column counts: numpy's error
-    return _summed(a, b)
+    summed = _summed(a, b)
+    return (*summed[:3], summed[3] - extra_document, *summed[4:])
 
 
 def _summed(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
