@@ -43,6 +43,7 @@ def shapes(decorate: Any, decorate_noeq: Any, decorate_order: Any) -> dict[str, 
         note: str | None = field(default=None, compare=False, repr=False)
         double: int = field(init=False)
         counted: int = field(init=False, default=7)
+        seen: list[int] = field(init=False, default_factory=list)
 
         def __post_init__(self) -> None:
             object.__setattr__(self, "double", 2 * self.a)
@@ -111,6 +112,7 @@ values = st.one_of(st.integers(-3, 3), st.text(max_size=2), st.tuples(st.integer
 
 def same_view(ours: Any, theirs: Any) -> None:
     assert repr(ours) == repr(theirs)
+    assert vars(ours) == vars(theirs)  # every field set on the instance, init=False ones included
     assert dataclasses.asdict(ours) == dataclasses.asdict(theirs)
     assert [f.name for f in dataclasses.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
     assert type(ours).__match_args__ == type(theirs).__match_args__

@@ -64,8 +64,8 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
             raise _call_error(cls, args, kwargs)
     if used < len(kwargs):
         raise _call_error(cls, args, kwargs)
-    for name, default in later:
-        values[name] = default.make() if type(default) is _Factory else default
+    for name, factory in later:
+        values[name] = factory.make()
     if post:
         self.__post_init__()
 
@@ -145,7 +145,7 @@ def _describe(cls: Any) -> None:
             names.append(f.name)
             if default is not MISSING:
                 defaults[f.name] = default
-        elif default is not MISSING:
+        elif type(default) is _Factory:  # a plain default stays the class's, as with @dataclass
             later.append((f.name, default))
     cls.__frozen_init__ = (tuple(names), defaults, tuple(later), hasattr(cls, "__post_init__"))
     cls.__frozen_shown__ = tuple(f.name for f in fields(cls) if f.repr)
