@@ -236,3 +236,15 @@ def test_an_error_in_either_thread_is_raised_in_the_caller(tmp_path: Path, faili
         assert count(path, 2) is None
     finally:
         conll_c.speedups = before  # type: ignore[assignment]
+
+
+def test_progress_counts_both_halves(tmp_path: Path) -> None:
+    """The second thread reports its bytes too (it runs in a copy of the caller's context)."""
+    path = halves_file(tmp_path, ["a B-PER B-PER"], ["c B-LOC B-LOC"])
+    seen: list[tuple[int, int]] = []
+    with conll_engine(True) as spy:
+        nerve.score(path, workers=2, progress=lambda done, total: seen.append((done, total)))
+    assert spy.counted == 2
+    size = path.stat().st_size
+    assert seen[-1] == (size, size)  # the end of the run says so in any case
+    assert max(done for done, _ in seen[:-1]) == size  # and the reads counted every byte before it

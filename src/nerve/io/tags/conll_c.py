@@ -24,6 +24,7 @@ import _thread
 import io
 import os
 from collections.abc import Callable, Sequence
+from contextvars import copy_context
 from types import ModuleType
 
 from ..._engine import speedups
@@ -325,7 +326,7 @@ def _count_halves(
             done.release()
 
     try:
-        _thread.start_new_thread(second, ())
+        _thread.start_new_thread(copy_context().run, (second,))  # the context: `note` counts its bytes
         count(0)
     finally:
         done.acquire()
