@@ -118,7 +118,7 @@ def _main(argv: Sequence[str] | None, *, console: bool) -> int:
 def console() -> int:
     """The ``nerve`` console script (and ``python -m nerve``): `main`, with the collector set for one run.
 
-    Start-up (the imports, the parser, the records) makes tens of thousands of objects that live
+    Start-up (the imports, the parser, the records) makes about ten thousand objects that live
     until the process ends and hold no garbage, and an interpreter at exit traverses every tracked
     object once more: on a small file the cyclic collector costs more than the scoring (8 ms of a
     48 ms ``nerve score``, issue 27). So the collector is off until the arguments are parsed, and the
@@ -135,16 +135,22 @@ def console() -> int:
         gc.enable()
 
 
+def _started(console: bool) -> None:
+    """Start-up is over: under `console`, freeze what it made (never garbage) and collect again."""
+    if console:
+        gc.freeze()
+        gc.enable()
+
+
 def _run(args: list[str], *, console: bool) -> Output:
     """Run the subcommand of ``args``; a user's mistake is one line on stderr and status 2."""
     if args and args[0] == "conlleval":
         from . import conlleval
 
+        _started(console)
         return conlleval.run(args[1:])  # it parses its arguments as conlleval.pl does
     ns = _parse(args)
-    if console:  # what start-up made is never garbage
-        gc.freeze()
-        gc.enable()
+    _started(console)
     from ..errors import InvalidSequenceError, NerveError, plural
     from ..options import command_line_names
 
