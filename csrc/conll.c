@@ -398,52 +398,16 @@ static int at_cr(const unsigned char *c, const unsigned char *end, int eof, cons
 }
 
 /* The line from p (the data read ends at end; eof: the file ends there too), its fields split at
- * runs of spaces and tabs: GET_ROW (*stop: where its text ends, *next: the line after it; *high:
- * whether it holds bytes of 0x80 and up), GET_NEED (it may go on past end) or GET_BAD (a NUL, a
- * lone CR). */
-HOT int scan_blanks(const unsigned char *p, const unsigned char *end, int eof, row_t *r,
-                       const unsigned char **stop, const unsigned char **next, int *high) {
-    const unsigned char *q = p, *field = p, *c = end;
-    *next = end;
-    for (;; q += CHUNK) {
-        unsigned m = chunk_mask(q, -1);
-        if (end - q < CHUNK) m &= (1u << (end - q)) - 1u;
-        while (m) {
-            c = q + lowest_bit(m);
-            m &= m - 1;
-            unsigned ch = *c;
-            if (ch == ' ' || ch == '\t') {
-                if (c > field) add_field(r, field, (size_t)(c - field));
-                field = c + 1;
-            } else if (ch == '\n') {
-                *next = c + 1;
-                goto line_end;
-            } else if (ch == '\r') {
-                int got = at_cr(c, end, eof, next);
-                if (got != GET_ROW) return got;
-                goto line_end;
-            } else if (ch == 0) {
-                return GET_BAD;
-            } else {
-                *high |= ch >= 0x80;
-            }
-        }
-        if (end - q <= CHUNK) break;
-    }
-    if (!eof) return GET_NEED;
-    c = end;
-line_end:
-    if (c > field) add_field(r, field, (size_t)(c - field));
-    *stop = c;
-    return GET_ROW;
-}
-
-/* scan_blanks for a line whose fields are split at each delimiter byte; a line of only spaces and
- * tabs (and delimiters) is blank. */
-HOT int scan_delimited(const unsigned char *p, const unsigned char *end, int eof, int delimiter, row_t *r,
-                          const unsigned char **stop, const unsigned char **next, int *high) {
+ * runs of spaces and tabs (delimiter < 0) or at each delimiter byte, where a line of only spaces,
+ * tabs and delimiters is blank: GET_ROW (*stop: where its text ends, *next: the line after it;
+ * *high: whether it holds bytes of 0x80 and up), GET_NEED (it may go on past end) or GET_BAD (a
+ * NUL, a lone CR). Inlined, and called with a constant -1 for runs of blanks: that copy keeps none
+ * of the delimiter's bookkeeping. */
+HOT int scan_line(const unsigned char *p, const unsigned char *end, int eof, int delimiter, row_t *r,
+                  const unsigned char **stop, const unsigned char **next, int *high) {
+    const int blanks = delimiter < 0;
     const unsigned char *q = p, *field = p, *after = p, *c = end;
-    int content = 0;
+    int content = blanks; /* runs of blanks: a line of blanks has no field, and is blank anyway */
     *next = end;
     for (;; q += CHUNK) {
         unsigned m = chunk_mask(q, delimiter);
@@ -451,11 +415,13 @@ HOT int scan_delimited(const unsigned char *p, const unsigned char *end, int eof
         while (m) {
             c = q + lowest_bit(m);
             m &= m - 1;
-            content |= c > after; /* plain bytes since the last flagged one */
-            after = c + 1;
+            if (!blanks) {
+                content |= c > after; /* plain bytes since the last flagged one */
+                after = c + 1;
+            }
             unsigned ch = *c;
-            if ((int)ch == delimiter) {
-                add_field(r, field, (size_t)(c - field));
+            if (blanks ? ch == ' ' || ch == '\t' : (int)ch == delimiter) {
+                if (!blanks || c > field) add_field(r, field, (size_t)(c - field));
                 field = c + 1;
             } else if (ch == '\n') {
                 *next = c + 1;
@@ -476,9 +442,9 @@ HOT int scan_delimited(const unsigned char *p, const unsigned char *end, int eof
     if (!eof) return GET_NEED;
     c = end;
 line_end:
-    content |= c > after;
-    add_field(r, field, (size_t)(c - field));
-    if (!content) r->count = 0; /* only spaces and tabs: blank */
+    if (!blanks) content |= c > after;
+    if (!blanks || c > field) add_field(r, field, (size_t)(c - field));
+    if (!content) r->count = 0; /* only spaces, tabs and delimiters: blank */
     *stop = c;
     return GET_ROW;
 }
@@ -497,8 +463,8 @@ HOT int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
         r->count = 0;
         r->f[0] = r->f[1] = r->f[2] = p;
         r->n[0] = r->n[1] = r->n[2] = 0;
-        if (d->delimiter < 0) got = scan_blanks(p, end, d->eof, r, &stop, &next, &high);
-        else got = scan_delimited(p, end, d->eof, d->delimiter, r, &stop, &next, &high);
+        if (d->delimiter < 0) got = scan_line(p, end, d->eof, -1, r, &stop, &next, &high);
+        else got = scan_line(p, end, d->eof, d->delimiter, r, &stop, &next, &high);
         if (got == GET_NEED) return GET_NEED;
         size_t n = (size_t)(stop - p);
         if (got == GET_BAD || (high && !valid_utf8(p, n))) {
