@@ -18,6 +18,7 @@ from test_conll_engines import POLICIES, SETTINGS, corpora, merged, mutated, opt
 
 import nerve
 import nerve.io.tags.conll_c as conll_c
+import nerve.io.tags.conll_cuts as conll_cuts
 from engines import CORE, both, conll_engine, outcome
 
 
@@ -106,13 +107,13 @@ def test_where_a_file_is_cut(tmp_path: Path) -> None:
     assert conll_c._cut(CORE, [(str(path), str(path))], None, 2) is None  # a gold and a prediction file
     size = path.stat().st_size
     assert conll_c._cut(CORE, [(str(path), None)], None, None) is None  # small: one thread
-    before = conll_c.SPLIT_BYTES
-    conll_c.SPLIT_BYTES = size
+    before = conll_cuts.SPLIT_BYTES
+    conll_cuts.SPLIT_BYTES = size
     try:
         two = (os.cpu_count() or 1) >= 2
         assert (conll_c._cut(CORE, [(str(path), None)], None, None) is not None) == two
     finally:
-        conll_c.SPLIT_BYTES = before
+        conll_cuts.SPLIT_BYTES = before
 
 
 @pytest.mark.parametrize(
@@ -131,15 +132,13 @@ def test_where_a_file_is_cut(tmp_path: Path) -> None:
     ],
 )
 def test_cuts_in_a_window(window: bytes, cut: tuple[int, int] | None) -> None:
-    from nerve.io.tags.conll_cuts import cut_in
-
-    assert cut_in(window) == cut
+    assert conll_cuts.cut_in(window) == cut
 
 
 def test_the_split_threshold_is_the_numpy_engines() -> None:
     from nerve.api.shards import SHARD_BYTES
 
-    assert conll_c.SPLIT_BYTES == SHARD_BYTES
+    assert SHARD_BYTES is conll_cuts.SPLIT_BYTES  # one rule for both engines (`conll_cuts.threads`)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from contextvars import copy_context
 
 from ..analysis.aligned import Collector
 from ..io.tags.conll import ConllReader, FileRange, first_token_columns, split_files
+from ..io.tags.conll_cuts import SPLIT_BYTES, threads
 from ..metrics.exact import ExactAccumulator
 from ..metrics.muc import MucOptions
 from ..model.labels import LabelMap
@@ -22,7 +23,7 @@ from .sources import Source, is_path
 
 __all__ = ["SHARD_BYTES", "score_shards", "shards"]
 
-SHARD_BYTES = 8 << 20
+SHARD_BYTES = SPLIT_BYTES  # the C engine's threads follow the same rule (`conll_cuts.threads`)
 
 
 def shards(
@@ -37,8 +38,7 @@ def shards(
     p = os.fspath(pred) if pred is not None else None  # type: ignore[arg-type]
     if not os.path.isfile(g) or (p is not None and not os.path.isfile(p)):
         return None  # the reader reports it
-    if workers is None:
-        workers = 2 if (os.cpu_count() or 1) >= 2 and os.path.getsize(g) >= SHARD_BYTES else 1
+    workers = threads(os.path.getsize(g), workers)
     if workers < 2 or first_token_columns(g) is None or (p is not None and first_token_columns(p) is None):
         return None
     return split_files(g, p, workers)

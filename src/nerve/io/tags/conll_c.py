@@ -32,13 +32,13 @@ from ..._frozen import frozen
 from ...errors import SchemeError
 from ...model.schemes import LETTER_KIND, SCHEMES, Scheme, TagFormat, infer_tag_format
 from ..progress import note
-from .conll_cuts import cut_in
+from .conll_cuts import cut_in, threads
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: plain ``nerve score`` stays cheap
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-__all__ = ["POLICY_CODES", "SENTENCES_NOTE", "SPLIT_BYTES", "ColumnTotals", "TagTable", "count_columns"]
+__all__ = ["POLICY_CODES", "SENTENCES_NOTE", "ColumnTotals", "TagTable", "count_columns"]
 
 #: The note of a result whose prediction file paired with the gold file sentence by sentence.
 SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (aligned by sentences)"
@@ -46,8 +46,6 @@ SENTENCES_NOTE = "-DOCSTART- lines of the gold file the prediction file lacks (a
 #: The repair policies the core counts under, by its numbers (``error`` counts as ``begin``).
 POLICY_CODES = {"begin": 0, "discard": 1, "error": 2, "conlleval": 3}
 _BLOCK = 1 << 20
-#: A merged file this large is read in two threads, as by the numpy engine (`nerve.api.shards.SHARD_BYTES`).
-SPLIT_BYTES = 8 << 20
 _HEAD = 1 << 20  # the bytes the delimiter is sniffed from (`nerve.io.tags.delimiters.HEAD_BYTES`)
 _DELIMITERS = {"tab": 9, "space": 32}
 _PERL = {"B": 1, "I": 2, "E": 3}  # conlleval.pl's letter codes; every other letter is 7
@@ -230,8 +228,8 @@ def count_columns(
     """Count ``files`` (gold and prediction file, or a merged file and ``None``) in C; ``None``: hand over.
 
     ``tables`` are the ``discard`` policy's ``bad_start`` and ``bad_end`` by pair code (one byte each).
-    ``workers``: as the numpy engine's (`nerve.api.shards`): ``None`` reads a merged file of
-    `SPLIT_BYTES` or more in two threads on a machine of two cores or more, 2 or more always, 1 never.
+    ``workers``: as the numpy engine's (`conll_cuts.threads`): ``None`` reads a merged file of
+    `conll_cuts.SPLIT_BYTES` or more in two threads on two cores or more, 2 or more always, 1 never.
     """
     core = speedups()
     if core is None or policy not in POLICY_CODES:
@@ -287,9 +285,7 @@ def _cut(
     if len(files) != 1 or files[0][1] is not None or not isinstance(path, str | os.PathLike):
         return None
     size = os.path.getsize(path) if os.path.isfile(path) else 0
-    if workers is None:
-        workers = 2 if (os.cpu_count() or 1) >= 2 and size >= SPLIT_BYTES else 1
-    if workers < 2 or size < 2:
+    if threads(size, workers) < 2 or size < 2:
         return None
     with open(path, "rb") as f:
         code = _delimiter(delimiter, lambda: f.read(_HEAD), core.conll_sniff_tab)

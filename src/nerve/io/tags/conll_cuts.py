@@ -13,13 +13,28 @@ differs by a known count:
 Lines are judged cautiously (anything that might be a comment, a ``-DOCSTART-`` line or blank is no
 token line), and a cut is only sought for delimiters of blanks or tabs, where a ``-DOCSTART-`` line
 is one whatever follows it.
+
+`threads` is how many threads a file is read in, on either engine (`nerve.api.shards` cuts at
+blank lines for the numpy one).
 """
 
 from __future__ import annotations
 
-__all__ = ["cut_in"]
+import os
+
+__all__ = ["SPLIT_BYTES", "cut_in", "threads"]
+
+#: A file this large is read in two threads on a machine of two cores or more, on either engine.
+SPLIT_BYTES = 8 << 20
 
 _ENDS = (b" ", b"\t", b"\r", b"\n")
+
+
+def threads(size: int, workers: int | None) -> int:
+    """The threads a file of ``size`` bytes is read in: ``workers`` if given, else 2 or 1 (`SPLIT_BYTES`)."""
+    if workers is not None:
+        return workers
+    return 2 if (os.cpu_count() or 1) >= 2 and size >= SPLIT_BYTES else 1
 
 
 def cut_in(window: bytes) -> tuple[int, int] | None:
