@@ -79,19 +79,16 @@ def label_counts_reference(labels: np.ndarray, k: int) -> np.ndarray:
     return np.bincount(flat[labels >= 0], minlength=n * k).reshape(n, k)
 
 
-def alpha_parts_reference(counts: np.ndarray, token_doc: np.ndarray, n_docs: int) -> np.ndarray:
-    """Per document: the pairable labels, the coincidences' diagonal and each label's count."""
-    m = counts.sum(axis=1)
-    pairable = m >= 2
-    c = counts[pairable].astype(np.float64)
-    docs = token_doc[pairable]
-    diagonal = (c * (c - 1)).sum(axis=1) / (m[pairable] - 1)
+def alpha_parts_reference(counts: np.ndarray, token_doc: np.ndarray, n_docs: int, top: int) -> np.ndarray:
+    """Per document, token by token: pairable labels, Σ_c n_uc (n_uc - 1) by m_u, each label's count."""
     k = counts.shape[1]
-    out = np.zeros((n_docs, k + 2), dtype=np.float64)
-    out[:, 0] = np.bincount(docs, weights=m[pairable].astype(np.float64), minlength=n_docs)
-    out[:, 1] = np.bincount(docs, weights=diagonal, minlength=n_docs)
-    for j in range(k):
-        out[:, 2 + j] = np.bincount(docs, weights=c[:, j], minlength=n_docs)
+    out = np.zeros((n_docs, top + k), dtype=np.int64)
+    for row, d in zip(counts.tolist(), token_doc.tolist(), strict=True):
+        m = sum(row)
+        if m >= 2:
+            out[d, 0] += m
+            out[d, m - 1] += sum(c * (c - 1) for c in row)
+            out[d, top:] += row
     return out
 
 
@@ -151,9 +148,10 @@ def measured_reference(ann: AnnotatorSpans, stats: Statistics | None) -> Agreeme
     pairs, counts = kappas_reference(ann, [pair_reference(ann, i, j, plan) for i, j in together])
     doc_start = ann.tokens.doc_start
     token_doc = np.repeat(np.arange(len(ann.documents), dtype=np.int64), np.diff(doc_start))
-    parts = alpha_parts_reference(counts, token_doc, len(ann.documents))
-    fleiss_value, fleiss_tokens = fleiss(counts, len(ann.names))
-    alpha_value = alpha(parts.sum(axis=0))
+    m = len(ann.names)
+    parts = alpha_parts_reference(counts, token_doc, len(ann.documents), m)
+    fleiss_value, fleiss_tokens = fleiss(counts, m)
+    alpha_value = alpha(parts.sum(axis=0), m)
     f1_interval = alpha_interval = info = None
     if stats is not None:
         per_pair = [
@@ -161,7 +159,7 @@ def measured_reference(ann: AnnotatorSpans, stats: Statistics | None) -> Agreeme
             for i, j in together
         ]
         n, seed, level = stats.resamples, stats.seed, stats.confidence
-        f1_interval, alpha_interval, flags = agree_intervals(per_pair, parts, n, seed, level)
+        f1_interval, alpha_interval, flags = agree_intervals(per_pair, parts, m, (n, seed, level))
         info = AgreeBootstrap(n, seed, level, len(ann.documents), flags)
     reason = _interval_reason(info)
     if fleiss_value is not None:

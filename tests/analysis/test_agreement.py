@@ -110,8 +110,8 @@ def test_random_ratings_match_the_peers(labels: np.ndarray) -> None:
     if items and len(set(labels[:, full].ravel().tolist())) > 1:
         table, _ = inter_rater.aggregate_raters(labels[:, full].T, n_cat=k)
         assert value == pytest.approx(inter_rater.fleiss_kappa(table), abs=1e-9)
-    parts = alpha_parts(counts, np.zeros(labels.shape[1], dtype=np.int64), 1)
-    ours_alpha = alpha(parts[0])
+    parts = alpha_parts(counts, np.zeros(labels.shape[1], dtype=np.int64), 1, m)
+    ours_alpha = alpha(parts[0], m)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # 0 / 0 where nothing is pairable: NaN, which we check
@@ -131,8 +131,8 @@ def test_alpha_parts_add_up_over_documents() -> None:
     labels = rng.integers(-1, 3, size=(3, 60))
     counts = label_counts(labels, 3)
     doc = np.repeat(np.arange(4), 15)
-    assert alpha(alpha_parts(counts, doc, 4).sum(axis=0)) == pytest.approx(
-        alpha(alpha_parts(counts, np.zeros(60, dtype=np.int64), 1)[0])
+    assert alpha(alpha_parts(counts, doc, 4, 3).sum(axis=0), 3) == alpha(
+        alpha_parts(counts, np.zeros(60, dtype=np.int64), 1, 3)[0], 3
     )
 
 
@@ -252,7 +252,7 @@ def _naive_intervals(
             rec = tp / (tp + fn) if tp + fn else 0.0
             f.append(2 * prec * rec / (prec + rec) if prec + rec else 0.0)
         f1s.append(sum(f) / len(f))
-        alphas.append(alpha(parts[draw].sum(axis=0)))
+        alphas.append(alpha(parts[draw].sum(axis=0), 3))
     return np.asarray(f1s), np.asarray(alphas, dtype=float)
 
 
@@ -262,9 +262,9 @@ def test_bootstrap_replays_one_resample_at_a_time() -> None:
     labels[1, :200] = labels[0, :200]
     counts = label_counts(labels, 3)
     doc = np.repeat(np.arange(30), 10)
-    parts = alpha_parts(counts, doc, 30)
+    parts = alpha_parts(counts, doc, 30, 3)
     pairs = [rng.integers(0, 6, size=(30, 3)) for _ in range(3)]
-    f1_interval, alpha_interval, flags = agree_intervals(pairs, parts, 50, 7, 0.9)
+    f1_interval, alpha_interval, flags = agree_intervals(pairs, parts, 3, (50, 7, 0.9))
     f1s, alphas = _naive_intervals(pairs, parts, 50, 7)
     assert f1_interval == pytest.approx(tuple(np.quantile(f1s, [0.05, 0.95])))
     assert alpha_interval == pytest.approx(tuple(np.quantile(alphas, [0.05, 0.95])))
@@ -272,8 +272,9 @@ def test_bootstrap_replays_one_resample_at_a_time() -> None:
 
 
 def test_one_document_has_no_interval_and_says_why() -> None:
-    parts = alpha_parts(label_counts(np.asarray([[0, 1, 1], [0, 1, 0]]), 2), np.zeros(3, dtype=np.int64), 1)
-    f1, a, flags = agree_intervals([np.asarray([[1, 0, 1]])], parts, 100, 1, 0.95)
+    counts = label_counts(np.asarray([[0, 1, 1], [0, 1, 0]]), 2)
+    parts = alpha_parts(counts, np.zeros(3, dtype=np.int64), 1, 2)
+    f1, a, flags = agree_intervals([np.asarray([[1, 0, 1]])], parts, 2, (100, 1, 0.95))
     assert f1 is None
     assert a is None
     assert [f.kind for f in flags] == ["one_unit"]

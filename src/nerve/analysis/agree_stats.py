@@ -16,15 +16,16 @@ not compared (their extents are).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._frozen import frozen
 from ..errors import plural
+from .agree_formulas import degenerate_flag, document_flags
 from .agreement import alphas
 from .bootstrap import percentiles, resample_totals, scores
-from .units import MIN_UNITS, Flag, check_memory, varies
+from .units import Flag, check_memory, varies
 
 if TYPE_CHECKING:
     from ..model.arrays import Bool, Float, Int
@@ -38,8 +39,6 @@ __all__ = [
     "pair_counts",
     "pair_counts_of_keys",
 ]
-
-FIX = "give the annotations in more documents (-DOCSTART- lines in CoNLL, one file per document in brat)"
 
 
 def pair_counts(a: SpanArray, b: SpanArray, both: Bool) -> Int:
@@ -99,19 +98,6 @@ def _keys(rows: Int) -> Int:
     return np.asarray(np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1), dtype=np.int64)
 
 
-def document_flags(units: int) -> tuple[Flag, ...]:
-    """The flags of fewer than `MIN_UNITS` documents, each with what to do."""
-    if units == 0:
-        return (Flag("no_units", None, f"no documents: nothing to resample, so intervals are n/a; {FIX}"),)
-    if units == 1:
-        detail = "one document only: every resample is the corpus itself, so intervals are n/a"
-        return (Flag("one_unit", None, f"{detail}; {FIX}"),)
-    if units < MIN_UNITS:
-        detail = f"only {plural(units, 'document')}: intervals from fewer than {MIN_UNITS} are unreliable"
-        return (Flag("few_units", None, f"{detail}; {FIX}"),)
-    return ()
-
-
 def _bounds(values: Float, confidence: float) -> tuple[float, float] | None:
     """The percentile interval of resampled ``values``; ``None`` if undefined somewhere or never varying."""
     if not values.shape[0] or np.isnan(values).any() or not bool(varies(values[:, None])[0]):
@@ -121,31 +107,31 @@ def _bounds(values: Float, confidence: float) -> tuple[float, float] | None:
 
 
 def agree_intervals(
-    pairs: list[Int], parts: Float, n: int, seed: int, confidence: float
+    pairs: list[Int], parts: Int, m: int, drawn: tuple[int, int, float]
 ) -> tuple[tuple[float, float] | None, tuple[float, float] | None, tuple[Flag, ...]]:
     """The intervals of the mean pairwise exact F1 and of alpha, from ``n`` resamples of documents.
 
-    ``pairs``: each pair's `pair_counts`; ``parts``: alpha's per-document parts. An interval is
-    ``None`` where a resample leaves a statistic undefined or none moves it.
+    ``pairs``: each pair's `pair_counts`; ``parts``: alpha's per-document parts (``m`` annotators);
+    ``drawn``: the resamples, the seed and the confidence. An interval is ``None`` where a resample
+    leaves a statistic undefined or none moves it.
     """
+    n, seed, confidence = drawn
     units = parts.shape[0]
     flags = document_flags(units)
     columns = 3 * len(pairs) + parts.shape[1]
     check_memory(n, columns, plural(columns, "column"))
     if units < 2:
         return None, None, flags
-    matrix = np.concatenate([*(p.astype(np.float64) for p in pairs), parts], axis=1)
-    # alpha's parts are fractions: resample_totals sums in float64 whatever it is given
-    totals = resample_totals(cast("Int", matrix), n, np.random.default_rng(seed))
+    matrix = np.concatenate([*pairs, parts], axis=1).astype(np.int64)  # whole numbers: exact sums
+    totals = resample_totals(matrix, n, np.random.default_rng(seed))
     f1 = np.zeros(n)
     for i in range(len(pairs)):
         tp, fp, fn = totals[:, 3 * i], totals[:, 3 * i + 1], totals[:, 3 * i + 2]
         f1 += scores(tp, fp, fn)[2]
     f1 /= max(len(pairs), 1)
-    alpha = alphas(totals[:, 3 * len(pairs) :])
+    alpha = alphas(totals[:, 3 * len(pairs) :], m)
     found = []
     for name, values in (("mean pairwise F1", f1), ("alpha", alpha)):
         if values.shape[0] and not np.isnan(values).any() and not bool(varies(values[:, None])[0]):
-            message = f"{name}: every resample gives the same value, so there is no spread to measure: n/a"
-            found.append(Flag("degenerate", None, message))
+            found.append(degenerate_flag(name))
     return _bounds(f1, confidence), _bounds(alpha, confidence), flags + tuple(found)

@@ -18,7 +18,10 @@ alpha on every token at least two labelled (it is made for missing values).
 - Krippendorff's alpha (nominal): ``1 - (n - 1) (n - Σ o_cc) / (n² - Σ n_c²)`` from the
   coincidence matrix, as the ``krippendorff`` package computes it. Per token ``u`` with ``m_u >= 2``
   labels, ``Σ_c o_cc`` gains ``Σ_c n_uc (n_uc - 1) / (m_u - 1)`` and ``n_c`` gains ``n_uc``: the
-  columns of `alpha_parts`, additive over documents.
+  columns of `alpha_parts` keep the whole numbers before the division (one column per ``m_u``),
+  additive over documents and exact in any order.
+
+The formulas themselves are `nerve.analysis.agree_formulas`', which the compiled path shares.
 
 A statistic whose chance agreement is 1 (every token has one label) is undefined: ``None``, with
 the reason (`Undefined`).
@@ -32,6 +35,7 @@ import numpy as np
 
 from .._frozen import frozen
 from ..model.spans import SpanArray
+from .agree_formulas import ONE_LABEL, alpha_of, cohen_of, fleiss_of
 
 if TYPE_CHECKING:
     from ..model.arrays import Bool, Float, Int
@@ -47,8 +51,6 @@ __all__ = [
     "label_pairs",
     "token_labels",
 ]
-
-ONE_LABEL = "every token has the same label, so chance agreement is 1 and the statistic is undefined"
 
 
 @frozen
@@ -98,14 +100,7 @@ def label_pairs(a: Int, b: Int, k: int) -> Int:
 
 def cohen(matrix: Int) -> float | None:
     """Cohen's kappa of a confusion matrix; ``None`` when chance agreement is 1 (or no token)."""
-    n = float(matrix.sum())
-    if not n:
-        return None
-    observed = float(np.trace(matrix)) / n
-    expected = float(matrix.sum(axis=1) @ matrix.sum(axis=0)) / (n * n)
-    if expected >= 1.0:
-        return None
-    return (observed - expected) / (1.0 - expected)
+    return cohen_of(matrix.reshape(-1).tolist(), int(matrix.shape[0]))
 
 
 def label_counts(labels: Int, k: int) -> Int:
@@ -129,31 +124,26 @@ def fleiss(counts: Int, m: int) -> tuple[float | None, int]:
     """Fleiss' kappa over the tokens all ``m`` annotators labelled, and how many tokens those are."""
     rows = counts[counts.sum(axis=1) == m]
     items = int(rows.shape[0])
-    if not items or m < 2:
-        return None, items
-    p = rows.sum(axis=0) / (items * m)
-    agreement = float(((rows * rows).sum() - items * m) / (items * m * (m - 1)))
-    expected = float(p @ p)
-    if expected >= 1.0:
-        return None, items
-    return (agreement - expected) / (1.0 - expected), items
+    totals = rows.sum(axis=0).tolist()
+    return fleiss_of(totals, int((rows * rows).sum()), items, m), items
 
 
-def alpha_parts(counts: Int, token_doc: Int, n_docs: int) -> Float:
-    """Per document: ``n`` (pairable labels), ``Σ_c o_cc`` and each ``n_c``: ``(n_docs, k + 2)``.
+def alpha_parts(counts: Int, token_doc: Int, n_docs: int, m: int) -> Int:
+    """Per document, alpha's parts (`nerve.analysis.agree_formulas`): ``(n_docs, m + k)``, ``m`` annotators.
 
-    The counts are whole numbers, so their sums are exact in any order: they are summed as
-    integers, document by document; ``Σ_c o_cc`` is summed token by token as a fraction.
+    Whole numbers, summed document by document in int64.
     """
-    m = counts.sum(axis=1)
-    pairable = m >= 2
+    given = counts.sum(axis=1)
+    pairable = given >= 2
     every = bool(pairable.all())
     kept = counts if every else np.where(pairable[:, None], counts, 0)
-    same = (kept * (kept - 1)).sum(axis=1)  # exact: the products and their sums are small integers
-    diagonal = same / (m - 1) if every else same[pairable] / (m[pairable] - 1)
+    same = (kept * (kept - 1)).sum(axis=1)
     k = counts.shape[1]
-    out = np.zeros((n_docs, k + 2), dtype=np.float64)
-    out[:, 1] = np.bincount(token_doc if every else token_doc[pairable], weights=diagonal, minlength=n_docs)
+    out = np.zeros((n_docs, m + k), dtype=np.int64)
+    column = np.where(pairable, given - 1, 0)  # S_j is column j - 1; tokens that cannot pair add nothing
+    for j in range(2, m + 1):
+        here = column == j - 1
+        out[:, j - 1] = np.bincount(token_doc[here], weights=same[here], minlength=n_docs).astype(np.int64)
     if token_doc.shape[0] and bool((np.diff(token_doc) >= 0).all()):  # tokens in document order
         bounds = np.searchsorted(token_doc, np.arange(n_docs + 1))
         running = np.concatenate([np.zeros((1, k), dtype=np.int64), np.cumsum(kept, axis=0)])
@@ -161,24 +151,26 @@ def alpha_parts(counts: Int, token_doc: Int, n_docs: int) -> Float:
     else:
         by_label = np.stack(
             [np.bincount(token_doc, weights=kept[:, j], minlength=n_docs) for j in range(k)], 1
-        )
-    out[:, 2:] = by_label
+        ).astype(np.int64)
+    out[:, m:] = by_label
     out[:, 0] = by_label.sum(axis=1)
     return out
 
 
-def alpha(parts: Float) -> float | None:
-    """Krippendorff's nominal alpha of summed `alpha_parts` (``(k + 2,)``); ``None`` if undefined."""
-    n, diagonal, by_label = float(parts[0]), float(parts[1]), parts[2:]
-    expected = n * n - float(by_label @ by_label)
-    if n < 2 or expected <= 0:
-        return None
-    return 1.0 - (n - 1.0) * (n - diagonal) / expected
+def alpha(parts: Int, m: int) -> float | None:
+    """Krippendorff's nominal alpha of summed `alpha_parts` (``(m + k,)``); ``None`` if undefined."""
+    return alpha_of(parts.tolist(), m)
 
 
-def alphas(parts: Float) -> Float:
-    """`alpha` of each row of ``(r, k + 2)`` summed parts (NaN where undefined), for resamples."""
-    n, diagonal, by_label = parts[:, 0], parts[:, 1], parts[:, 2:]
+def alphas(parts: Float, m: int) -> Float:
+    """`alpha` of each row of ``(r, m + k)`` summed parts (NaN where undefined), for resamples.
+
+    The same operations as `nerve.analysis.agree_formulas.alpha_of`, in the same order, row by row.
+    """
+    n, by_label = parts[:, 0], parts[:, m:]
+    diagonal = np.zeros(parts.shape[0])
+    for j in range(2, m + 1):
+        diagonal += parts[:, j - 1] / (j - 1)
     expected = n * n - (by_label * by_label).sum(axis=1)
     ok = (n >= 2) & (expected > 0)
     out = np.full(parts.shape[0], np.nan)

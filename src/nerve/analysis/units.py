@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from .._frozen import frozen
 from ..errors import OptionError, plural
 from ..options import flag, setting
@@ -104,6 +102,8 @@ def unit_flags(units: int, unit: str, sentences: bool) -> list[tuple[str, str]]:
 
 def varies(values: Float) -> Bool:
     """Whether each statistic takes more than one value across the resamples (the first axis)."""
+    import numpy as np  # here: agreement's compiled path imports this module without numpy
+
     if values.shape[0] == 0:
         return np.zeros(values.shape[1:], dtype=np.bool_)
     return np.asarray((values != values[:1]).any(axis=0), dtype=np.bool_)

@@ -32,7 +32,7 @@ from .pipeline import spans_result
 
 if TYPE_CHECKING:
     from ..io.json.compiled import Columns
-    from ..model.arrays import Bool, Float, Int
+    from ..model.arrays import Bool, Int
     from ..model.spans import SpanArray
 
 __all__ = ["measured"]
@@ -113,7 +113,7 @@ def _kappas(ann: AnnotatorSpans, pairs: list[PairScores]) -> tuple[list[PairScor
 
 
 def _intervals(
-    ann: AnnotatorSpans, parts: Float, stats: Statistics
+    ann: AnnotatorSpans, parts: Int, stats: Statistics
 ) -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap]:
     """The intervals of the mean pairwise F1 and of alpha, and how they were drawn."""
     keys = entity_keys(list(ann.spans))
@@ -122,7 +122,7 @@ def _intervals(
         for i, j in combinations(range(len(ann.names)), 2)
     ]
     n, seed, level = stats.resamples, stats.seed, stats.confidence
-    f1_interval, alpha_interval, flags = agree_intervals(per_pair, parts, n, seed, level)
+    f1_interval, alpha_interval, flags = agree_intervals(per_pair, parts, len(ann.names), (n, seed, level))
     return f1_interval, alpha_interval, AgreeBootstrap(n, seed, level, len(ann.documents), flags)
 
 
@@ -133,9 +133,9 @@ def measured(ann: AnnotatorSpans, stats: Statistics | None) -> Agreement:
     pairs, counts = _kappas(ann, [scorer.pair(i, j) for i, j in together])
     doc_start = ann.tokens.doc_start
     token_doc = np.repeat(np.arange(len(ann.documents), dtype=np.int64), np.diff(doc_start))
-    parts = alpha_parts(counts, token_doc, len(ann.documents))
+    parts = alpha_parts(counts, token_doc, len(ann.documents), len(ann.names))
     fleiss_value, fleiss_tokens = fleiss(counts, len(ann.names))
-    alpha_value = alpha(parts.sum(axis=0))
+    alpha_value = alpha(parts.sum(axis=0), len(ann.names))
     f1_interval = alpha_interval = info = None
     if stats is not None:
         f1_interval, alpha_interval, info = _intervals(ann, parts, stats)
