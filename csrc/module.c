@@ -21,6 +21,7 @@ static PyMethodDef *const TABLES[] = {
     nerve_brat_methods,
     nerve_spans_methods,
     nerve_muc_methods,
+    nerve_agree_methods,
 };
 
 static int exec_module(PyObject *module) {

@@ -20,5 +20,6 @@ extern PyMethodDef nerve_columns_methods[];
 extern PyMethodDef nerve_brat_methods[];
 extern PyMethodDef nerve_spans_methods[];
 extern PyMethodDef nerve_muc_methods[];
+extern PyMethodDef nerve_agree_methods[];
 
 #endif

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     from .analysis.agree_result import Agreement
     from .analysis.query import InstanceQuery
     from .api import decode, encode, score, score_text, validate, validate_spans
-    from .api.agree import agree
     from .api.compare import compare
     from .api.report import write_report
     from .compat.paddlenlp import ChunkEvaluator
+    from .compiled_agree import agree
     from .errors import InputError, InvalidSequenceError, NerveError, OptionError, Problem, SchemeError
     from .io.tags.conll import TaggedCorpus, read_conll
     from .model.schemes import SUPPORTED_SCHEMES, TagFormat
@@ -39,7 +39,7 @@ _LAZY = {
     **dict.fromkeys(("Problem", "SchemeError"), ".errors"),
     "InstanceQuery": ".analysis.query",
     "Agreement": ".analysis.agree_result",
-    "agree": ".api.agree",
+    "agree": ".compiled_agree",
     "compare": ".api",
     "decode": ".api",
     "encode": ".api",

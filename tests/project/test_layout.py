@@ -55,7 +55,15 @@ LAYERS: list[tuple[str, ...]] = [
     ("nerve.analysis",),
     ("nerve.results",),
     ("nerve.report",),
-    ("nerve.api", "nerve.streaming", "nerve.compiled", "nerve.compiled_spans"),
+    (
+        "nerve.api",
+        "nerve.streaming",
+        "nerve.compiled",
+        "nerve.compiled_spans",
+        "nerve.compiled_agree",
+        "nerve.compiled_agree_flat",
+        "nerve.compiled_agree_read",
+    ),
     ("nerve.cli", "nerve.compat", "nerve.integrations"),
     ("nerve", "nerve.__main__"),
 ]

@@ -27,11 +27,14 @@ __all__ = [
     "FIX",
     "ONE_LABEL",
     "alpha_of",
+    "alpha_reason",
     "cohen_of",
     "degenerate_flag",
     "document_flags",
     "f1_of",
     "fleiss_of",
+    "fleiss_reason",
+    "interval_reason",
 ]
 
 ONE_LABEL = "every token has the same label, so chance agreement is 1 and the statistic is undefined"
@@ -100,6 +103,33 @@ def document_flags(units: int) -> tuple[Flag, ...]:
         detail = f"only {plural(units, 'document')}: intervals from fewer than {MIN_UNITS} are unreliable"
         return (Flag("few_units", None, f"{detail}; {FIX}"),)
     return ()
+
+
+def interval_reason(flags: Sequence[Flag] | None) -> str | None:
+    """Why an interval is n/a: the flags that say so (one document or none), or no spread.
+
+    ``flags``: the bootstrap's (``None``: no interval asked for, nothing to explain).
+    """
+    if flags is None:
+        return None
+    said = [f.message for f in flags if f.kind in ("no_units", "one_unit", "degenerate")]
+    return "; ".join(said) or "a resample leaves the statistic undefined: n/a"
+
+
+def fleiss_reason(tokens: int) -> str:
+    """Why Fleiss' kappa is n/a."""
+    if not tokens:
+        return "no token was labelled by every annotator (each left out some document): n/a"
+    return ONE_LABEL
+
+
+def alpha_reason(
+    value: float | None, interval: tuple[float, float] | None, drawn: bool, reason: str | None
+) -> str | None:
+    """Why alpha (or its interval, ``drawn``: asked for) is n/a."""
+    if value is None:
+        return ONE_LABEL
+    return reason if drawn and interval is None else None
 
 
 def degenerate_flag(name: str) -> Flag:

@@ -10,9 +10,9 @@ reason where one is n/a (`Estimate`), the disagreements (`Disagreement`) and the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
-from typing import Any
+from typing import Any, overload
 
 from .._frozen import frozen
 from ..metrics.muc_counts import MucCounts
@@ -20,6 +20,8 @@ from ..model.counts import Score
 from .units import Flag
 
 __all__ = [
+    "AGREE_CATEGORIES",
+    "RULES",
     "AgreeBootstrap",
     "Agreement",
     "Annotator",
@@ -27,9 +29,13 @@ __all__ = [
     "Disagreement",
     "Disagreements",
     "Estimate",
+    "LazyRows",
     "PairScores",
     "mean",
 ]
+
+RULES = ("majority", "unanimous")  # the consensus rules
+AGREE_CATEGORIES = ("missed", "type", "boundary", "boundary_type")  # the disagreements' categories
 
 
 def mean(values: list[float | None]) -> float | None:
@@ -158,13 +164,66 @@ class Disagreement:
         return {**self.__dict__, "marks": marks}
 
 
+class LazyRows(Sequence[Disagreement]):
+    """``n`` disagreement rows, each built (by ``build(i)``) when first read, then kept.
+
+    A text table shows 20 of tens of thousands; JSON and CSV read them all. It compares, hashes,
+    prints and pickles as the tuple of its rows.
+    """
+
+    def __init__(self, n: int, build: Callable[[int], Disagreement]) -> None:
+        self._n, self._build = n, build
+        self._built: dict[int, Disagreement] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Disagreement: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Disagreement, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Disagreement | tuple[Disagreement, ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("disagreement row out of range")
+        row = self._built.get(i)
+        if row is None:
+            row = self._built[i] = self._build(i)
+        return row
+
+    def __iter__(self) -> Iterator[Disagreement]:
+        return (self[i] for i in range(self._n))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self) -> tuple[type[tuple[Disagreement, ...]], tuple[tuple[Disagreement, ...]]]:
+        return tuple, (tuple(self),)
+
+
 @frozen
 class Disagreements:
-    """How many clusters disagree, by category, and the ones listed (after the filters)."""
+    """How many clusters disagree, by category, and the ones listed (after the filters).
+
+    ``rows``: a tuple, or `LazyRows` that build each row when it is read.
+    """
 
     total: int
     by_category: Mapping[str, int]
-    rows: tuple[Disagreement, ...]
+    rows: Sequence[Disagreement]
 
     def to_dict(self) -> dict[str, Any]:
         """``{"total", "by_category", "rows": [...]}``."""

@@ -22,14 +22,12 @@ import numpy as np
 
 from .._frozen import frozen
 from ..model.spans import SpanArray
+from .agree_result import AGREE_CATEGORIES, RULES
 
 if TYPE_CHECKING:
     from ..model.arrays import Bool, Int
 
 __all__ = ["AGREE_CATEGORIES", "RULES", "Votes", "categories_of", "clusters_apart", "consensus", "votes_of"]
-
-RULES = ("majority", "unanimous")
-AGREE_CATEGORIES = ("missed", "type", "boundary", "boundary_type")
 
 
 @frozen(eq=False)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._engine import speedups
+from ..analysis.agree_formulas import alpha_reason, fleiss_reason, interval_reason
 from ..analysis.agree_result import AgreeBootstrap, Agreement, Disagreements, Estimate, PairScores, mean
 from ..analysis.agree_stats import agree_intervals, entity_keys, pair_counts_of_keys
 from ..analysis.agreement import ONE_LABEL, alpha, alpha_parts, cohen, fleiss, label_counts, token_labels
@@ -139,7 +140,7 @@ def measured(ann: AnnotatorSpans, stats: Statistics | None) -> Agreement:
     f1_interval = alpha_interval = info = None
     if stats is not None:
         f1_interval, alpha_interval, info = _intervals(ann, parts, stats)
-    reason = _interval_reason(info)
+    reason = interval_reason(None if info is None else info.flags)
     return Agreement(
         annotators=(),
         pairs=tuple(pairs),
@@ -149,34 +150,14 @@ def measured(ann: AnnotatorSpans, stats: Statistics | None) -> Agreement:
         ),
         mean_partial_f1=mean([p.partial.f1 for p in pairs]),
         fleiss_kappa=Estimate(
-            fleiss_value, None, None if fleiss_value is not None else _fleiss_reason(fleiss_tokens)
+            fleiss_value, None, None if fleiss_value is not None else fleiss_reason(fleiss_tokens)
         ),
         fleiss_tokens=fleiss_tokens,
-        alpha=Estimate(alpha_value, alpha_interval, _alpha_reason(alpha_value, alpha_interval, info, reason)),
+        alpha=Estimate(
+            alpha_value, alpha_interval, alpha_reason(alpha_value, alpha_interval, info is not None, reason)
+        ),
         documents=len(ann.documents),
         tokens=int(doc_start[-1]),
         disagreements=Disagreements(0, {}, ()),
         bootstrap=info,
     )
-
-
-def _interval_reason(info: AgreeBootstrap | None) -> str | None:
-    """Why an interval is n/a: the flags that say so (one document or none), or no spread."""
-    if info is None:
-        return None  # no interval asked for: nothing to explain
-    said = [f.message for f in info.flags if f.kind in ("no_units", "one_unit", "degenerate")]
-    return "; ".join(said) or "a resample leaves the statistic undefined: n/a"
-
-
-def _fleiss_reason(tokens: int) -> str:
-    if not tokens:
-        return "no token was labelled by every annotator (each left out some document): n/a"
-    return ONE_LABEL
-
-
-def _alpha_reason(
-    value: float | None, interval: tuple[float, float] | None, info: AgreeBootstrap | None, reason: str | None
-) -> str | None:
-    if value is None:
-        return ONE_LABEL
-    return reason if info is not None and interval is None else None

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import options
 from ..analysis.agree_result import Agreement
-from .agree import PathLike, agree
+from ..compiled_agree import PathLike, agree
 from .report import write_page
 
 __all__ = ["write_agreement"]

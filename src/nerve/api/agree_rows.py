@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import options
+from ..analysis.agree_query import check_agree_query
 from ..analysis.agree_result import Consensus, Disagreement, Disagreements
 from ..analysis.agree_votes import AGREE_CATEGORIES, Votes, categories_of, consensus
 from ..errors import OptionError, plural
@@ -35,18 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["check_agree_query", "consensus_of", "disagreements_of"]
 
 Mark = tuple[str | None, str]  # an entity's text and type
-
-
-def check_agree_query(query: InstanceQuery | None) -> InstanceQuery:
-    """The query (every category by default); categories other than `AGREE_CATEGORIES` refused."""
-    if query is None:
-        return InstanceQuery(categories=AGREE_CATEGORIES)
-    wanted = query.categories or AGREE_CATEGORIES
-    for c in wanted:
-        if c not in AGREE_CATEGORIES:
-            detail = f"agreement lists the categories {', '.join(AGREE_CATEGORIES)}, got {c!r}"
-            raise OptionError(options.flag("categories"), detail)
-    return InstanceQuery(tuple(wanted), query.types, query.per_category, query.sort, query.context)
 
 
 class _Texts:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..analysis.agree_votes import RULES
-from ..api.agree import agree
+from ..analysis.agree_result import RULES
+from ..compiled_agree import agree
 from ..io.formats import names
 from ..plan import SORTS, InstanceQuery
 from .options import ANALYSIS, INPUT, OUTPUT, SCHEME, add_command, add_statistics, group, keywords_of

@@ -56,6 +56,12 @@ class TagVocab:
         A tag that does not fit the tag format or the scheme gets id -1; the caller reports it
         with its line (`explain` says why).
         """
+        import numpy as np  # here: a vocabulary of tags read by the compiled engine needs no arrays
+
+        return np.asarray(self.add_list(tags), dtype=np.int32)
+
+    def add_list(self, tags: Sequence[str]) -> list[int]:
+        """`add`, without numpy: the ids as a list (the format inferred as `add` infers it)."""
         if self.format is None:
             new = [t for t in tags if t not in self.index]
             try:
@@ -63,13 +69,15 @@ class TagVocab:
             except SchemeError:
                 self.format = TagFormat("prefix", "-", self.outside)
                 self._letterless = not any(self.format.split(t) for t in new)
-        import numpy as np  # here: a vocabulary of tags read by the compiled engine needs no arrays
-
-        ids = np.empty(len(tags), dtype=np.int32)
-        for i, tag in enumerate(tags):
+        out = []
+        for tag in tags:
             known = self.index.get(tag)
-            ids[i] = known if known is not None else self._insert(tag)
-        return ids
+            out.append(known if known is not None else self._insert(tag))
+        return out
+
+    def parts(self) -> tuple[list[int], list[int]]:
+        """Each tag's kind and type id (-1: none), by id, as lists."""
+        return list(self._kinds), list(self._types)
 
     def _insert(self, tag: str) -> int:
         fmt = self.format

@@ -1,0 +1,701 @@
+/* A CoNLL file of several tag columns (one per annotator) read, decoded and compared in C, for
+ * `nerve.agree` (nerve.api.agree_compiled): the C twin of nerve.api.agree_columns (reading),
+ * nerve.api.convert_input.decoded (the shared decoding rule, an invalid transition beginning an
+ * entity) and the token-label statistics of nerve.analysis.agreement and agree_stats.
+ *
+ * Fuzz entry point: the core alone (no Python): ag_scan over any bytes, then ag_scan_free.
+ *
+ * The numpy engine is the reference. The core reads lines as it does (fields at runs of spaces and
+ * tabs, a line of none blank, `-DOCSTART-` as the first field at the line's start begins a
+ * document, a token line after any other line begins a sentence) and stops (`stop` set, with why)
+ * wherever the numpy engine would read the input another way or refuse it: a byte order mark, a
+ * carriage return, no final newline, bytes that are not UTF-8, a token line whose column count
+ * differs from the first's, fewer than three columns, no token line. The Python wrapper then hands
+ * the file to the numpy engine, which gives the result or its own error.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "speedups.h"
+
+/* ---- the core: lines, fields and interned tags ---- */
+
+typedef struct {
+    int64_t offset, len;
+    uint64_t hash;
+} ag_key;
+
+typedef struct {
+    int64_t last_len; /* the previous token's tag (its bytes packed, when up to 8): most repeat */
+    uint64_t last_key;
+    int32_t last_id;
+    int32_t *slot; /* id + 1 of the key in each slot, 0 when empty */
+    size_t cap;
+    ag_key *keys;
+    size_t n, keys_cap;
+    int32_t *ids; /* the id of each token's tag */
+} ag_column;
+
+typedef struct {
+    const char *stop; /* why the numpy engine must read the file (NULL: read) */
+    int width;        /* columns of a token line: the token and one tag per annotator */
+    size_t n_tokens, n_docs, cap, sized; /* sized: the capacity of the arrays beside word_start */
+    int64_t *word_start, *word_end, *doc_start;
+    uint8_t *sentence;
+    size_t doc_cap;
+    ag_column *col; /* width - 1 of them */
+} ag_scan_t;
+
+static int ag_grow(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need) n *= 2;
+    if (n > SIZE_MAX / size) return -1;
+    void *q = realloc(*p, n * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static uint64_t ag_hash(const unsigned char *p, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+static int ag_rehash(ag_column *c) {
+    size_t cap = c->cap ? c->cap * 2 : 64;
+    int32_t *slot = calloc(cap, sizeof *slot);
+    if (!slot) return -1;
+    for (size_t k = 0; k < c->n; k++) {
+        size_t i = (size_t)(c->keys[k].hash & (cap - 1));
+        while (slot[i]) i = (i + 1) & (cap - 1);
+        slot[i] = (int32_t)(k + 1);
+    }
+    free(c->slot);
+    c->slot = slot;
+    c->cap = cap;
+    return 0;
+}
+
+static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h);
+
+/* The id of data[at, at + n) among the column's tags, added when new; -1: no memory. */
+static int32_t ag_intern(ag_column *c, const unsigned char *data, int64_t at, size_t n) {
+    uint64_t packed = 0;
+    if (n <= 8) {
+        for (size_t i = 0; i < n; i++) packed |= (uint64_t)data[at + (int64_t)i] << (8 * i);
+        if ((int64_t)n == c->last_len && packed == c->last_key) return c->last_id;
+    }
+    if (2 * (c->n + 1) > c->cap && ag_rehash(c) < 0) return -1;
+    uint64_t h = ag_hash(data + at, n);
+    int32_t id = ag_find(c, data, at, n, h);
+    if (id >= 0 && n <= 8) {
+        c->last_len = (int64_t)n;
+        c->last_key = packed;
+        c->last_id = id;
+    } else if (n > 8) {
+        c->last_len = -1;
+    }
+    return id;
+}
+
+/* The id of data[at, at + n) (hash h) among the column's tags, added when new; -1: no memory. */
+static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h) {
+    size_t i = (size_t)(h & (c->cap - 1));
+    while (c->slot[i]) {
+        const ag_key *k = &c->keys[c->slot[i] - 1];
+        if (k->hash == h && (size_t)k->len == n && memcmp(data + k->offset, data + at, n) == 0) {
+            return c->slot[i] - 1;
+        }
+        i = (i + 1) & (c->cap - 1);
+    }
+    if (c->n >= INT32_MAX - 1 || ag_grow((void **)&c->keys, &c->keys_cap, c->n + 1, sizeof *c->keys) < 0) {
+        return -1;
+    }
+    c->keys[c->n] = (ag_key){at, (int64_t)n, h};
+    c->slot[i] = (int32_t)(c->n + 1);
+    return (int32_t)c->n++;
+}
+
+/* Whether data[0, n) is UTF-8 as Python's strict decoder reads it. */
+static int ag_utf8(const unsigned char *p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        if (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if (!(w & 0x8080808080808080ULL)) {
+                i += 8;
+                continue;
+            }
+        }
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) k = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            k = 2;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            k = 3;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        } else return 0;
+        if (n - i <= k) return 0; /* cut short by the end */
+        if (p[i + 1] < lo || p[i + 1] > hi) return 0;
+        for (size_t j = 2; j <= k; j++) {
+            if ((p[i + j] & 0xC0) != 0x80) return 0;
+        }
+        i += k + 1;
+    }
+    return 1;
+}
+
+static const unsigned char AG_DOCSTART[] = "-DOCSTART-";
+#define AG_DOCSTART_LEN 10
+
+/* The fields of one line [p, e): their count, and the first `keep` of them (start, end). */
+static int ag_fields(const unsigned char *p, const unsigned char *e, int keep, int64_t *fs, int64_t *fe,
+                     const unsigned char *base) {
+    int count = 0;
+    const unsigned char *q = p;
+    for (;;) {
+        while (q < e && (*q == ' ' || *q == '\t')) q++;
+        if (q >= e) return count;
+        const unsigned char *f = q;
+        while (q < e && *q != ' ' && *q != '\t') q++;
+        if (count < keep) {
+            fs[count] = f - base;
+            fe[count] = q - base;
+        }
+        if (count == INT32_MAX) return count;
+        count++;
+    }
+}
+
+void ag_scan_free(ag_scan_t *s) {
+    free(s->word_start);
+    free(s->word_end);
+    free(s->doc_start);
+    free(s->sentence);
+    if (s->col) {
+        for (int c = 0; c < s->width - 1; c++) {
+            free(s->col[c].slot);
+            free(s->col[c].keys);
+            free(s->col[c].ids);
+        }
+    }
+    free(s->col);
+    memset(s, 0, sizeof *s);
+}
+
+/* The first token line: the width, and the columns it makes. */
+static int ag_first(ag_scan_t *s, int count) {
+    if (count < 3) {
+        s->stop = "fewer than three columns";
+        return -1;
+    }
+    if (count > 64) {
+        s->stop = "more than 63 tag columns";
+        return -1;
+    }
+    s->width = count;
+    s->col = calloc((size_t)count - 1, sizeof *s->col);
+    if (!s->col) {
+        s->stop = "no memory";
+        return -1;
+    }
+    return 0;
+}
+
+/* One token line: its word, sentence and document, and each tag interned. */
+static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, const int64_t *fe, int starts,
+                    size_t doc) {
+    size_t t = s->n_tokens;
+    if (ag_grow((void **)&s->word_start, &s->cap, t + 1, sizeof *s->word_start) < 0) return -1;
+    if (s->cap != s->sized) { /* the other per-token arrays grow with it */
+        size_t cap = s->cap;
+        int64_t *we = realloc(s->word_end, cap * sizeof *we);
+        if (!we) return -1;
+        s->word_end = we;
+        uint8_t *se = realloc(s->sentence, cap);
+        if (!se) return -1;
+        s->sentence = se;
+        for (int c = 0; c < s->width - 1; c++) {
+            int32_t *ids = realloc(s->col[c].ids, cap * sizeof *ids);
+            if (!ids) return -1;
+            s->col[c].ids = ids;
+        }
+        s->sized = cap;
+    }
+    for (int c = 0; c < s->width - 1; c++) {
+        ag_column *col = &s->col[c];
+        int32_t id = ag_intern(col, data, fs[c + 1], (size_t)(fe[c + 1] - fs[c + 1]));
+        if (id < 0) return -1;
+        col->ids[t] = id;
+    }
+    while (s->n_docs <= doc) { /* documents begin here (empty ones too, between -DOCSTART- lines) */
+        if (ag_grow((void **)&s->doc_start, &s->doc_cap, s->n_docs + 2, sizeof *s->doc_start) < 0) return -1;
+        s->doc_start[s->n_docs++] = (int64_t)t;
+    }
+    s->word_start[t] = fs[0];
+    s->word_end[t] = fe[0];
+    s->sentence[t] = (uint8_t)starts;
+    s->n_tokens = t + 1;
+    return 0;
+}
+
+/* Read data[0, len): 0, or -1 with s->stop saying why the numpy engine must read it. */
+int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
+    memset(s, 0, sizeof *s);
+    if (len == 0 || data[len - 1] != '\n') s->stop = "no final newline";
+    else if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) s->stop = "a byte order mark";
+    else if (memchr(data, '\r', len)) s->stop = "a carriage return";
+    else if (!ag_utf8(data, len)) s->stop = "bytes that are not UTF-8";
+    if (s->stop) return -1;
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++) lines += data[i] == '\n';
+    if (ag_grow((void **)&s->word_start, &s->cap, lines, sizeof *s->word_start) < 0) {
+        s->stop = "no memory";
+        return -1;
+    }
+    int64_t fs[64], fe[64];
+    int last_token = 0, leading = -1;
+    size_t before = 0; /* -DOCSTART- lines so far */
+    const unsigned char *p = data, *end = data + len;
+    while (p < end) {
+        const unsigned char *e = memchr(p, '\n', (size_t)(end - p));
+        int count = ag_fields(p, e, s->width ? s->width : 64, fs, fe, data);
+        if (count > 0 && (size_t)(e - p) >= AG_DOCSTART_LEN && memcmp(p, AG_DOCSTART, AG_DOCSTART_LEN) == 0 &&
+            (p + AG_DOCSTART_LEN == e || p[AG_DOCSTART_LEN] == ' ' || p[AG_DOCSTART_LEN] == '\t')) {
+            before++;
+            last_token = 0;
+        } else if (count == 0) {
+            last_token = 0;
+        } else {
+            if (!s->width && ag_first(s, count) < 0) return -1;
+            if (count != s->width) {
+                s->stop = "a line with another number of columns";
+                return -1;
+            }
+            if (leading < 0) leading = before == 0;
+            if (ag_token(s, data, fs, fe, !last_token, leading ? before : before - 1) < 0) {
+                s->stop = "no memory";
+                return -1;
+            }
+            last_token = 1;
+        }
+        p = e + 1;
+    }
+    if (!s->n_tokens) {
+        s->stop = "no token line";
+        return -1;
+    }
+    s->doc_start[s->n_docs] = (int64_t)s->n_tokens;
+    return 0;
+}
+
+/* ---- decoding: the shared rule, as csrc/conll.c and nerve.model.chunks decode ---- */
+
+enum { AG_OUT = 0, AG_BEGIN = 1, AG_INSIDE = 2, AG_END = 3 };
+
+static inline int ag_code(int pk, int pt, int ck, int ct) { return 10 * pk + 2 * ck + (pt == ct); }
+
+static inline int ag_continues(int code) {
+    int kp = code / 10, kc = code / 2 % 5, same = code % 2;
+    return (kp == AG_BEGIN || kp == AG_INSIDE) && (kc == AG_INSIDE || kc == AG_END) && same;
+}
+
+typedef struct {
+    int64_t *doc, *start, *end, *label;
+    size_t n, cap;
+} ag_spans;
+
+static int ag_emit(ag_spans *o, int64_t doc, int64_t start, int64_t end, int64_t label) {
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 4096;
+        int64_t *a[4] = {realloc(o->doc, cap * 8), NULL, NULL, NULL};
+        if (!a[0]) return -1;
+        o->doc = a[0];
+        if (!(a[1] = realloc(o->start, cap * 8))) return -1;
+        o->start = a[1];
+        if (!(a[2] = realloc(o->end, cap * 8))) return -1;
+        o->end = a[2];
+        if (!(a[3] = realloc(o->label, cap * 8))) return -1;
+        o->label = a[3];
+        o->cap = cap;
+    }
+    o->doc[o->n] = doc;
+    o->start[o->n] = start;
+    o->end[o->n] = end;
+    o->label[o->n] = label;
+    o->n++;
+    return 0;
+}
+
+/* The entities of one column's tag ids (kind and type of each id; type -1 outside), in document
+ * offsets, and its transitions by pair code (sentence edges as the outside tag). 0, or -1. */
+static int ag_decode(const int32_t *ids, size_t n, const int8_t *kind, const int32_t *type, const uint8_t *sentence,
+                     const int64_t *doc_start, size_t n_docs, int64_t *codes, ag_spans *out) {
+    int pk = AG_OUT, pt = -1, open = 0, open_type = 0;
+    size_t doc = 0, open_start = 0;
+    for (size_t t = 0; t <= n; t++) {
+        int edge = t == n || sentence[t];
+        if (edge && t > 0) { /* the previous sentence ends: into the outside tag */
+            codes[ag_code(pk, pt, AG_OUT, -1)]++;
+            if (open && ag_emit(out, (int64_t)doc, (int64_t)open_start - doc_start[doc],
+                                (int64_t)t - doc_start[doc], open_type) < 0) {
+                return -1;
+            }
+            open = 0;
+            pk = AG_OUT;
+            pt = -1;
+        }
+        if (t == n) break;
+        while (doc + 1 < n_docs && (size_t)doc_start[doc + 1] <= t) doc++;
+        int ck = kind[ids[t]], ct = type[ids[t]];
+        int code = ag_code(pk, pt, ck, ct);
+        codes[code]++;
+        if (ck != AG_OUT || pk != AG_OUT) {
+            int inside = ck != AG_OUT, goes_on = inside && ag_continues(code);
+            if (!goes_on && open) {
+                if (ag_emit(out, (int64_t)doc, (int64_t)open_start - doc_start[doc], (int64_t)t - doc_start[doc],
+                            open_type) < 0) {
+                    return -1;
+                }
+                open = 0;
+            }
+            if (inside && !goes_on) {
+                open = 1;
+                open_type = ct;
+                open_start = t;
+            }
+        }
+        pk = ck;
+        pt = ct;
+    }
+    return 0;
+}
+
+
+/* ---- token labels and exact matches: what the statistics add up ---- */
+
+typedef struct {
+    const int64_t *doc, *start, *end, *label;
+    size_t n;
+} ag_side;
+
+/* Each annotator's label of each token (type + 1 of the entity covering it, 0 where none): the
+ * entities are flat. -1 when an entity lies outside its document. */
+static int ag_paint(const ag_side *a, const int64_t *doc_start, size_t n_docs, int64_t k, uint16_t *out) {
+    for (size_t e = 0; e < a->n; e++) {
+        int64_t d = a->doc[e], lo = a->start[e], hi = a->end[e], y = a->label[e];
+        if (d < 0 || (size_t)d >= n_docs || lo < 0 || hi < lo || hi > doc_start[d + 1] - doc_start[d] || y < 0 ||
+            y + 1 >= k) {
+            return -1;
+        }
+        for (int64_t t = doc_start[d] + lo; t < doc_start[d] + hi; t++) out[t] = (uint16_t)(y + 1);
+    }
+    return 0;
+}
+
+/* Per pair (i < j) the k x k label-pair counts, and per document the pairs of equal labels
+ * (sum over tokens of sum_c n_c (n_c - 1)) and the labels given (n_c). */
+static void ag_count(const uint16_t *lab, int m, size_t n, const int64_t *doc_start, size_t n_docs, int64_t k,
+                     int64_t *pairs, int64_t *same, int64_t *by_label) {
+    size_t np = (size_t)m * (size_t)(m - 1) / 2, kk = (size_t)(k * k);
+    for (size_t d = 0; d < n_docs; d++) {
+        int64_t quiet = 0; /* tokens of the document that no annotator labels */
+        int64_t *mine = by_label + d * (size_t)k;
+        for (size_t t = (size_t)doc_start[d]; t < (size_t)doc_start[d + 1]; t++) {
+            uint16_t l[64];
+            int any = 0;
+            for (int a = 0; a < m; a++) any |= (l[a] = lab[(size_t)a * n + t]);
+            if (!any) {
+                quiet++;
+                continue;
+            }
+            size_t p = 0;
+            for (int a = 0; a < m; a++) {
+                mine[l[a]]++;
+                for (int b = a + 1; b < m; b++, p++) {
+                    pairs[p * kk + (size_t)l[a] * (size_t)k + l[b]]++;
+                    same[d] += 2 * (l[a] == l[b]);
+                }
+            }
+        }
+        same[d] += quiet * m * (m - 1);
+        mine[0] += quiet * m;
+        for (size_t p = 0; p < np; p++) pairs[p * kk] += quiet;
+    }
+}
+
+/* Exact matches of annotators a and b, document by document: tp, fp (b's) and fn (a's). */
+static void ag_exact(const ag_side *a, const ag_side *b, size_t n_docs, int64_t *out) {
+    size_t i = 0, j = 0;
+    for (size_t e = 0; e < a->n; e++) out[3 * a->doc[e] + 2]++;
+    for (size_t e = 0; e < b->n; e++) out[3 * b->doc[e] + 1]++;
+    while (i < a->n && j < b->n) {
+        int64_t da = a->doc[i], db = b->doc[j];
+        if (da != db || a->start[i] != b->start[j]) {
+            if (da < db || (da == db && a->start[i] < b->start[j])) i++;
+            else j++;
+            continue;
+        }
+        if (a->end[i] == b->end[j] && a->label[i] == b->label[j]) {
+            out[3 * da]++;
+            out[3 * da + 1]--;
+            out[3 * da + 2]--;
+        }
+        i++;
+        j++;
+    }
+    (void)n_docs;
+}
+
+/* ---- the Python wrapper ---- */
+
+static PyObject *ag_bytes(const void *p, size_t n) { return PyBytes_FromStringAndSize(p ? p : "", (Py_ssize_t)n); }
+
+static PyObject *ag_columns(const ag_scan_t *s, const unsigned char *data) {
+    PyObject *out = PyList_New(s->width - 1);
+    for (int c = 0; out && c < s->width - 1; c++) {
+        const ag_column *col = &s->col[c];
+        PyObject *tags = PyList_New((Py_ssize_t)col->n);
+        for (size_t k = 0; tags && k < col->n; k++) {
+            PyObject *b = ag_bytes(data + col->keys[k].offset, (size_t)col->keys[k].len);
+            if (!b) Py_CLEAR(tags);
+            else PyList_SetItem(tags, (Py_ssize_t)k, b);
+        }
+        PyObject *item = tags ? Py_BuildValue("(NN)", tags, ag_bytes(col->ids, s->n_tokens * 4)) : NULL;
+        if (!item) Py_CLEAR(out);
+        else PyList_SetItem(out, c, item);
+    }
+    return out;
+}
+
+/* agree_scan(data) -> (n_docs, doc_start, sentence, word_start, word_end, [(tags, ids), ...]) or why not. */
+static PyObject *agree_scan(PyObject *self, PyObject *data) {
+    (void)self;
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0) return NULL;
+    ag_scan_t s;
+    int got;
+    Py_BEGIN_ALLOW_THREADS
+    got = ag_scan((const unsigned char *)buf, (size_t)len, &s);
+    Py_END_ALLOW_THREADS
+    if (got < 0) {
+        const char *why = s.stop;
+        ag_scan_free(&s);
+        if (why && strcmp(why, "no memory") == 0) return PyErr_NoMemory();
+        return PyUnicode_FromString(why ? why : "unread");
+    }
+    size_t n = s.n_tokens;
+    PyObject *cols = ag_columns(&s, (const unsigned char *)buf);
+    PyObject *out = cols ? Py_BuildValue("(nNNNNN)", (Py_ssize_t)s.n_docs, ag_bytes(s.doc_start, (s.n_docs + 1) * 8),
+                                         ag_bytes(s.sentence, n), ag_bytes(s.word_start, n * 8),
+                                         ag_bytes(s.word_end, n * 8), cols)
+                         : NULL;
+    ag_scan_free(&s);
+    return out;
+}
+
+static int ag_buffer(PyObject *o, Py_ssize_t item, const char *what, const void **p, size_t *n) {
+    char *b;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(o, &b, &len) < 0) return -1;
+    if (len % item) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not a whole number of items", what, len);
+        return -1;
+    }
+    *p = b;
+    *n = (size_t)(len / item);
+    return 0;
+}
+
+/* agree_decode(ids, kind, type, sentence, doc_start) -> (codes, doc, start, end, label): one column. */
+static PyObject *agree_decode(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o[5];
+    if (!PyArg_ParseTuple(args, "SSSSS", &o[0], &o[1], &o[2], &o[3], &o[4])) return NULL;
+    const void *p[5];
+    size_t n[5];
+    static const Py_ssize_t item[5] = {4, 1, 4, 1, 8};
+    static const char *what[5] = {"ids", "kind", "type", "sentence", "doc_start"};
+    for (int i = 0; i < 5; i++) {
+        if (ag_buffer(o[i], item[i], what[i], &p[i], &n[i]) < 0) return NULL;
+    }
+    const int32_t *ids = p[0];
+    const int8_t *kind = p[1];
+    if (n[1] != n[2] || n[3] != n[0] || n[4] < 1 || ((const int64_t *)p[4])[n[4] - 1] != (int64_t)n[0]) {
+        PyErr_SetString(PyExc_ValueError, "agree_decode: inconsistent lengths");
+        return NULL;
+    }
+    for (size_t t = 0; t < n[0]; t++) {
+        if (ids[t] < 0 || (size_t)ids[t] >= n[1]) {
+            PyErr_SetString(PyExc_ValueError, "agree_decode: a tag id out of range");
+            return NULL;
+        }
+    }
+    for (size_t k = 0; k < n[1]; k++) {
+        if (kind[k] < 0 || kind[k] > 4) {
+            PyErr_SetString(PyExc_ValueError, "agree_decode: a kind out of range");
+            return NULL;
+        }
+    }
+    int64_t codes[50] = {0};
+    ag_spans out = {0};
+    int got;
+    Py_BEGIN_ALLOW_THREADS
+    got = ag_decode(ids, n[0], kind, p[2], p[3], p[4], n[4] - 1, codes, &out);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (got < 0) PyErr_NoMemory();
+    else {
+        PyObject *list = PyList_New(50);
+        for (int i = 0; list && i < 50; i++) {
+            PyObject *v = PyLong_FromLongLong(codes[i]);
+            if (!v) Py_CLEAR(list);
+            else PyList_SetItem(list, i, v);
+        }
+        if (list) {
+            result = Py_BuildValue("(NNNNN)", list, ag_bytes(out.doc, out.n * 8), ag_bytes(out.start, out.n * 8),
+                                   ag_bytes(out.end, out.n * 8), ag_bytes(out.label, out.n * 8));
+        }
+    }
+    free(out.doc);
+    free(out.start);
+    free(out.end);
+    free(out.label);
+    return result;
+}
+
+
+/* Whether the entities are flat and in order: by document, then start, none overlapping. */
+static int ag_flat(const ag_side *a) {
+    for (size_t e = 1; e < a->n; e++) {
+        if (a->doc[e] < a->doc[e - 1] || (a->doc[e] == a->doc[e - 1] && a->start[e] < a->end[e - 1])) return 0;
+    }
+    return 1;
+}
+
+/* agree_tokens(columns, doc_start, k) -> (pairs, same, by_label, exact) or None: see ag_count, ag_exact. */
+static PyObject *agree_tokens(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *columns, *starts;
+    long long k;
+    if (!PyArg_ParseTuple(args, "O!SL", &PyList_Type, &columns, &starts, &k)) return NULL;
+    Py_ssize_t m = PyList_Size(columns);
+    const void *ds;
+    size_t nd1;
+    if (ag_buffer(starts, 8, "doc_start", &ds, &nd1) < 0) return NULL;
+    if (m < 2 || m > 64 || nd1 < 1 || k < 1 || k > 65535) {
+        PyErr_SetString(PyExc_ValueError, "agree_tokens: 2 to 64 columns, a doc_start and 1 to 65535 labels");
+        return NULL;
+    }
+    const int64_t *doc_start = ds;
+    size_t n_docs = nd1 - 1, n = (size_t)doc_start[n_docs];
+    ag_side side[64];
+    for (Py_ssize_t a = 0; a < m; a++) {
+        PyObject *c = PyList_GetItem(columns, a);
+        const void *p[4];
+        size_t len[4];
+        if (!PyTuple_Check(c) || PyTuple_Size(c) != 4) {
+            PyErr_SetString(PyExc_ValueError, "agree_tokens: a column is (doc, start, end, label)");
+            return NULL;
+        }
+        for (int f = 0; f < 4; f++) {
+            if (ag_buffer(PyTuple_GetItem(c, f), 8, "column", &p[f], &len[f]) < 0) return NULL;
+        }
+        if (len[1] != len[0] || len[2] != len[0] || len[3] != len[0]) {
+            PyErr_SetString(PyExc_ValueError, "agree_tokens: a column's arrays differ in length");
+            return NULL;
+        }
+        side[a] = (ag_side){p[0], p[1], p[2], p[3], len[0]};
+        if (!ag_flat(&side[a])) Py_RETURN_NONE;
+    }
+    size_t np = (size_t)(m * (m - 1) / 2), kk = (size_t)(k * k);
+    uint16_t *lab = calloc((size_t)m * n + 1, sizeof *lab);
+    int64_t *pairs = calloc(np * kk, 8), *same = calloc(n_docs + 1, 8), *by_label = calloc(n_docs * (size_t)k + 1, 8);
+    int64_t *exact = calloc(np * 3 * n_docs + 1, 8);
+    PyObject *out = NULL;
+    int bad = 0;
+    if (!lab || !pairs || !same || !by_label || !exact) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t a = 0; a < m && !bad; a++) bad = ag_paint(&side[a], doc_start, n_docs, k, lab + (size_t)a * n) < 0;
+    if (!bad) {
+        ag_count(lab, (int)m, n, doc_start, n_docs, k, pairs, same, by_label);
+        size_t p = 0;
+        for (Py_ssize_t a = 0; a < m; a++) {
+            for (Py_ssize_t b = a + 1; b < m; b++, p++) ag_exact(&side[a], &side[b], n_docs, exact + p * 3 * n_docs);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "agree_tokens: an entity outside its document, or a label out of range");
+        goto done;
+    }
+    out = Py_BuildValue("(NNNN)", ag_bytes(pairs, np * kk * 8), ag_bytes(same, n_docs * 8),
+                        ag_bytes(by_label, n_docs * (size_t)k * 8), ag_bytes(exact, np * 3 * n_docs * 8));
+done:
+    free(lab);
+    free(pairs);
+    free(same);
+    free(by_label);
+    free(exact);
+    return out;
+}
+
+/* agree_relabel(label, mapping) -> label: each int64 label l as mapping[l]. */
+static PyObject *agree_relabel(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *label, *mapping;
+    if (!PyArg_ParseTuple(args, "SO!", &label, &PyList_Type, &mapping)) return NULL;
+    const void *p;
+    size_t n;
+    if (ag_buffer(label, 8, "label", &p, &n) < 0) return NULL;
+    Py_ssize_t k = PyList_Size(mapping);
+    int64_t *to = malloc(((size_t)k + 1) * 8), *out = malloc(n * 8 + 1);
+    PyObject *result = NULL;
+    if (!to || !out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        to[i] = PyLong_AsLongLong(PyList_GetItem(mapping, i));
+        if (to[i] == -1 && PyErr_Occurred()) goto done;
+    }
+    const int64_t *in = p;
+    for (size_t e = 0; e < n; e++) {
+        if (in[e] < 0 || in[e] >= k) {
+            PyErr_SetString(PyExc_ValueError, "agree_relabel: a label out of range");
+            goto done;
+        }
+        out[e] = to[in[e]];
+    }
+    result = ag_bytes(out, n * 8);
+done:
+    free(to);
+    free(out);
+    return result;
+}
+
+PyMethodDef nerve_agree_methods[] = {
+    {"agree_scan", agree_scan, METH_O, "The lines of a CoNLL file of several tag columns, or why not."},
+    {"agree_decode", agree_decode, METH_VARARGS, "One tag column's entities and transitions."},
+    {"agree_tokens", agree_tokens, METH_VARARGS, "Label-pair counts, labels by document, exact matches."},
+    {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,306 @@
+"""The numbers and rows of `nerve.agree` on the compiled path, from the C core's counts, without numpy.
+
+In: the file the C core read and each picked annotator's decoded column
+(`nerve.compiled_agree`). Out: the whole `Agreement` the numpy engine gives
+(`nerve.api.agree_measure`, `nerve.api.agree` and `nerve.api.agree_rows`): every pair as
+`nerve.score` scores it, the kappas, Fleiss' kappa and alpha from whole-number counts through
+`nerve.analysis.agree_formulas`, the bootstrap drawn as numpy draws it, the annotators and their
+repairs, and the disagreements, whose rows are built when read (`LazyRows`).
+
+Every annotator of a CoNLL file labels every token of every document: each token has all ``m``
+labels, so Fleiss' kappa counts every token and alpha's parts have one ``S`` column, ``S_m``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from itertools import combinations
+
+from ._engine import speedups
+from .analysis.agree_formulas import (
+    ONE_LABEL,
+    alpha_of,
+    alpha_reason,
+    cohen_of,
+    degenerate_flag,
+    document_flags,
+    f1_of,
+    fleiss_of,
+    fleiss_reason,
+    interval_reason,
+)
+from .analysis.agree_result import (
+    AGREE_CATEGORIES,
+    AgreeBootstrap,
+    Agreement,
+    Annotator,
+    Disagreement,
+    Disagreements,
+    Estimate,
+    LazyRows,
+    PairScores,
+    mean,
+)
+from .analysis.units import Flag, check_memory
+from .compiled_agree_read import Column, FlatColumn, FlatRead
+from .errors import plural
+from .plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics
+
+__all__ = ["measured_flat"]
+
+Mark = tuple[str | None, str]
+
+
+def _ints(b: bytes) -> list[int]:
+    """int64 bytes as a list."""
+    return memoryview(b).cast("q").tolist()
+
+
+def _pairs(
+    read: FlatRead, columns: list[tuple[str, FlatColumn]], matrices: bytes, k: int
+) -> list[PairScores]:
+    """Every pair scored as `nerve.score` scores them, with its Cohen's kappa."""
+    from .compiled_spans import columns_result
+
+    plan = Plan(metrics=Metrics(1.0, MucOptions()))
+    out = []
+    for p, (i, j) in enumerate(combinations(range(len(columns)), 2)):
+        (a, ci), (b, cj) = columns[i], columns[j]
+        gold = (*(bytearray(c) for c in ci.spans), ci.names, read.n_docs)
+        pred = (*(bytearray(c) for c in cj.spans), cj.names, read.n_docs)
+        result = columns_result(gold, pred, plan, "conll")  # type: ignore[arg-type]
+        assert result is not None
+        assert result.muc is not None
+        partial = result.muc.modes["partial"]
+        matrix = _ints(matrices[p * k * k * 8 : (p + 1) * k * k * 8])
+        kappa, n = cohen_of(matrix, k), sum(matrix)
+        why = None if kappa is not None else (ONE_LABEL if n else "no token both annotated")
+        scores = (result.micro, partial.overall, dict(result.per_type), dict(partial.per_type))
+        out.append(PairScores(a, b, *scores, kappa, n, read.n_docs, why))
+    return out
+
+
+def _bounds(values: list[float | None], confidence: float) -> tuple[float, float] | None:
+    """The percentile interval of resampled values; ``None`` if undefined somewhere or never varying."""
+    from .analysis.agree_draws import any_differs, quantiles
+
+    if not values or any(v is None for v in values):
+        return None
+    known = [v for v in values if v is not None]
+    return quantiles(known, confidence) if any_differs(known) else None
+
+
+def _intervals(
+    rows: list[list[int]], n_pairs: int, m: int, stats: Statistics
+) -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap]:
+    """The intervals of the mean pairwise F1 and of alpha from resampled documents (`agree_intervals`)."""
+    from .analysis.agree_draws import any_differs, resampled
+
+    n, seed, level = stats.resamples, stats.seed, stats.confidence
+    units = len(rows)
+    flags: tuple[Flag, ...] = document_flags(units)
+    columns = len(rows[0]) if rows else 3 * n_pairs + m
+    check_memory(n, columns, plural(columns, "column"))
+    if units < 2:
+        return None, None, AgreeBootstrap(n, seed, level, units, flags)
+    f1s: list[float | None] = []
+    alphas: list[float | None] = []
+    for total in resampled(rows, n, seed):
+        f1 = 0.0
+        for p in range(n_pairs):
+            f1 += f1_of(total[3 * p], total[3 * p + 1], total[3 * p + 2])
+        f1s.append(f1 / max(n_pairs, 1))
+        alphas.append(alpha_of(total[3 * n_pairs :], m))
+    found = []
+    for name, values in (("mean pairwise F1", f1s), ("alpha", alphas)):
+        known = [v for v in values if v is not None]
+        if values and len(known) == len(values) and not any_differs(known):
+            found.append(degenerate_flag(name))
+    info = AgreeBootstrap(n, seed, level, units, flags + tuple(found))
+    return _bounds(f1s, level), _bounds(alphas, level), info
+
+
+def _document_rows(
+    exact: list[int], same: list[int], by_label: list[int], counts: tuple[int, int, int]
+) -> list[list[int]]:
+    """Per document: each pair's tp, fp and fn, then alpha's parts (every token has all m labels)."""
+    n_pairs, m, k = counts
+    n_docs = len(same)
+    rows = []
+    for d in range(n_docs):
+        row = []
+        for p in range(n_pairs):
+            at = p * 3 * n_docs + 3 * d
+            row += exact[at : at + 3]
+        labels = by_label[d * k : (d + 1) * k]
+        s = [0] * (m - 1)
+        s[m - 2] = same[d]
+        row += [sum(labels), *s, *labels]
+        rows.append(row)
+    return rows
+
+
+def measured_flat(
+    read: FlatRead, columns: list[tuple[str, FlatColumn]], stats: Statistics | None, query: InstanceQuery
+) -> Agreement:
+    """The agreement of the decoded columns (see the module)."""
+    engine = speedups()
+    assert engine is not None
+    m = len(columns)
+    types = sorted({t for _, c in columns for t in c.names})
+    k = len(types) + 1
+    where = {t: i for i, t in enumerate(types)}
+    sides: list[Column] = [
+        (*c.spans[:3], engine.agree_relabel(c.spans[3], [where[t] for t in c.names])) for _, c in columns
+    ]
+    matrices, same_b, by_label_b, exact_b = engine.agree_tokens(sides, read.doc_start, k)
+    pairs = _pairs(read, columns, matrices, k)
+    same, by_label = _ints(same_b), _ints(by_label_b)
+    tokens = len(read.sentence)
+    totals = [sum(by_label[c::k]) for c in range(k)]
+    fleiss_value = fleiss_of(totals, sum(same) + m * tokens, tokens, m)
+    s = [0] * (m - 1)
+    s[m - 2] = sum(same)
+    alpha_value = alpha_of([sum(totals), *s, *totals], m)
+    f1_interval = alpha_interval = info = None
+    if stats is not None:
+        rows = _document_rows(_ints(exact_b), same, by_label, (len(pairs), m, k))
+        f1_interval, alpha_interval, info = _intervals(rows, len(pairs), m, stats)
+    reason = interval_reason(None if info is None else info.flags)
+    people, warnings = _annotators(read, columns)
+    return Agreement(
+        annotators=people,
+        pairs=tuple(pairs),
+        types=tuple(types),
+        mean_f1=Estimate(
+            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
+        ),
+        mean_partial_f1=mean([p.partial.f1 for p in pairs]),
+        fleiss_kappa=Estimate(
+            fleiss_value, None, None if fleiss_value is not None else fleiss_reason(tokens)
+        ),
+        fleiss_tokens=tokens,
+        alpha=Estimate(
+            alpha_value, alpha_interval, alpha_reason(alpha_value, alpha_interval, info is not None, reason)
+        ),
+        documents=read.n_docs,
+        tokens=tokens,
+        disagreements=_disagreements(read, columns, sides, types, query),
+        bootstrap=info,
+        warnings=warnings,
+    )
+
+
+def _annotators(
+    read: FlatRead, columns: list[tuple[str, FlatColumn]]
+) -> tuple[tuple[Annotator, ...], tuple[str, ...]]:
+    """Each annotator, with what reading changed (the repairs), and the warnings that name them."""
+    out: list[Annotator] = []
+    warnings: list[str] = []
+    for name, c in columns:
+        notes = {
+            f"invalid transitions repaired by beginning an entity ({k})": n for k, n in c.repairs.items() if n
+        }
+        out.append(Annotator(name, read.path, c.count, read.n_docs, (), notes))
+        warnings.extend(f"annotator {name}: {n} {why}" for why, n in notes.items())
+    return tuple(out), tuple(warnings)
+
+
+def _document_names(n: int) -> list[str]:
+    """``doc0001``, ``doc0002``... as `nerve.api.convert_input.default_names` names documents."""
+    width = max(4, len(str(n)))
+    return [f"doc{i + 1:0{width}d}" for i in range(n)]
+
+
+class _Words:
+    """The tokens' words, read from the file when a row needs them."""
+
+    def __init__(self, read: FlatRead) -> None:
+        self.data, self.base = read.data, memoryview(read.doc_start).cast("q")
+        self.start, self.end = memoryview(read.word_start).cast("q"), memoryview(read.word_end).cast("q")
+
+    def words(self, lo: int, hi: int) -> list[str]:
+        return [self.data[self.start[t] : self.end[t]].decode("utf-8") for t in range(lo, hi)]
+
+    def text(self, doc: int, start: int, end: int) -> str:
+        base = self.base[doc]
+        return " ".join(self.words(base + start, base + end))
+
+    def context(self, doc: int, start: int, end: int, inner: str | None, k: int) -> str:
+        base, stop = self.base[doc], self.base[doc + 1]
+        left = " ".join(self.words(max(base, base + start - k), base + start))
+        right = " ".join(self.words(base + end, min(stop, base + end + k)))
+        return " ".join(part for part in (left, f"[[{inner or ''}]]", right) if part)
+
+
+def _disagreements(
+    read: FlatRead,
+    columns: list[tuple[str, FlatColumn]],
+    sides: list[Column],
+    types: list[str],
+    query: InstanceQuery,
+) -> Disagreements:
+    """Every disagreeing cluster counted by category; those ``query`` picks listed, built when read."""
+    from .analysis.agree_draws import flat_votes
+
+    names = [n for n, _ in columns]
+    votes = flat_votes(sides, types, read.n_docs)
+    apart, kinds = votes.apart, votes.kinds
+    counts = {c: kinds.count(i) for i, c in enumerate(AGREE_CATEGORIES)}
+    cluster = votes.cluster
+
+    def rows_of(i: int) -> range:  # the votes of disagreement i (the votes are sorted by cluster)
+        c = apart[i]
+        return range(bisect_left(cluster, c), bisect_right(cluster, c))
+
+    wanted = {AGREE_CATEGORIES.index(c) for c in query.categories or AGREE_CATEGORIES}
+    picked = list(range(len(kinds)))
+    if len(wanted) < len(AGREE_CATEGORIES):
+        picked = [i for i in picked if kinds[i] in wanted]
+    label = votes.label
+    if query.types:
+        typed = {i for i, t in enumerate(types) if t in query.types}
+        picked = [i for i in picked if any(label[r] in typed for r in rows_of(i))]
+    words = _Words(read)
+    doc, start, end = votes.doc, votes.start, votes.end
+
+    def extent(i: int) -> tuple[int, int, int]:
+        rows = rows_of(i)
+        return doc[rows[0]], start[rows[0]], max(end[r] for r in rows)
+
+    if query.sort == "frequency":
+        surface = {i: words.text(*extent(i)) for i in picked}
+        often = Counter(surface.values())
+        picked.sort(key=lambda i: -often[surface[i]])
+    picked = _capped(picked, kinds, query.per_category)
+    documents = _document_names(read.n_docs)
+
+    def build(r: int) -> Disagreement:
+        i = picked[r]
+        rows = rows_of(i)
+        d, s, e = extent(i)
+        marks: dict[str, tuple[Mark, ...]] = {}
+        for a, name in enumerate(names):
+            bit = 1 << a
+            marks[name] = tuple(
+                (words.text(doc[v], start[v], end[v]), types[label[v]]) for v in rows if votes.voters[v] & bit
+            )
+        text = words.text(d, s, e)
+        context = words.context(d, s, e, text, query.context)
+        return Disagreement(documents[d], s, e, AGREE_CATEGORIES[kinds[i]], text, context, marks)
+
+    return Disagreements(len(apart), counts, LazyRows(len(picked), build))
+
+
+def _capped(picked: list[int], kinds: list[int], cap: int | None) -> list[int]:
+    """The first ``cap`` of each category among ``picked``, in order (all without a cap)."""
+    if cap is None:
+        return picked
+    seen: Counter[int] = Counter()
+    kept = []
+    for i in picked:
+        seen[kinds[i]] += 1
+        if seen[kinds[i]] <= cap:
+            kept.append(i)
+    return kept

@@ -1,0 +1,131 @@
+"""A CoNLL file of several tag columns read and decoded by the compiled engine, for `nerve.agree`.
+
+In: the file, the annotators picked (column numbers, ``ID=NAME`` to rename) and the scheme, tag
+format and outside tag. Out: `FlatRead` (the documents, sentences, words' places and each column's
+tag ids, from csrc/agree.c's `agree_scan`) and each picked column decoded (`FlatColumn`: its
+entities, type names and repairs, as `nerve.api.convert_input.decoded` decodes tags); or ``None``
+to hand the file to the numpy engine, which reads it again and gives the result or its error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import options
+from ._engine import speedups
+from .errors import NerveError, SchemeError
+from .io.tags.conll_counted import scheme_tables
+from .model.schemes import BEGIN, END, OUT, SCHEMES, check_letters, infer_scheme
+from .model.vocab import TagVocab
+
+__all__ = ["Column", "FlatColumn", "FlatRead", "Reading", "read_agree_columns"]
+
+Column = tuple[bytes, bytes, bytes, bytes]  # doc, start, end, label: int64 each
+Reading = tuple[str, str | None, str]  # the scheme, tag format and outside tag
+_KIND_NAMES = ("O", "B", "I", "E", "S")
+
+
+class FlatRead:
+    """What the C core read: the documents, tokens and every tag column's ids and distinct tags."""
+
+    def __init__(self, path: str, data: bytes, scanned: tuple[object, ...]) -> None:
+        n_docs, doc_start, sentence, word_start, word_end, columns = scanned
+        assert isinstance(n_docs, int)
+        assert isinstance(columns, list)
+        self.path, self.data, self.n_docs = path, data, n_docs
+        self.doc_start: bytes = doc_start  # type: ignore[assignment]  # int64, n_docs + 1
+        self.sentence: bytes = sentence  # type: ignore[assignment]  # uint8 a token
+        self.word_start: bytes = word_start  # type: ignore[assignment]  # int64 a token
+        self.word_end: bytes = word_end  # type: ignore[assignment]
+        self.columns: list[tuple[list[bytes], bytes]] = columns
+
+
+def _picked(found: Sequence[str], wanted: Sequence[str] | None) -> list[tuple[str, str]] | None:
+    """``(column, name)`` of the annotators picked (as `nerve.api.agree_input` picks them), or ``None``."""
+    pairs = [(n, n) for n in found]
+    if wanted is not None:
+        pairs = [(w.split("=", 1)[0], w.split("=", 1)[-1]) for w in wanted]
+        if any(who not in found for who, _ in pairs) or len({n for _, n in pairs}) < len(pairs):
+            return None  # the numpy engine says what is wrong
+    return pairs if len(pairs) >= 2 else None
+
+
+class FlatColumn:
+    """One annotator's column decoded: entities (local type ids), type names, scheme repairs."""
+
+    def __init__(
+        self, tags: list[bytes], ids: bytes, read: FlatRead, how: tuple[str, str | None, str]
+    ) -> None:
+        scheme, tag_format, outside = how
+        vocab = TagVocab(options.tag_format(tag_format, outside), None, outside)
+        order = sorted(range(len(tags)), key=tags.__getitem__)
+        found = vocab.add_list([tags[i].decode("utf-8") for i in order])
+        if any(v < 0 for v in found):
+            raise SchemeError("a tag the tag format refuses")  # the numpy engine names it, with its line
+        vid = [0] * len(tags)
+        for i, v in zip(order, found, strict=True):
+            vid[i] = v
+        kinds, types = vocab.parts()
+        kind = bytes(kinds[v] for v in vid)
+        typ = b"".join(types[v].to_bytes(4, "little", signed=True) for v in vid)
+        engine = speedups()
+        assert engine is not None
+        codes, *spans = engine.agree_decode(ids, kind, typ, read.sentence, read.doc_start)
+        self.codes: list[int] = codes
+        self.spans: Column = (spans[0], spans[1], spans[2], spans[3])
+        self.names = list(vocab.type_names)
+        self.repairs = _repairs(vocab, codes, options.scheme(scheme, "scheme"))
+
+    @property
+    def count(self) -> int:
+        """How many entities."""
+        return len(self.spans[0]) // 8
+
+
+def _repairs(vocab: TagVocab, codes: list[int], fixed: object) -> dict[str, int]:
+    """The scheme (given, or inferred from the transitions) checked, and the repairs by kind."""
+    seen = [c > 0 for c in codes]
+    b_after = any(seen[c] and c // 2 % 5 == BEGIN and not _same(c) for c in range(50))
+    e_before = any(seen[c] and c // 10 == END and not _same(c) for c in range(50))
+    fmt = vocab.format
+    if fixed is not None:
+        known = fixed
+    elif fmt is not None and fmt.position == "bare":
+        known = SCHEMES["IO"]
+    else:
+        known = infer_scheme(frozenset(vocab.letters), b_after, e_before)
+    check_letters(known, vocab.letters, "input")  # type: ignore[arg-type]
+    bad_start, bad_end = scheme_tables(known)  # type: ignore[arg-type]
+    out: dict[str, int] = {}
+    for c in range(50):
+        if (bad_start[c] or bad_end[c]) and codes[c]:
+            key = f"{_KIND_NAMES[c // 10]} -> {_KIND_NAMES[c // 2 % 5]}"
+            out[key] = out.get(key, 0) + codes[c]
+    return dict(sorted(out.items()))
+
+
+def _same(code: int) -> bool:
+    """Whether a pair code's two tags are of one type, neither outside."""
+    return code % 2 == 1 and code // 10 != OUT and code // 2 % 5 != OUT
+
+
+def read_agree_columns(
+    path: str, wanted: Sequence[str] | None, how: tuple[str, str | None, str]
+) -> tuple[FlatRead, list[tuple[str, FlatColumn]]] | None:
+    """The file read by the C core and the picked columns decoded, or ``None`` to hand over."""
+    engine = speedups()
+    assert engine is not None
+    with open(path, "rb") as f:
+        data = f.read()
+    scanned = engine.agree_scan(data)
+    if isinstance(scanned, str):
+        return None
+    read = FlatRead(path, data, scanned)
+    picked = _picked([str(c + 2) for c in range(len(read.columns))], wanted)
+    if picked is None:
+        return None
+    try:
+        columns = [(name, FlatColumn(*read.columns[int(who) - 2], read, how)) for who, name in picked]
+    except NerveError:
+        return None  # the numpy engine raises it, with the file and line
+    return read, columns

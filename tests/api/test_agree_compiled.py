@@ -1,0 +1,167 @@
+"""`nerve.agree` of a CoNLL file of several tag columns: the compiled path against the numpy engine.
+
+The compiled path (`nerve.api.agree_compiled`, `nerve.api.agree_flat`) must give the numpy engine's
+`Agreement` to the last bit and row (its JSON, byte for byte) on random files: tags of every letter
+and invalid transitions, documents and sentences of any size (empty documents between
+``-DOCSTART-`` lines too), every instance filter, with and without the bootstrap; on GermEval's
+five columns; and hand every file it does not read (a byte order mark, a CR, no final newline,
+bytes that are not UTF-8, another column count, too few columns, a tag the format refuses, a
+scheme the tags break) to the numpy engine, which gives the same result or error as without it.
+It must not import numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nerve
+from agree_corpora import germeval_sentences, write_columns
+from nerve import compiled_agree as agree_compiled
+from nerve._engine import speedups
+from nerve.analysis.agree_query import check_agree_query
+from nerve.api.agree_numpy import numpy_agreement
+from nerve.errors import NerveError
+from nerve.plan import InstanceQuery, statistics_of
+
+compiled = pytest.mark.skipif(speedups() is None, reason="the compiled engine is not built")
+
+TAGS = ("O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "E-LOC", "S-ORG", "I-ORG", "B-MISC")
+
+
+@st.composite
+def column_files(draw: st.DrawFn) -> tuple[str, int]:
+    """A CoNLL file of 2 to 5 tag columns: its text and its tag column count."""
+    m = draw(st.integers(2, 5))
+    lines: list[str] = []
+    if draw(st.booleans()):
+        lines += ["-DOCSTART- " + " ".join("O" * m), ""]
+    for _ in range(draw(st.integers(1, 8))):
+        for _ in range(draw(st.integers(1, 6))):
+            tags = [draw(st.sampled_from(TAGS)) for _ in range(m)]
+            lines.append(" ".join([draw(st.sampled_from(["a", "b", "Bonn", "x-y", "é"])), *tags]))
+        lines.append("")
+        if draw(st.integers(0, 3)) == 0:
+            lines += ["-DOCSTART- " + " ".join("O" * m), ""]
+    return "\n".join(lines) + "\n", m
+
+
+def _both(path: Path, **kw: object) -> tuple[str, str]:
+    """The JSON of the compiled path and of the numpy engine (the compiled path must apply)."""
+    query = check_agree_query(kw.pop("instances", None))  # type: ignore[arg-type]
+    n, seed = kw.pop("bootstrap", None), kw.pop("seed", None)
+    stats = statistics_of(n, seed, None, None) if n else None
+    wanted = kw.pop("annotators", None)
+    how = ("auto", None, "O")
+    found = agree_compiled.compiled_agreement([str(path)], wanted, (None, None, how), stats, query)  # type: ignore[arg-type]
+    assert found is not None, "the compiled path handed the file over"
+    ref = numpy_agreement([str(path)], wanted, (None, None, how), stats, (query, None, None, None))  # type: ignore[arg-type]
+    return json.dumps(found.to_dict()), json.dumps(ref.to_dict())
+
+
+QUERIES = st.one_of(
+    st.none(),
+    st.builds(
+        InstanceQuery,
+        st.one_of(
+            st.none(),
+            st.lists(
+                st.sampled_from(["missed", "type", "boundary", "boundary_type"]), min_size=1, max_size=2
+            ).map(tuple),
+        ),
+        st.one_of(
+            st.none(), st.lists(st.sampled_from(["PER", "LOC", "ORG"]), min_size=1, max_size=2).map(tuple)
+        ),
+        st.one_of(st.none(), st.integers(1, 3)),
+        st.sampled_from(["position", "frequency"]),
+        st.integers(0, 3),
+    ),
+)
+
+
+@compiled
+@settings(max_examples=150, deadline=None)
+@given(column_files(), QUERIES, st.sampled_from([None, 0, 40]), st.integers(0, 2**64))
+def test_the_compiled_path_gives_the_numpy_engines_agreement(
+    tmp_path_factory: pytest.TempPathFactory,
+    file: tuple[str, int],
+    query: InstanceQuery | None,
+    n: int | None,
+    seed: int,
+) -> None:
+    text, _ = file
+    path = tmp_path_factory.mktemp("agree") / "columns.conll"
+    path.write_text(text, encoding="utf-8")
+    ours, theirs = _both(path, instances=query, bootstrap=n or None, seed=seed)
+    assert ours == theirs
+
+
+@compiled
+def test_picked_and_renamed_annotators(tmp_path: Path) -> None:
+    path = tmp_path / "c.conll"
+    path.write_text("a B-PER O B-PER I-PER\nb I-PER B-LOC O I-PER\n\nc O O B-PER O\n", encoding="utf-8")
+    ours, theirs = _both(path, annotators=["4=x", "2", "5=z"], bootstrap=30, seed=3)
+    assert ours == theirs
+    assert '"name": "x"' in ours
+
+
+@compiled
+def test_germeval_five_columns(shared_data: Path, tmp_path: Path) -> None:
+    path = write_columns(germeval_sentences(shared_data, 600), tmp_path / "germeval.conll", 20)
+    ours, theirs = _both(path, bootstrap=200, seed=11)
+    assert ours == theirs
+    rows = json.loads(ours)["disagreements"]["rows"]
+    assert rows
+    assert rows[0]["context"]
+
+
+HANDED_OVER = {
+    "a byte order mark": b"\xef\xbb\xbfa O O\n",
+    "a carriage return": b"a O O\r\nb O O\r\n",
+    "no final newline": b"a O O\nb O B-PER",
+    "bytes that are not UTF-8": b"a\xff O O\n",
+    "another column count": b"a O O\nb O O O\n",
+    "too few columns": b"a O\nb O\n",
+    "a tag the format refuses": b"a B-PER O\nb PER-B O\n",
+    "a scheme the tags break": b"a B-PER O\nb X O\n",
+    "no token": b"-DOCSTART- O O\n\n",
+}
+
+
+@compiled
+@pytest.mark.parametrize("case", sorted(HANDED_OVER))
+def test_what_the_core_leaves_to_the_numpy_engine(tmp_path: Path, case: str) -> None:
+    """The compiled path hands it over, and `agree` says what the numpy engine says."""
+    path = tmp_path / "c.conll"
+    path.write_bytes(HANDED_OVER[case])
+    query, how = check_agree_query(None), ("auto", None, "O")
+    assert agree_compiled.compiled_agreement([str(path)], None, (None, None, how), None, query) is None
+    try:
+        ref = json.dumps(
+            numpy_agreement([str(path)], None, (None, None, how), None, (query, None, None, None)).to_dict()
+        )
+    except NerveError as err:
+        said, kind = str(err), type(err)
+    else:
+        assert json.dumps(nerve.agree(path, bootstrap=0).to_dict()) == ref
+        return
+    with pytest.raises(kind) as got:
+        nerve.agree(path, bootstrap=0)
+    assert str(got.value) == said
+
+
+def test_the_compiled_path_loads_no_numpy_before_its_votes() -> None:
+    """Reading, decoding, scoring the pairs and the token statistics import no numpy."""
+    code = (
+        "import sys\n"
+        "import nerve.compiled_agree, nerve.compiled_agree_flat, nerve.cli.agree, nerve.report.agree\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
