@@ -23,7 +23,7 @@
 
 typedef struct {
     int64_t offset, len;
-    uint64_t hash;
+    uint64_t hash, packed; /* packed: the bytes of a key of up to 8 */
 } ag_key;
 
 typedef struct {
@@ -34,14 +34,16 @@ typedef struct {
     size_t cap;
     ag_key *keys;
     size_t n, keys_cap;
-    int32_t *ids; /* the id of each token's tag */
+    uint16_t *ids; /* the id of each token's tag (a column of more than 65535 tags is handed over) */
 } ag_column;
 
 typedef struct {
     const char *stop; /* why the numpy engine must read the file (NULL: read) */
     int width;        /* columns of a token line: the token and one tag per annotator */
+    int leading;      /* tokens come before the first -DOCSTART- line (they are a document too) */
+    size_t before;    /* the -DOCSTART- lines read */
     size_t n_tokens, n_docs, cap, sized; /* sized: the capacity of the arrays beside word_start */
-    int64_t *word_start, *word_end, *doc_start;
+    int64_t *word_start, *doc_start;
     uint8_t *sentence;
     size_t doc_cap;
     ag_column *col; /* width - 1 of them */
@@ -80,7 +82,7 @@ static int ag_rehash(ag_column *c) {
     return 0;
 }
 
-static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h);
+static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h, uint64_t packed);
 
 /* The id of data[at, at + n) among the column's tags, added when new; -1: no memory. */
 static int32_t ag_intern(ag_column *c, const unsigned char *data, int64_t at, size_t n) {
@@ -90,8 +92,9 @@ static int32_t ag_intern(ag_column *c, const unsigned char *data, int64_t at, si
         if ((int64_t)n == c->last_len && packed == c->last_key) return c->last_id;
     }
     if (2 * (c->n + 1) > c->cap && ag_rehash(c) < 0) return -1;
-    uint64_t h = ag_hash(data + at, n);
-    int32_t id = ag_find(c, data, at, n, h);
+    uint64_t h = n <= 8 ? (packed ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL : ag_hash(data + at, n);
+    h ^= h >> 29; /* the slots take the low bits */
+    int32_t id = ag_find(c, data, at, n, h, packed);
     if (id >= 0 && n <= 8) {
         c->last_len = (int64_t)n;
         c->last_key = packed;
@@ -103,11 +106,11 @@ static int32_t ag_intern(ag_column *c, const unsigned char *data, int64_t at, si
 }
 
 /* The id of data[at, at + n) (hash h) among the column's tags, added when new; -1: no memory. */
-static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h) {
+static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h, uint64_t packed) {
     size_t i = (size_t)(h & (c->cap - 1));
     while (c->slot[i]) {
         const ag_key *k = &c->keys[c->slot[i] - 1];
-        if (k->hash == h && (size_t)k->len == n && memcmp(data + k->offset, data + at, n) == 0) {
+        if (k->hash == h && (size_t)k->len == n && (n <= 8 ? k->packed == packed : memcmp(data + k->offset, data + at, n) == 0)) {
             return c->slot[i] - 1;
         }
         i = (i + 1) & (c->cap - 1);
@@ -115,7 +118,7 @@ static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size
     if (c->n >= INT32_MAX - 1 || ag_grow((void **)&c->keys, &c->keys_cap, c->n + 1, sizeof *c->keys) < 0) {
         return -1;
     }
-    c->keys[c->n] = (ag_key){at, (int64_t)n, h};
+    c->keys[c->n] = (ag_key){at, (int64_t)n, h, packed};
     c->slot[i] = (int32_t)(c->n + 1);
     return (int32_t)c->n++;
 }
@@ -183,7 +186,6 @@ static int ag_fields(const unsigned char *p, const unsigned char *e, int keep, i
 
 void ag_scan_free(ag_scan_t *s) {
     free(s->word_start);
-    free(s->word_end);
     free(s->doc_start);
     free(s->sentence);
     if (s->col) {
@@ -223,14 +225,11 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
     if (ag_grow((void **)&s->word_start, &s->cap, t + 1, sizeof *s->word_start) < 0) return -1;
     if (s->cap != s->sized) { /* the other per-token arrays grow with it */
         size_t cap = s->cap;
-        int64_t *we = realloc(s->word_end, cap * sizeof *we);
-        if (!we) return -1;
-        s->word_end = we;
         uint8_t *se = realloc(s->sentence, cap);
         if (!se) return -1;
         s->sentence = se;
         for (int c = 0; c < s->width - 1; c++) {
-            int32_t *ids = realloc(s->col[c].ids, cap * sizeof *ids);
+            uint16_t *ids = realloc(s->col[c].ids, cap * sizeof *ids);
             if (!ids) return -1;
             s->col[c].ids = ids;
         }
@@ -240,14 +239,14 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
         ag_column *col = &s->col[c];
         int32_t id = ag_intern(col, data, fs[c + 1], (size_t)(fe[c + 1] - fs[c + 1]));
         if (id < 0) return -1;
-        col->ids[t] = id;
+        if (id > UINT16_MAX) return -2;
+        col->ids[t] = (uint16_t)id;
     }
     while (s->n_docs <= doc) { /* documents begin here (empty ones too, between -DOCSTART- lines) */
         if (ag_grow((void **)&s->doc_start, &s->doc_cap, s->n_docs + 2, sizeof *s->doc_start) < 0) return -1;
         s->doc_start[s->n_docs++] = (int64_t)t;
     }
     s->word_start[t] = fs[0];
-    s->word_end[t] = fe[0];
     s->sentence[t] = (uint8_t)starts;
     s->n_tokens = t + 1;
     return 0;
@@ -269,7 +268,7 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     }
     int64_t fs[64], fe[64];
     int last_token = 0, leading = -1;
-    size_t before = 0; /* -DOCSTART- lines so far */
+    size_t before = 0; /* -DOCSTART- lines so far (a range after a cut: of the range) */
     const unsigned char *p = data, *end = data + len;
     while (p < end) {
         const unsigned char *e = memchr(p, '\n', (size_t)(end - p));
@@ -287,8 +286,9 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
                 return -1;
             }
             if (leading < 0) leading = before == 0;
-            if (ag_token(s, data, fs, fe, !last_token, leading ? before : before - 1) < 0) {
-                s->stop = "no memory";
+            int got = ag_token(s, data, fs, fe, !last_token, leading ? before : before - 1);
+            if (got < 0) {
+                s->stop = got == -2 ? "a column of more than 65535 distinct tags" : "no memory";
                 return -1;
             }
             last_token = 1;
@@ -300,6 +300,8 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
         return -1;
     }
     s->doc_start[s->n_docs] = (int64_t)s->n_tokens;
+    s->leading = leading;
+    s->before = before;
     return 0;
 }
 
@@ -343,7 +345,7 @@ static int ag_emit(ag_spans *o, int64_t doc, int64_t start, int64_t end, int64_t
 
 /* The entities of one column's tag ids (kind and type of each id; type -1 outside), in document
  * offsets, and its transitions by pair code (sentence edges as the outside tag). 0, or -1. */
-static int ag_decode(const int32_t *ids, size_t n, const int8_t *kind, const int32_t *type, const uint8_t *sentence,
+static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const int32_t *type, const uint8_t *sentence,
                      const int64_t *doc_start, size_t n_docs, int64_t *codes, ag_spans *out) {
     int pk = AG_OUT, pt = -1, open = 0, open_type = 0;
     size_t doc = 0, open_start = 0;
@@ -475,23 +477,32 @@ static PyObject *ag_columns(const ag_scan_t *s, const unsigned char *data) {
             if (!b) Py_CLEAR(tags);
             else PyList_SetItem(tags, (Py_ssize_t)k, b);
         }
-        PyObject *item = tags ? Py_BuildValue("(NN)", tags, ag_bytes(col->ids, s->n_tokens * 4)) : NULL;
+        PyObject *item = tags ? Py_BuildValue("(NN)", tags, ag_bytes(col->ids, s->n_tokens * 2)) : NULL;
         if (!item) Py_CLEAR(out);
         else PyList_SetItem(out, c, item);
     }
     return out;
 }
 
-/* agree_scan(data) -> (n_docs, doc_start, sentence, word_start, word_end, [(tags, ids), ...]) or why not. */
-static PyObject *agree_scan(PyObject *self, PyObject *data) {
+/* agree_scan(data, start, end) -> (n_docs, doc_start, sentence, word_start, [(tags, ids), ...], width,
+ * leading, docstarts) of the lines of data[start:end] (start at a line's start), or why not. */
+static PyObject *agree_scan(PyObject *self, PyObject *args) {
     (void)self;
+    PyObject *data;
+    Py_ssize_t start, end;
+    if (!PyArg_ParseTuple(args, "Snn", &data, &start, &end)) return NULL;
     char *buf;
     Py_ssize_t len;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0) return NULL;
+    if (start < 0 || end < start || end > len) {
+        PyErr_SetString(PyExc_ValueError, "agree_scan: a range outside the data");
+        return NULL;
+    }
     ag_scan_t s;
     int got;
     Py_BEGIN_ALLOW_THREADS
-    got = ag_scan((const unsigned char *)buf, (size_t)len, &s);
+    got = ag_scan((const unsigned char *)buf + start, (size_t)(end - start), &s);
+    for (size_t t = 0; got == 0 && t < s.n_tokens; t++) s.word_start[t] += start; /* offsets into data */
     Py_END_ALLOW_THREADS
     if (got < 0) {
         const char *why = s.stop;
@@ -500,13 +511,53 @@ static PyObject *agree_scan(PyObject *self, PyObject *data) {
         return PyUnicode_FromString(why ? why : "unread");
     }
     size_t n = s.n_tokens;
-    PyObject *cols = ag_columns(&s, (const unsigned char *)buf);
-    PyObject *out = cols ? Py_BuildValue("(nNNNNN)", (Py_ssize_t)s.n_docs, ag_bytes(s.doc_start, (s.n_docs + 1) * 8),
-                                         ag_bytes(s.sentence, n), ag_bytes(s.word_start, n * 8),
-                                         ag_bytes(s.word_end, n * 8), cols)
+    PyObject *cols = ag_columns(&s, (const unsigned char *)buf + start);
+    PyObject *out = cols ? Py_BuildValue("(nNNNNiin)", (Py_ssize_t)s.n_docs, ag_bytes(s.doc_start, (s.n_docs + 1) * 8),
+                                         ag_bytes(s.sentence, n), ag_bytes(s.word_start, n * 8), cols, s.width,
+                                         s.leading, (Py_ssize_t)s.before)
                          : NULL;
     ag_scan_free(&s);
     return out;
+}
+
+/* agree_remap(ids, mapping) -> ids: uint16 ids through a mapping (the second half's ids into the first's). */
+static PyObject *agree_remap(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *ids, *mapping;
+    if (!PyArg_ParseTuple(args, "SO!", &ids, &PyList_Type, &mapping)) return NULL;
+    char *b;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(ids, &b, &len) < 0) return NULL;
+    Py_ssize_t k = PyList_Size(mapping);
+    if (len % 2 || k > 65536) {
+        PyErr_SetString(PyExc_ValueError, "agree_remap: uint16 ids and at most 65536 of them mapped");
+        return NULL;
+    }
+    uint16_t to[65536];
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long v = PyLong_AsLong(PyList_GetItem(mapping, i));
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v < 0 || v > UINT16_MAX) {
+            PyErr_SetString(PyExc_ValueError, "agree_remap: an id out of range");
+            return NULL;
+        }
+        to[i] = (uint16_t)v;
+    }
+    size_t n = (size_t)len / 2;
+    uint16_t *out = malloc(n * 2 + 1);
+    if (!out) return PyErr_NoMemory();
+    const uint16_t *in = (const uint16_t *)(void *)b;
+    for (size_t t = 0; t < n; t++) {
+        if (in[t] >= k) {
+            free(out);
+            PyErr_SetString(PyExc_ValueError, "agree_remap: an id without a mapping");
+            return NULL;
+        }
+        out[t] = to[in[t]];
+    }
+    PyObject *r = ag_bytes(out, n * 2);
+    free(out);
+    return r;
 }
 
 static int ag_buffer(PyObject *o, Py_ssize_t item, const char *what, const void **p, size_t *n) {
@@ -529,19 +580,19 @@ static PyObject *agree_decode(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "SSSSS", &o[0], &o[1], &o[2], &o[3], &o[4])) return NULL;
     const void *p[5];
     size_t n[5];
-    static const Py_ssize_t item[5] = {4, 1, 4, 1, 8};
+    static const Py_ssize_t item[5] = {2, 1, 4, 1, 8};
     static const char *what[5] = {"ids", "kind", "type", "sentence", "doc_start"};
     for (int i = 0; i < 5; i++) {
         if (ag_buffer(o[i], item[i], what[i], &p[i], &n[i]) < 0) return NULL;
     }
-    const int32_t *ids = p[0];
+    const uint16_t *ids = p[0];
     const int8_t *kind = p[1];
     if (n[1] != n[2] || n[3] != n[0] || n[4] < 1 || ((const int64_t *)p[4])[n[4] - 1] != (int64_t)n[0]) {
         PyErr_SetString(PyExc_ValueError, "agree_decode: inconsistent lengths");
         return NULL;
     }
     for (size_t t = 0; t < n[0]; t++) {
-        if (ids[t] < 0 || (size_t)ids[t] >= n[1]) {
+        if ((size_t)ids[t] >= n[1]) {
             PyErr_SetString(PyExc_ValueError, "agree_decode: a tag id out of range");
             return NULL;
         }
@@ -693,7 +744,8 @@ done:
 }
 
 PyMethodDef nerve_agree_methods[] = {
-    {"agree_scan", agree_scan, METH_O, "The lines of a CoNLL file of several tag columns, or why not."},
+    {"agree_scan", agree_scan, METH_VARARGS, "The lines of a CoNLL file of several tag columns, or why not."},
+    {"agree_remap", agree_remap, METH_VARARGS, "uint16 ids through a mapping."},
     {"agree_decode", agree_decode, METH_VARARGS, "One tag column's entities and transitions."},
     {"agree_tokens", agree_tokens, METH_VARARGS, "Label-pair counts, labels by document, exact matches."},
     {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},

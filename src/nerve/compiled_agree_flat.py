@@ -13,6 +13,7 @@ labels, so Fleiss' kappa counts every token and alpha's parts have one ``S`` col
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import combinations
@@ -50,6 +51,7 @@ from .plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics
 __all__ = ["measured_flat"]
 
 Mark = tuple[str | None, str]
+_WORD = re.compile(rb"[^ \t\n]+")  # a token line's first field, from where it starts
 
 
 def _ints(b: bytes) -> list[int]:
@@ -218,10 +220,11 @@ class _Words:
 
     def __init__(self, read: FlatRead) -> None:
         self.data, self.base = read.data, memoryview(read.doc_start).cast("q")
-        self.start, self.end = memoryview(read.word_start).cast("q"), memoryview(read.word_end).cast("q")
+        self.start = memoryview(read.word_start).cast("q")
 
     def words(self, lo: int, hi: int) -> list[str]:
-        return [self.data[self.start[t] : self.end[t]].decode("utf-8") for t in range(lo, hi)]
+        word, data, start = _WORD.match, self.data, self.start
+        return [word(data, start[t]).group().decode("utf-8") for t in range(lo, hi)]  # type: ignore[union-attr]
 
     def text(self, doc: int, start: int, end: int) -> str:
         base = self.base[doc]

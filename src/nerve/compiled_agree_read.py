@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from . import options
 from ._engine import speedups
 from .errors import NerveError, SchemeError
+from .io.tags.agree_scan import Scanned, scan_columns
 from .io.tags.conll_counted import scheme_tables
 from .model.schemes import BEGIN, END, OUT, SCHEMES, check_letters, infer_scheme
 from .model.vocab import TagVocab
@@ -28,16 +29,12 @@ _KIND_NAMES = ("O", "B", "I", "E", "S")
 class FlatRead:
     """What the C core read: the documents, tokens and every tag column's ids and distinct tags."""
 
-    def __init__(self, path: str, data: bytes, scanned: tuple[object, ...]) -> None:
-        n_docs, doc_start, sentence, word_start, word_end, columns = scanned
-        assert isinstance(n_docs, int)
-        assert isinstance(columns, list)
-        self.path, self.data, self.n_docs = path, data, n_docs
-        self.doc_start: bytes = doc_start  # type: ignore[assignment]  # int64, n_docs + 1
-        self.sentence: bytes = sentence  # type: ignore[assignment]  # uint8 a token
-        self.word_start: bytes = word_start  # type: ignore[assignment]  # int64 a token
-        self.word_end: bytes = word_end  # type: ignore[assignment]
-        self.columns: list[tuple[list[bytes], bytes]] = columns
+    def __init__(self, path: str, data: bytes, scanned: Scanned) -> None:
+        self.path, self.data, self.n_docs = path, data, scanned.n_docs
+        self.doc_start = scanned.doc_start  # int64, n_docs + 1
+        self.sentence = scanned.sentence  # uint8 a token
+        self.word_start = scanned.word_start  # int64 a token
+        self.columns = scanned.columns
 
 
 def _picked(found: Sequence[str], wanted: Sequence[str] | None) -> list[tuple[str, str]] | None:
@@ -117,8 +114,8 @@ def read_agree_columns(
     assert engine is not None
     with open(path, "rb") as f:
         data = f.read()
-    scanned = engine.agree_scan(data)
-    if isinstance(scanned, str):
+    scanned = scan_columns(engine, data)
+    if scanned is None:
         return None
     read = FlatRead(path, data, scanned)
     picked = _picked([str(c + 2) for c in range(len(read.columns))], wanted)

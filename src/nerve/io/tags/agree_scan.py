@@ -1,0 +1,137 @@
+"""A CoNLL file of several tag columns scanned by the C core (csrc/agree.c), in two threads when big.
+
+In: the file's bytes. Out: `Scanned` (the documents' first tokens, where sentences start, where
+each token's word starts, and each tag column's distinct tags and the uint16 id of each token's
+tag), as one pass over the whole file gives it; or ``None`` where the core hands the file over.
+
+A file of `SPLIT_BYTES` or more on two cores or more is cut as `nerve.io.tags.conll_cuts` cuts a
+merged file (before a ``-DOCSTART-`` line, or after a blank line between token lines, past the
+middle) and its halves are scanned at once: the core releases the GIL. The halves are then joined:
+the second half's documents follow the first's (`documents`), and its tag ids are mapped to the
+first half's, its new tags added after them in the order met, as one pass would have met them.
+
+This module imports no numpy.
+"""
+
+from __future__ import annotations
+
+import _thread
+from array import array
+from types import ModuleType
+
+from ..._frozen import frozen
+from .conll_cuts import cut_in, threads
+
+__all__ = ["Scanned", "cut_of", "documents", "scan_columns"]
+
+_WINDOW = 1 << 20  # the bytes past the middle where a cut is looked for
+
+
+@frozen(eq=False)
+class Scanned:
+    """What the C core read (int64 ``doc_start`` and ``word_start``, uint8 ``sentence``, uint16 ids)."""
+
+    n_docs: int
+    doc_start: bytes
+    sentence: bytes
+    word_start: bytes
+    columns: list[tuple[list[bytes], bytes]]
+
+
+def cut_of(data: bytes, at: int) -> int | None:
+    """Where ``data`` is cut into two halves: the first cut past ``at`` (within `_WINDOW`), or ``None``."""
+    found = cut_in(data[at : at + _WINDOW])
+    return None if found is None else at + found[0]
+
+
+def scan_columns(core: ModuleType, data: bytes, cut: int | None = -1) -> Scanned | None:
+    """The columns of ``data`` (see the module), or ``None`` to hand the file over.
+
+    ``cut``: where to cut it in two (``None``: read it in one pass; by default past the middle
+    where the file is big and the machine has two cores).
+    """
+    if cut == -1:
+        cut = cut_of(data, len(data) // 2) if threads(len(data), None) > 1 else None
+    if cut is None:
+        return _one_pass(core, data)
+    halves: list[object] = [None, None]
+    failed: list[BaseException] = []
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def second() -> None:
+        try:
+            halves[1] = core.agree_scan(data, cut, len(data))
+        except BaseException as e:  # raised again in the caller's thread
+            failed.append(e)
+        finally:
+            done.release()
+
+    _thread.start_new_thread(second, ())
+    try:
+        halves[0] = core.agree_scan(data, 0, cut)
+    finally:
+        done.acquire()
+    if failed:
+        raise failed[0]
+    a, b = halves
+    if not isinstance(a, tuple) or not isinstance(b, tuple) or a[5] != b[5]:
+        return _one_pass(core, data)  # a half without tokens, or the core hands one over: one pass decides
+    return _joined(core, a, b)
+
+
+def _one_pass(core: ModuleType, data: bytes) -> Scanned | None:
+    one = core.agree_scan(data, 0, len(data))
+    return None if isinstance(one, str) else Scanned(*one[:5])
+
+
+def documents(first: tuple[int, list[int], int, int], second: tuple[int, list[int], int]) -> list[int]:
+    """The first token of every document of two halves joined (and the tokens in all, last).
+
+    ``first``: the first half's documents, their first tokens, whether tokens come before its first
+    ``-DOCSTART-`` line, and its ``-DOCSTART-`` lines; ``second``: the second half's documents,
+    their first tokens (counted from its own first) and whether tokens come before its first
+    ``-DOCSTART-`` line. A token's document in one pass is the ``-DOCSTART-`` lines before it, less
+    one unless tokens came before the first: the second half's documents begin at ``offset``.
+    """
+    n1, starts1, leading1, docstarts1 = first
+    n2, starts2, leading2 = second
+    offset = docstarts1 - (0 if leading1 else 1) + (0 if leading2 else 1)
+    tokens1 = starts1[n1]
+    out = starts1[:n1]
+    out += [tokens1] * (offset - n1)  # documents of no token between the halves
+    out += [tokens1 + s for j, s in enumerate(starts2[:n2]) if offset + j >= n1]
+    out.append(tokens1 + starts2[n2])
+    return out
+
+
+def _joined(core: ModuleType, a: tuple[object, ...], b: tuple[object, ...]) -> Scanned | None:
+    """One pass's `Scanned` from the scans of two halves."""
+    n1, starts1, sentence1, words1, columns1, _, leading1, docstarts1 = a
+    n2, starts2, sentence2, words2, columns2, _, leading2, _ = b
+    first = (n1, _ints(starts1), leading1, docstarts1)
+    joined = documents(first, (n2, _ints(starts2), leading2))  # type: ignore[arg-type]
+    columns = []
+    for (tags1, ids1), (tags2, ids2) in zip(columns1, columns2, strict=True):  # type: ignore[call-overload]
+        index = {t: i for i, t in enumerate(tags1)}
+        tags = list(tags1)
+        for t in tags2:
+            if t not in index:
+                index[t] = len(tags)
+                tags.append(t)
+        if len(tags) > 65535:
+            return None  # more tags than uint16 ids hold: handed over
+        columns.append((tags, ids1 + core.agree_remap(ids2, [index[t] for t in tags2])))
+    return Scanned(
+        len(joined) - 1,
+        array("q", joined).tobytes(),
+        sentence1 + sentence2,  # type: ignore[operator]
+        words1 + words2,  # type: ignore[operator]
+        columns,
+    )
+
+
+def _ints(b: object) -> list[int]:
+    """int64 bytes as a list."""
+    assert isinstance(b, bytes)
+    return memoryview(b).cast("q").tolist()

@@ -1,0 +1,78 @@
+"""`nerve.io.tags.agree_scan`: a multi-column CoNLL file scanned as two halves gives what one pass gives.
+
+For random files (documents of any size, empty ones between ``-DOCSTART-`` lines, tokens before
+the first, new tags only in the second half), at every cut `cut_of` finds (before a ``-DOCSTART-``
+line, after a blank line between token lines), the joined halves equal one pass field for field;
+`documents` on its own, on hand-made cases; and halves the core would read another way (another
+column count in the second half) are handed over.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerve._engine import speedups
+from nerve.io.tags.agree_scan import cut_of, documents, scan_columns
+
+core = speedups()
+pytestmark = pytest.mark.skipif(core is None, reason="the compiled engine is not built")
+
+
+@st.composite
+def files(draw: st.DrawFn) -> bytes:
+    m = draw(st.integers(2, 4))
+    tags = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "S-X", "E-LOC", f"I-T{draw(st.integers(0, 9))}"])
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.integers(0, 4))
+        if kind == 0:
+            lines += ["-DOCSTART- " + " ".join("O" * m), ""]
+        elif kind == 1:
+            lines.append("")
+        else:
+            for _ in range(draw(st.integers(1, 4))):
+                lines.append(" ".join(["w", *(draw(tags) for _ in range(m))]))
+            lines.append("")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(files())
+def test_every_cut_gives_one_pass(data: bytes) -> None:
+    assert core is not None
+    one = scan_columns(core, data, None)
+    at = 0
+    while (cut := cut_of(data, at)) is not None:
+        two = scan_columns(core, data, cut)
+        if one is None:
+            assert two is None
+        else:
+            assert two is not None
+            assert (two.n_docs, two.doc_start, two.sentence, two.word_start) == (
+                one.n_docs,
+                one.doc_start,
+                one.sentence,
+                one.word_start,
+            )
+            assert two.columns == one.columns
+        at = cut
+
+
+def test_documents_of_two_halves() -> None:
+    # cut before a -DOCSTART- line: the second half's documents follow
+    assert documents((2, [0, 3, 5], 1, 1), (1, [0, 4], 0)) == [0, 3, 5, 9]
+    # cut after a blank line: the second half's first document goes on with the first half's last
+    assert documents((2, [0, 3, 5], 1, 1), (2, [0, 4, 6], 1)) == [0, 3, 9, 11]
+    # two -DOCSTART- lines at the end of the first half: an empty document between
+    assert documents((1, [0, 3], 0, 3), (1, [0, 2], 0)) == [0, 3, 3, 3, 5]
+
+
+def test_another_column_count_in_the_second_half_is_handed_over() -> None:
+    assert core is not None
+    data = b"a O O\n\n-DOCSTART- O O\n\nb O O O\n"
+    cut = cut_of(data, 0)
+    assert cut is not None
+    assert scan_columns(core, data, cut) is None
+    assert core.agree_scan(data, 0, cut) != core.agree_scan(data, cut, len(data))
