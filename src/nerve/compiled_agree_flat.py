@@ -66,12 +66,11 @@ def _pairs(
     from .compiled_spans import columns_result
 
     plan = Plan(metrics=Metrics(1.0, MucOptions()))
+    sides = [(*(bytearray(a) for a in c.spans), c.names, read.n_docs) for _, c in columns]  # once each
     out = []
     for p, (i, j) in enumerate(combinations(range(len(columns)), 2)):
-        (a, ci), (b, cj) = columns[i], columns[j]
-        gold = (*(bytearray(c) for c in ci.spans), ci.names, read.n_docs)
-        pred = (*(bytearray(c) for c in cj.spans), cj.names, read.n_docs)
-        result = columns_result(gold, pred, plan, "conll")  # type: ignore[arg-type]
+        a, b = columns[i][0], columns[j][0]
+        result = columns_result(sides[i], sides[j], plan, "conll")  # type: ignore[arg-type]
         assert result is not None
         assert result.muc is not None
         partial = result.muc.modes["partial"]

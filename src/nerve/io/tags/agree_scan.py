@@ -17,12 +17,18 @@ from __future__ import annotations
 
 import _thread
 from array import array
+from collections.abc import Callable
+from contextvars import copy_context
 from types import ModuleType
+from typing import TypeVar
 
 from ..._frozen import frozen
 from .conll_cuts import cut_in, threads
 
-__all__ = ["Scanned", "cut_of", "documents", "scan_columns"]
+__all__ = ["Scanned", "both", "cut_of", "documents", "scan_columns"]
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 _WINDOW = 1 << 20  # the bytes past the middle where a cut is looked for
 
@@ -54,30 +60,38 @@ def scan_columns(core: ModuleType, data: bytes, cut: int | None = -1) -> Scanned
         cut = cut_of(data, len(data) // 2) if threads(len(data), None) > 1 else None
     if cut is None:
         return _one_pass(core, data)
-    halves: list[object] = [None, None]
+    a, b = both(lambda: core.agree_scan(data, 0, cut), lambda: core.agree_scan(data, cut, len(data)))
+    if not isinstance(a, tuple) or not isinstance(b, tuple) or a[5] != b[5]:
+        return _one_pass(core, data)  # a half without tokens, or the core hands one over: one pass decides
+    return _joined(core, a, b)
+
+
+def both(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:
+    """``first()`` here and ``second()`` in another thread, at once (for C code that releases the GIL).
+
+    An exception of either is raised here, once both are done.
+    """
+    out: list[object] = [None, None]
     failed: list[BaseException] = []
     done = _thread.allocate_lock()
     done.acquire()
 
-    def second() -> None:
+    def run() -> None:
         try:
-            halves[1] = core.agree_scan(data, cut, len(data))
+            out[1] = second()
         except BaseException as e:  # raised again in the caller's thread
             failed.append(e)
         finally:
             done.release()
 
-    _thread.start_new_thread(second, ())
+    _thread.start_new_thread(copy_context().run, (run,))
     try:
-        halves[0] = core.agree_scan(data, 0, cut)
+        out[0] = first()
     finally:
         done.acquire()
     if failed:
         raise failed[0]
-    a, b = halves
-    if not isinstance(a, tuple) or not isinstance(b, tuple) or a[5] != b[5]:
-        return _one_pass(core, data)  # a half without tokens, or the core hands one over: one pass decides
-    return _joined(core, a, b)
+    return out[0], out[1]  # type: ignore[return-value]
 
 
 def _one_pass(core: ModuleType, data: bytes) -> Scanned | None:

@@ -1,0 +1,126 @@
+// seeds: tests/fuzz/seeds/agree/*
+/* Fuzz target: the multi-column CoNLL core of csrc/agree.c (nerve agree's compiled reader).
+ *
+ * Each input is scanned whole (ag_scan). Where the core reads it, what it returns must hold
+ * together: documents' first tokens in order and ending at the token count, the first token
+ * starting a sentence, each word within the input, each tag id below its column's distinct tags
+ * and each distinct tag within the input. Each column is then decoded (ag_decode) with kinds and
+ * types taken from the tags' bytes: the entities must lie within their documents, in order and
+ * not overlapping, and the transitions must number the tokens plus the sentences. Last the token
+ * counts (ag_paint, ag_count, ag_exact): each document's labels number its tokens times the
+ * columns, each pair's label pairs number the tokens, and exact matches never exceed either side.
+ * A broken property aborts, so libFuzzer keeps the input.
+ */
+#include "agree.c"
+
+static void check_scan(const ag_scan_t *s, size_t size) {
+    if (s->n_tokens == 0 || s->n_docs == 0 || s->doc_start[0] != 0 || s->sentence[0] != 1) abort();
+    if ((size_t)s->doc_start[s->n_docs] != s->n_tokens) abort();
+    for (size_t d = 0; d < s->n_docs; d++) {
+        if (s->doc_start[d] > s->doc_start[d + 1]) abort();
+    }
+    for (size_t t = 0; t < s->n_tokens; t++) {
+        if (s->word_start[t] < 0 || (size_t)s->word_start[t] >= size) abort();
+    }
+    for (int c = 0; c < s->width - 1; c++) {
+        const ag_column *col = &s->col[c];
+        for (size_t t = 0; t < s->n_tokens; t++) {
+            if ((size_t)col->ids[t] >= col->n) abort();
+        }
+        for (size_t k = 0; k < col->n; k++) {
+            if (col->keys[k].offset < 0 || (size_t)(col->keys[k].offset + col->keys[k].len) > size) abort();
+        }
+    }
+}
+
+/* Kinds and types from the tags' bytes: the first byte picks the kind, the last the type. */
+static void tables(const ag_column *col, const uint8_t *data, int8_t *kind, int32_t *type) {
+    for (size_t k = 0; k < col->n; k++) {
+        const uint8_t *p = data + col->keys[k].offset;
+        size_t n = (size_t)col->keys[k].len;
+        kind[k] = (int8_t)(n ? p[0] % 5 : 0);
+        type[k] = kind[k] == 0 ? -1 : (int32_t)(p[n - 1] % 3);
+    }
+}
+
+static void check_spans(const ag_spans *o, const ag_scan_t *s) {
+    for (size_t e = 0; e < o->n; e++) {
+        int64_t d = o->doc[e];
+        if (d < 0 || (size_t)d >= s->n_docs || o->start[e] < 0 || o->end[e] <= o->start[e]) abort();
+        if (o->end[e] > s->doc_start[d + 1] - s->doc_start[d] || o->label[e] < 0 || o->label[e] > 2) abort();
+        if (e && (d < o->doc[e - 1] || (d == o->doc[e - 1] && o->start[e] < o->end[e - 1]))) abort();
+    }
+}
+
+static void check_counts(const ag_side *side, int m, const ag_scan_t *s) {
+    const int64_t k = 4;
+    size_t n = s->n_tokens, np = (size_t)(m * (m - 1) / 2);
+    uint16_t *lab = calloc((size_t)m * n + 1, sizeof *lab);
+    int64_t *pairs = calloc(np * 16 + 1, 8), *same = calloc(s->n_docs + 1, 8);
+    int64_t *by_label = calloc(s->n_docs * 4 + 1, 8), *exact = calloc(3 * s->n_docs + 1, 8);
+    if (!lab || !pairs || !same || !by_label || !exact) abort();
+    for (int a = 0; a < m; a++) {
+        if (ag_paint(&side[a], s->doc_start, s->n_docs, k, lab + (size_t)a * n) < 0) abort();
+    }
+    ag_count(lab, m, n, s->doc_start, s->n_docs, k, pairs, same, by_label);
+    for (size_t d = 0; d < s->n_docs; d++) {
+        int64_t given = 0;
+        for (int c = 0; c < k; c++) given += by_label[d * 4 + (size_t)c];
+        if (given != m * (s->doc_start[d + 1] - s->doc_start[d])) abort();
+    }
+    for (size_t p = 0; p < np; p++) {
+        int64_t total = 0;
+        for (int c = 0; c < 16; c++) total += pairs[p * 16 + (size_t)c];
+        if (total != (int64_t)n) abort();
+    }
+    ag_exact(&side[0], &side[1], s->n_docs, exact);
+    for (size_t d = 0; d < s->n_docs; d++) {
+        if (exact[3 * d] < 0 || exact[3 * d + 1] < 0 || exact[3 * d + 2] < 0) abort();
+    }
+    free(lab);
+    free(pairs);
+    free(same);
+    free(by_label);
+    free(exact);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    ag_scan_t s;
+    if (ag_scan(data, size, &s) < 0) {
+        ag_scan_free(&s);
+        return 0;
+    }
+    check_scan(&s, size);
+    int m = s.width - 1;
+    ag_spans out[64];
+    ag_side side[64];
+    memset(out, 0, sizeof out);
+    for (int c = 0; c < m; c++) {
+        const ag_column *col = &s.col[c];
+        int8_t *kind = malloc(col->n + 1);
+        int32_t *type = malloc(col->n * 4 + 4);
+        int64_t codes[50] = {0}, total = 0;
+        if (!kind || !type) abort();
+        tables(col, data, kind, type);
+        if (ag_decode(col->ids, s.n_tokens, kind, type, s.sentence, s.doc_start, s.n_docs, codes, &out[c]) < 0) {
+            abort();
+        }
+        size_t sentences = 0;
+        for (size_t t = 0; t < s.n_tokens; t++) sentences += s.sentence[t];
+        for (int i = 0; i < 50; i++) total += codes[i];
+        if (total != (int64_t)(s.n_tokens + sentences)) abort();
+        check_spans(&out[c], &s);
+        side[c] = (ag_side){out[c].doc, out[c].start, out[c].end, out[c].label, out[c].n};
+        free(kind);
+        free(type);
+    }
+    check_counts(side, m, &s);
+    for (int c = 0; c < m; c++) {
+        free(out[c].doc);
+        free(out[c].start);
+        free(out[c].end);
+        free(out[c].label);
+    }
+    ag_scan_free(&s);
+    return 0;
+}
