@@ -42,6 +42,7 @@ typedef struct {
     int width;        /* columns of a token line: the token and one tag per annotator */
     int leading;      /* tokens come before the first -DOCSTART- line (they are a document too) */
     size_t before;    /* the -DOCSTART- lines read */
+    size_t len; /* the bytes read */
     size_t n_tokens, n_docs, cap, sized; /* sized: the capacity of the arrays beside word_start */
     int64_t *word_start, *doc_start;
     uint8_t *sentence;
@@ -85,10 +86,15 @@ static int ag_rehash(ag_column *c) {
 static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size_t n, uint64_t h, uint64_t packed);
 
 /* The id of data[at, at + n) among the column's tags, added when new; -1: no memory. */
-static int32_t ag_intern(ag_column *c, const unsigned char *data, int64_t at, size_t n) {
+static int32_t ag_intern(ag_column *c, const unsigned char *data, size_t len, int64_t at, size_t n) {
     uint64_t packed = 0;
     if (n <= 8) {
-        for (size_t i = 0; i < n; i++) packed |= (uint64_t)data[at + (int64_t)i] << (8 * i);
+        if ((size_t)at + 8 <= len) { /* one load, the bytes past the tag masked off */
+            memcpy(&packed, data + at, 8);
+            if (n < 8) packed &= (1ULL << (8 * n)) - 1;
+        } else {
+            for (size_t i = 0; i < n; i++) packed |= (uint64_t)data[at + (int64_t)i] << (8 * i);
+        }
         if ((int64_t)n == c->last_len && packed == c->last_key) return c->last_id;
     }
     if (2 * (c->n + 1) > c->cap && ag_rehash(c) < 0) return -1;
@@ -165,25 +171,6 @@ static int ag_utf8(const unsigned char *p, size_t n) {
 static const unsigned char AG_DOCSTART[] = "-DOCSTART-";
 #define AG_DOCSTART_LEN 10
 
-/* The fields of one line [p, e): their count, and the first `keep` of them (start, end). */
-static int ag_fields(const unsigned char *p, const unsigned char *e, int keep, int64_t *fs, int64_t *fe,
-                     const unsigned char *base) {
-    int count = 0;
-    const unsigned char *q = p;
-    for (;;) {
-        while (q < e && (*q == ' ' || *q == '\t')) q++;
-        if (q >= e) return count;
-        const unsigned char *f = q;
-        while (q < e && *q != ' ' && *q != '\t') q++;
-        if (count < keep) {
-            fs[count] = f - base;
-            fe[count] = q - base;
-        }
-        if (count == INT32_MAX) return count;
-        count++;
-    }
-}
-
 void ag_scan_free(ag_scan_t *s) {
     free(s->word_start);
     free(s->doc_start);
@@ -237,7 +224,7 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
     }
     for (int c = 0; c < s->width - 1; c++) {
         ag_column *col = &s->col[c];
-        int32_t id = ag_intern(col, data, fs[c + 1], (size_t)(fe[c + 1] - fs[c + 1]));
+        int32_t id = ag_intern(col, data, s->len, fs[c + 1], (size_t)(fe[c + 1] - fs[c + 1]));
         if (id < 0) return -1;
         if (id > UINT16_MAX) return -2;
         col->ids[t] = (uint16_t)id;
@@ -253,8 +240,94 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
 }
 
 /* Read data[0, len): 0, or -1 with s->stop saying why the numpy engine must read it. */
+/* The separators of 16 bytes (space, tab, newline) as bits: SSE2 where the compiler has it, else
+ * byte by byte. */
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+#include <emmintrin.h>
+static inline unsigned ag_mask(const unsigned char *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#else
+static inline unsigned ag_mask(const unsigned char *p) {
+    unsigned m = 0;
+    for (unsigned i = 0; i < 16; i++) m |= (unsigned)(p[i] == ' ' || p[i] == '\t' || p[i] == '\n') << i;
+    return m;
+}
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ag_lowest(m) ((unsigned)__builtin_ctz(m))
+#else
+static unsigned ag_lowest(unsigned m) {
+    unsigned i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+}
+#endif
+
+typedef struct {
+    int64_t fs[64], fe[64]; /* the line's first fields */
+    int count, last_token, leading;
+    size_t before; /* -DOCSTART- lines so far (a range after a cut: of the range) */
+} ag_line;
+
+/* The line [p, e) whose fields are in l: a document's start, a blank, or a token. 0, or -1. */
+static int ag_line_end(ag_scan_t *s, ag_line *l, const unsigned char *data, const unsigned char *p,
+                       const unsigned char *e) {
+    int count = l->count;
+    l->count = 0;
+    if (count > 0 && (size_t)(e - p) >= AG_DOCSTART_LEN && memcmp(p, AG_DOCSTART, AG_DOCSTART_LEN) == 0 &&
+        (p + AG_DOCSTART_LEN == e || p[AG_DOCSTART_LEN] == ' ' || p[AG_DOCSTART_LEN] == '\t')) {
+        l->before++;
+        l->last_token = 0;
+        return 0;
+    }
+    if (count == 0) {
+        l->last_token = 0;
+        return 0;
+    }
+    if (!s->width && ag_first(s, count) < 0) return -1;
+    if (count != s->width) {
+        s->stop = "a line with another number of columns";
+        return -1;
+    }
+    if (l->leading < 0) l->leading = l->before == 0;
+    int got = ag_token(s, data, l->fs, l->fe, !l->last_token, l->leading ? l->before : l->before - 1);
+    if (got < 0) {
+        s->stop = got == -2 ? "a column of more than 65535 distinct tags" : "no memory";
+        return -1;
+    }
+    l->last_token = 1;
+    return 0;
+}
+
+/* A separator at c: the field before it (if any) counted; a newline ends the line. 0, or -1. */
+static inline int ag_separator(ag_scan_t *s, ag_line *l, const unsigned char *data, const unsigned char *c,
+                               const unsigned char **field, const unsigned char **line) {
+    if (c > *field) {
+        if (l->count < 64) {
+            l->fs[l->count] = *field - data;
+            l->fe[l->count] = c - data;
+        }
+        if (l->count < INT32_MAX) l->count++;
+    }
+    *field = c + 1;
+    if (*c != '\n') return 0;
+    int got = ag_line_end(s, l, data, *line, c);
+    *line = c + 1;
+    return got;
+}
+
+/* Read data[0, len): 0, or -1 with s->stop saying why the numpy engine must read it. */
 int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     memset(s, 0, sizeof *s);
+    s->len = len;
     if (len == 0 || data[len - 1] != '\n') s->stop = "no final newline";
     else if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) s->stop = "a byte order mark";
     else if (memchr(data, '\r', len)) s->stop = "a carriage return";
@@ -266,42 +339,26 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
         s->stop = "no memory";
         return -1;
     }
-    int64_t fs[64], fe[64];
-    int last_token = 0, leading = -1;
-    size_t before = 0; /* -DOCSTART- lines so far (a range after a cut: of the range) */
-    const unsigned char *p = data, *end = data + len;
-    while (p < end) {
-        const unsigned char *e = memchr(p, '\n', (size_t)(end - p));
-        int count = ag_fields(p, e, s->width ? s->width : 64, fs, fe, data);
-        if (count > 0 && (size_t)(e - p) >= AG_DOCSTART_LEN && memcmp(p, AG_DOCSTART, AG_DOCSTART_LEN) == 0 &&
-            (p + AG_DOCSTART_LEN == e || p[AG_DOCSTART_LEN] == ' ' || p[AG_DOCSTART_LEN] == '\t')) {
-            before++;
-            last_token = 0;
-        } else if (count == 0) {
-            last_token = 0;
-        } else {
-            if (!s->width && ag_first(s, count) < 0) return -1;
-            if (count != s->width) {
-                s->stop = "a line with another number of columns";
-                return -1;
-            }
-            if (leading < 0) leading = before == 0;
-            int got = ag_token(s, data, fs, fe, !last_token, leading ? before : before - 1);
-            if (got < 0) {
-                s->stop = got == -2 ? "a column of more than 65535 distinct tags" : "no memory";
-                return -1;
-            }
-            last_token = 1;
+    ag_line l;
+    l.count = l.last_token = 0;
+    l.leading = -1;
+    l.before = 0;
+    const unsigned char *q = data, *end = data + len, *field = data, *line = data;
+    for (; end - q >= 16; q += 16) { /* 16 bytes at a time, each separator in order */
+        for (unsigned m = ag_mask(q); m; m &= m - 1) {
+            if (ag_separator(s, &l, data, q + ag_lowest(m), &field, &line) < 0) return -1;
         }
-        p = e + 1;
+    }
+    for (; q < end; q++) {
+        if ((*q == ' ' || *q == '\t' || *q == '\n') && ag_separator(s, &l, data, q, &field, &line) < 0) return -1;
     }
     if (!s->n_tokens) {
         s->stop = "no token line";
         return -1;
     }
     s->doc_start[s->n_docs] = (int64_t)s->n_tokens;
-    s->leading = leading;
-    s->before = before;
+    s->leading = l.leading;
+    s->before = l.before;
     return 0;
 }
 
