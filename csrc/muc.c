@@ -626,14 +626,14 @@ static PyObject *solve(mc_state *st, PyObject *solver) {
     return chosen;
 }
 
-static PyObject *results(mc_state *st, const int64_t *pred_label) {
+static PyObject *results(mc_state *st, const int64_t *pred_label, int want_pairs) {
     size_t n = st->n_types;
     int64_t *counts = (int64_t *)calloc(2 * (n ? n : 1), sizeof(int64_t));
     if (!counts) return PyErr_NoMemory();
     for (size_t i = 0; i < st->gold.n; i++) counts[st->gold.label[i]]++;
     for (size_t i = 0; i < st->pred.n; i++) counts[n + (size_t)pred_label[i]]++;
     PyObject *muc = st->want_muc ? list_of(st->counts, 32 * n) : Py_NewRef(Py_None);
-    PyObject *pairs = st->want_muc ? pairs_of(st) : Py_NewRef(Py_None);
+    PyObject *pairs = st->want_muc ? (want_pairs ? pairs_of(st) : PyList_New(0)) : Py_NewRef(Py_None);
     PyObject *out = NULL;
     if (muc && pairs) {
         out = Py_BuildValue("(NNNOO)", list_of(st->hits, n), list_of(counts, n), list_of(counts + n, n), muc,
@@ -645,15 +645,17 @@ static PyObject *results(mc_state *st, const int64_t *pred_label) {
     return out;
 }
 
-/* muc_count(gold, pred, pred_map, rank, n_docs, want_muc, solver) -> (hits, gold counts, predicted
- * counts, MUC counts or None, pairs or None) | str: why the Python engine should count. */
+/* muc_count(gold, pred, pred_map, rank, n_docs, want_muc, solver[, want_pairs]) -> (hits, gold counts,
+ * predicted counts, MUC counts or None, pairs or None (an empty list without want_pairs)) | str: why
+ * the Python engine should count. */
 static PyObject *muc_count(PyObject *self, PyObject *args) {
     PyObject *gold, *pred, *map_list, *rank_list, *solver;
     long long n_docs;
-    int want_muc;
+    int want_muc, want_pairs = 1;
     size_t n_map, n_types;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOLpO", &gold, &pred, &map_list, &rank_list, &n_docs, &want_muc, &solver)) {
+    if (!PyArg_ParseTuple(args, "OOOOLpO|p", &gold, &pred, &map_list, &rank_list, &n_docs, &want_muc, &solver,
+                          &want_pairs)) {
         return NULL;
     }
     mc_state st;
@@ -695,7 +697,7 @@ static PyObject *muc_count(PyObject *self, PyObject *args) {
             Py_END_ALLOW_THREADS
             /* many tuples and no cycles: the collector would walk them all for nothing */
             int collecting = PyGC_Disable();
-            out = results(&st, pred_label);
+            out = results(&st, pred_label, want_pairs);
             if (collecting) {
                 PyGC_Enable();
             }

@@ -76,5 +76,40 @@ def muc_count(
     n_docs: int,
     want_muc: bool,
     solver: Callable[[bytes, bytes, bytes, bytes], bytes],
+    want_pairs: bool = ...,
 ) -> tuple[list[int], list[int], list[int], list[int] | None, list[tuple[int, int, int]] | None] | str:
-    """Exact matches, per-type counts and the four MUC modes' counts of span columns, or why not."""
+    """Exact matches, per-type counts and the four MUC modes' counts of span columns, or why not.
+
+    Without ``want_pairs`` the matched pairs come back as an empty list.
+    """
+
+# csrc/agree.c: a CoNLL file of several tag columns (nerve.io.tags.agree_scan, nerve.compiled_agree_read)
+def agree_scan(
+    data: bytes, start: int, end: int, /
+) -> tuple[int, bytes, bytes, bytes, list[tuple[list[bytes], bytes]], int, int, int] | str:
+    """The lines of ``data[start:end]``, or why the numpy engine must read it.
+
+    Documents, their first tokens (int64), sentence starts (uint8), words' starts (int64), each
+    column's distinct tags and uint16 ids, the column count, whether tokens come before the first
+    ``-DOCSTART-`` line, and the ``-DOCSTART-`` lines.
+    """
+
+def agree_remap(ids: bytes, mapping: list[int], /) -> bytes:
+    """uint16 ids through ``mapping``."""
+
+def agree_decode(
+    ids: bytes, kind: bytes, type: bytes, sentence: bytes, doc_start: bytes, /
+) -> tuple[list[int], bytes, bytes, bytes, bytes]:
+    """One column's transitions by pair code and its entities: doc, start, end, type (int64)."""
+
+def agree_tokens(
+    columns: list[tuple[bytes, bytes, bytes, bytes]], doc_start: bytes, k: int, /
+) -> tuple[bytes, bytes, bytes, bytes]:
+    """Label pairs, labels and exact matches (int64).
+
+    Each pair's k x k label pairs, each document's pairs of equal labels and labels given, and each
+    pair's exact tp, fp and fn by document.
+    """
+
+def agree_relabel(label: bytes, mapping: list[int], /) -> bytes:
+    """int64 labels through ``mapping``."""

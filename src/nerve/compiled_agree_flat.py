@@ -46,9 +46,13 @@ from .analysis.agree_result import (
 from .analysis.units import Flag, check_memory
 from .compiled_agree_read import Column, FlatColumn, FlatRead
 from .errors import plural
+from .io.tags.agree_scan import both
 from .plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics
+from .results import Result
 
 __all__ = ["measured_flat"]
+
+Named = list[tuple[str, FlatColumn]]  # each annotator's name and column
 
 Mark = tuple[str | None, str]
 _WORD = re.compile(rb"[^ \t\n]+")  # a token line's first field, from where it starts
@@ -59,26 +63,34 @@ def _ints(b: bytes) -> list[int]:
     return memoryview(b).cast("q").tolist()
 
 
-def _pairs(
-    read: FlatRead, columns: list[tuple[str, FlatColumn]], matrices: bytes, k: int
-) -> list[PairScores]:
-    """Every pair scored as `nerve.score` scores them, with its Cohen's kappa."""
+def _results(read: FlatRead, columns: Named, chosen: list[tuple[int, int]]) -> list[Result]:
+    """The chosen pairs scored as `nerve.score` scores gold against predictions (the compiled matcher)."""
     from .compiled_spans import columns_result
 
     plan = Plan(metrics=Metrics(1.0, MucOptions()))
     sides = [(*(bytearray(a) for a in c.spans), c.names, read.n_docs) for _, c in columns]  # once each
     out = []
-    for p, (i, j) in enumerate(combinations(range(len(columns)), 2)):
-        a, b = columns[i][0], columns[j][0]
-        result = columns_result(sides[i], sides[j], plan, "conll")  # type: ignore[arg-type]
+    for i, j in chosen:
+        result = columns_result(sides[i], sides[j], plan, "conll", pairs=False)  # type: ignore[arg-type]
         assert result is not None
+        out.append(result)
+    return out
+
+
+def _pairs(
+    read: FlatRead, columns: Named, results: list[Result], matrices: bytes, k: int
+) -> list[PairScores]:
+    """Every pair's scores, with its Cohen's kappa from its label-pair counts."""
+    out = []
+    for p, (i, j) in enumerate(combinations(range(len(columns)), 2)):
+        result = results[p]
         assert result.muc is not None
         partial = result.muc.modes["partial"]
         matrix = _ints(matrices[p * k * k * 8 : (p + 1) * k * k * 8])
         kappa, n = cohen_of(matrix, k), sum(matrix)
         why = None if kappa is not None else (ONE_LABEL if n else "no token both annotated")
         scores = (result.micro, partial.overall, dict(result.per_type), dict(partial.per_type))
-        out.append(PairScores(a, b, *scores, kappa, n, read.n_docs, why))
+        out.append(PairScores(columns[i][0], columns[j][0], *scores, kappa, n, read.n_docs, why))
     return out
 
 
@@ -155,8 +167,16 @@ def measured_flat(
     sides: list[Column] = [
         (*c.spans[:3], engine.agree_relabel(c.spans[3], [where[t] for t in c.names])) for _, c in columns
     ]
-    matrices, same_b, by_label_b, exact_b = engine.agree_tokens(sides, read.doc_start, k)
-    pairs = _pairs(read, columns, matrices, k)
+    together = list(combinations(range(m), 2))
+    half = len(together) // 2
+
+    def counted() -> tuple[tuple[bytes, bytes, bytes, bytes], list[Result]]:
+        return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, together[:half])
+
+    # two threads: the C matcher and counts release the GIL
+    (tokens_b, first), second = both(counted, lambda: _results(read, columns, together[half:]))
+    matrices, same_b, by_label_b, exact_b = tokens_b
+    pairs = _pairs(read, columns, first + second, matrices, k)
     same, by_label = _ints(same_b), _ints(by_label_b)
     tokens = len(read.sentence)
     totals = [sum(by_label[c::k]) for c in range(k)]

@@ -85,8 +85,13 @@ def _in_pieces(path: str, offsets: str | None, plan: Plan) -> Result | None:
     return total
 
 
-def columns_result(gold: Columns, pred: Columns, plan: Plan, source: str) -> Result | None:
-    """`spans_result` of two sides' columns (no labels, no flattening), or ``None`` to hand over."""
+def columns_result(
+    gold: Columns, pred: Columns, plan: Plan, source: str, pairs: bool = True
+) -> Result | None:
+    """`spans_result` of two sides' columns (no labels, no flattening), or ``None`` to hand over.
+
+    ``pairs=False``: the MUC result's matched pairs are left empty (for counts alone: `nerve.agree`).
+    """
     engine = speedups()
     if engine is None or gold[5] != pred[5]:  # another number of documents: the usual path says so
         return None
@@ -101,15 +106,16 @@ def columns_result(gold: Columns, pred: Columns, plan: Plan, source: str) -> Res
         rank[i] = r
     overlap = plan.metrics.overlap
     pred_map = [index[name] for name in pred[4]]
-    out = engine.muc_count(gold[:4], pred[:4], pred_map, rank, gold[5], overlap is not None, solve_groups)
+    want_muc = overlap is not None
+    out = engine.muc_count(gold[:4], pred[:4], pred_map, rank, gold[5], want_muc, solve_groups, pairs)
     if isinstance(out, str):
         return None
-    hits, g_count, p_count, muc_counts, pairs = out
+    hits, g_count, p_count, muc_counts, matched = out
     counts = {
         name: Counts(hits[i], p_count[i] - hits[i], g_count[i] - hits[i]) for i, name in enumerate(names)
     }
     muc = None
-    if overlap is not None and muc_counts is not None and pairs is not None:
+    if overlap is not None and muc_counts is not None and matched is not None:
         n, k = len(names), len(FIELDS)
         modes = {
             mode: scores_of_lists(
@@ -117,7 +123,7 @@ def columns_result(gold: Columns, pred: Columns, plan: Plan, source: str) -> Res
             )
             for m, mode in enumerate(MODES)
         }
-        muc = MucResult(modes, pairs, overlap, None)
+        muc = MucResult(modes, matched, overlap, None)
     totals = ExactTotals(counts, TokenStats(), RepairStats("none"), None, 0, gold[5], muc)
     return Result.of(plan, totals, source=source, notes={}, discontinuous=None)
 
