@@ -520,6 +520,118 @@ static void ag_exact(const ag_side *a, const ag_side *b, size_t n_docs, int64_t 
     (void)n_docs;
 }
 
+
+/* ---- votes: every distinct entity and who marked it, its cluster, the clusters apart ---- */
+
+typedef struct {
+    int64_t *doc, *start, *end, *label, *cluster;
+    uint64_t *voters;
+    size_t n;
+    int64_t *apart, *kinds;
+    size_t n_apart;
+} ag_votes;
+
+static int ag_votes_alloc(ag_votes *v, size_t cap) {
+    cap = cap ? cap : 1;
+    v->doc = malloc(cap * 8);
+    v->start = malloc(cap * 8);
+    v->end = malloc(cap * 8);
+    v->label = malloc(cap * 8);
+    v->cluster = malloc(cap * 8);
+    v->voters = malloc(cap * 8);
+    v->apart = malloc(cap * 8);
+    v->kinds = malloc(cap * 8);
+    return v->doc && v->start && v->end && v->label && v->cluster && v->voters && v->apart && v->kinds ? 0 : -1;
+}
+
+static void ag_votes_free(ag_votes *v) {
+    free(v->doc);
+    free(v->start);
+    free(v->end);
+    free(v->label);
+    free(v->cluster);
+    free(v->voters);
+    free(v->apart);
+    free(v->kinds);
+}
+
+/* Whether entity e of a comes before entity f of b: by document, start, longest first, type. */
+static inline int ag_before(const ag_side *a, size_t e, const ag_side *b, size_t f) {
+    if (a->doc[e] != b->doc[f]) return a->doc[e] < b->doc[f];
+    if (a->start[e] != b->start[f]) return a->start[e] < b->start[f];
+    if (a->end[e] != b->end[f]) return a->end[e] > b->end[f];
+    return a->label[e] < b->label[f];
+}
+
+/* The category of the cluster of votes [lo, hi) (every annotator annotated every document): -1
+ * where all agree, else 0 missed, 1 type, 2 boundary, 3 boundary_type (nerve.analysis.agree_votes). */
+static int ag_category(const ag_votes *v, size_t lo, size_t hi, uint64_t all) {
+    uint64_t marked = 0;
+    int short_ = 0, same_extent = 1, same_type = 1;
+    for (size_t r = lo; r < hi; r++) {
+        marked |= v->voters[r];
+        short_ |= v->voters[r] != all;
+        same_extent &= v->start[r] == v->start[lo] && v->end[r] == v->end[lo];
+        same_type &= v->label[r] == v->label[lo];
+    }
+    if (marked != all) return 0;
+    if (!short_) return -1;
+    return same_extent ? 1 : same_type ? 2 : 3;
+}
+
+/* The votes of m flat, sorted annotators (a merge of their lists), their clusters and categories. */
+static void ag_vote(const ag_side *side, int m, ag_votes *v) {
+    size_t at[64] = {0};
+    uint64_t all = m == 64 ? ~0ULL : (1ULL << m) - 1;
+    int64_t reach = 0, cluster = -1;
+    size_t lo = 0;
+    v->n = v->n_apart = 0;
+    for (;;) {
+        int best = -1;
+        for (int a = 0; a < m; a++) {
+            if (at[a] < side[a].n && (best < 0 || ag_before(&side[a], at[a], &side[best], at[best]))) best = a;
+        }
+        if (best < 0) break;
+        const ag_side *b = &side[best];
+        size_t e = at[best], r = v->n;
+        uint64_t who = 0;
+        for (int a = 0; a < m; a++) { /* everyone who marked this very entity */
+            if (at[a] < side[a].n && !ag_before(b, e, &side[a], at[a])) {
+                who |= 1ULL << a;
+                at[a]++;
+            }
+        }
+        if (r == 0 || b->doc[e] != v->doc[r - 1] || b->start[e] >= reach) { /* a new cluster */
+            if (r > 0) {
+                int c = ag_category(v, lo, r, all);
+                if (c >= 0) {
+                    v->apart[v->n_apart] = cluster;
+                    v->kinds[v->n_apart++] = c;
+                }
+            }
+            cluster++;
+            lo = r;
+            reach = b->end[e];
+        } else if (b->end[e] > reach) {
+            reach = b->end[e];
+        }
+        v->doc[r] = b->doc[e];
+        v->start[r] = b->start[e];
+        v->end[r] = b->end[e];
+        v->label[r] = b->label[e];
+        v->voters[r] = who;
+        v->cluster[r] = cluster;
+        v->n = r + 1;
+    }
+    if (v->n > 0) {
+        int c = ag_category(v, lo, v->n, all);
+        if (c >= 0) {
+            v->apart[v->n_apart] = cluster;
+            v->kinds[v->n_apart++] = c;
+        }
+    }
+}
+
 /* ---- the Python wrapper ---- */
 
 static PyObject *ag_bytes(const void *p, size_t n) { return PyBytes_FromStringAndSize(p ? p : "", (Py_ssize_t)n); }
@@ -696,6 +808,25 @@ static int ag_flat(const ag_side *a) {
     return 1;
 }
 
+/* A column (doc, start, end, label) of int64 bytes as a side: 0, or -1 with an error set. */
+static int ag_column_of(PyObject *c, ag_side *side) {
+    const void *p[4];
+    size_t len[4];
+    if (!PyTuple_Check(c) || PyTuple_Size(c) != 4) {
+        PyErr_SetString(PyExc_ValueError, "a column is (doc, start, end, label)");
+        return -1;
+    }
+    for (int f = 0; f < 4; f++) {
+        if (ag_buffer(PyTuple_GetItem(c, f), 8, "column", &p[f], &len[f]) < 0) return -1;
+    }
+    if (len[1] != len[0] || len[2] != len[0] || len[3] != len[0]) {
+        PyErr_SetString(PyExc_ValueError, "a column's arrays differ in length");
+        return -1;
+    }
+    *side = (ag_side){p[0], p[1], p[2], p[3], len[0]};
+    return 0;
+}
+
 /* agree_tokens(columns, doc_start, k) -> (pairs, same, by_label, exact) or None: see ag_count, ag_exact. */
 static PyObject *agree_tokens(PyObject *self, PyObject *args) {
     (void)self;
@@ -714,21 +845,7 @@ static PyObject *agree_tokens(PyObject *self, PyObject *args) {
     size_t n_docs = nd1 - 1, n = (size_t)doc_start[n_docs];
     ag_side side[64];
     for (Py_ssize_t a = 0; a < m; a++) {
-        PyObject *c = PyList_GetItem(columns, a);
-        const void *p[4];
-        size_t len[4];
-        if (!PyTuple_Check(c) || PyTuple_Size(c) != 4) {
-            PyErr_SetString(PyExc_ValueError, "agree_tokens: a column is (doc, start, end, label)");
-            return NULL;
-        }
-        for (int f = 0; f < 4; f++) {
-            if (ag_buffer(PyTuple_GetItem(c, f), 8, "column", &p[f], &len[f]) < 0) return NULL;
-        }
-        if (len[1] != len[0] || len[2] != len[0] || len[3] != len[0]) {
-            PyErr_SetString(PyExc_ValueError, "agree_tokens: a column's arrays differ in length");
-            return NULL;
-        }
-        side[a] = (ag_side){p[0], p[1], p[2], p[3], len[0]};
+        if (ag_column_of(PyList_GetItem(columns, a), &side[a]) < 0) return NULL;
         if (!ag_flat(&side[a])) Py_RETURN_NONE;
     }
     size_t np = (size_t)(m * (m - 1) / 2), kk = (size_t)(k * k);
@@ -763,6 +880,40 @@ done:
     free(same);
     free(by_label);
     free(exact);
+    return out;
+}
+
+
+/* agree_votes(columns) -> (doc, start, end, label, voters, cluster, apart, kinds) or None: see ag_vote. */
+static PyObject *agree_votes(PyObject *self, PyObject *columns) {
+    (void)self;
+    if (!PyList_Check(columns)) {
+        PyErr_SetString(PyExc_TypeError, "agree_votes: a list of columns");
+        return NULL;
+    }
+    Py_ssize_t m = PyList_Size(columns);
+    if (m < 1 || m > 63) Py_RETURN_NONE;
+    ag_side side[64];
+    size_t total = 0;
+    for (Py_ssize_t a = 0; a < m; a++) {
+        if (ag_column_of(PyList_GetItem(columns, a), &side[a]) < 0) return NULL;
+        if (!ag_flat(&side[a])) Py_RETURN_NONE;
+        total += side[a].n;
+    }
+    ag_votes v;
+    memset(&v, 0, sizeof v);
+    PyObject *out = NULL;
+    if (ag_votes_alloc(&v, total) < 0) {
+        PyErr_NoMemory();
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        ag_vote(side, (int)m, &v);
+        Py_END_ALLOW_THREADS
+        out = Py_BuildValue("(NNNNNNNN)", ag_bytes(v.doc, v.n * 8), ag_bytes(v.start, v.n * 8), ag_bytes(v.end, v.n * 8),
+                            ag_bytes(v.label, v.n * 8), ag_bytes(v.voters, v.n * 8), ag_bytes(v.cluster, v.n * 8),
+                            ag_bytes(v.apart, v.n_apart * 8), ag_bytes(v.kinds, v.n_apart * 8));
+    }
+    ag_votes_free(&v);
     return out;
 }
 
@@ -806,5 +957,6 @@ PyMethodDef nerve_agree_methods[] = {
     {"agree_decode", agree_decode, METH_VARARGS, "One tag column's entities and transitions."},
     {"agree_tokens", agree_tokens, METH_VARARGS, "Label-pair counts, labels by document, exact matches."},
     {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},
+    {"agree_votes", agree_votes, METH_O, "Every distinct entity, who marked it, its cluster; the clusters apart."},
     {NULL, NULL, 0, NULL},
 };

@@ -113,3 +113,10 @@ def agree_tokens(
 
 def agree_relabel(label: bytes, mapping: list[int], /) -> bytes:
     """int64 labels through ``mapping``."""
+
+def agree_votes(columns: list[tuple[bytes, bytes, bytes, bytes]], /) -> tuple[bytes, ...] | None:
+    """The votes of flat, sorted columns, or ``None``.
+
+    Every distinct entity (doc, start, end, label), who marked it (uint64 bits), its cluster; the
+    clusters apart and their categories (int64).
+    """

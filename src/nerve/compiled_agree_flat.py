@@ -266,8 +266,10 @@ def _disagreements(
     """Every disagreeing cluster counted by category; those ``query`` picks listed, built when read."""
     from .analysis.agree_draws import flat_votes
 
+    engine = speedups()
+    assert engine is not None
     names = [n for n, _ in columns]
-    votes = flat_votes(sides, types, read.n_docs)
+    votes = flat_votes(engine, sides)
     apart, kinds = votes.apart, votes.kinds
     counts = {c: kinds.count(i) for i, c in enumerate(AGREE_CATEGORIES)}
     cluster = votes.cluster

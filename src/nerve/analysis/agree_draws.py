@@ -1,56 +1,46 @@
-"""The votes and the bootstrap of the compiled agreement path, computed by the numpy engine's code.
+"""The votes and the bootstrap of the compiled agreement path.
 
 In: each annotator's entities as the C core gives them (int64 bytes, labels in one sorted list of
-types), or the per-document rows of the bootstrap. Out: the votes and disagreeing clusters
-(`nerve.analysis.agree_votes`) as lists, and every resample's column sums (`resample_totals`, the
-same generator and seed) with their percentile interval: the very functions the numpy engine
-calls, so the two paths agree by construction. numpy is imported here only, when the compiled
-path comes to these steps.
+types), or the per-document rows of the bootstrap. Out: the votes and disagreeing clusters as
+lists (the compiled engine's `agree_votes`, the twin of `nerve.analysis.agree_votes`), and every
+resample's column sums (`resample_totals`, the same generator and seed) with their percentile
+interval, by the very functions the numpy engine calls; numpy is imported for those only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
-from ..analysis.agree_result import AGREE_CATEGORIES
+Column = tuple[bytes, bytes, bytes, bytes]  # doc, start, end, label: int64 each
 
 __all__ = ["FlatVotes", "any_differs", "flat_votes", "quantiles", "resampled"]
 
 
 class FlatVotes:
-    """Every distinct entity and who marked it (a bitmask), its cluster, and the clusters apart."""
+    """Every distinct entity and who marked it (a bitmask), its cluster, and the clusters apart.
 
-    def __init__(
-        self, columns: Sequence[tuple[bytes, bytes, bytes, bytes]], types: list[str], n_docs: int
-    ) -> None:
-        import numpy as np
+    The compiled engine's `agree_votes` (csrc/agree.c): `nerve.analysis.agree_votes.votes_of` and
+    `categories_of`, for flat annotators who annotated every document.
+    """
 
-        from ..analysis.agree_votes import categories_of, votes_of
-        from ..model.spans import SpanArray
-
-        spans = []
-        for doc, start, end, label in columns:
-            arrays = [np.frombuffer(c, dtype=np.int64) for c in (doc, start, end, label)]
-            spans.append(SpanArray(arrays[0], arrays[1], arrays[2], arrays[3], tuple(types), n_docs))
-        votes = votes_of(spans, np.ones((len(columns), n_docs), dtype=np.bool_))
-        apart, kinds = categories_of(votes)
-        self.doc, self.start, self.end = votes.doc.tolist(), votes.start.tolist(), votes.end.tolist()
-        self.label, self.cluster = votes.label.tolist(), votes.cluster.tolist()
-        bits = np.left_shift(np.int64(1), np.arange(len(columns), dtype=np.int64))
-        self.voters = (
-            (votes.voters.astype(np.int64) @ bits).tolist()
-            if len(columns) <= 62
-            else [sum(1 << a for a, v in enumerate(row) if v) for row in votes.voters.tolist()]
-        )
-        self.apart, self.kinds = apart.tolist(), kinds.tolist()
-        assert max(self.kinds, default=0) < len(AGREE_CATEGORIES)
+    def __init__(self, found: tuple[bytes, ...]) -> None:
+        doc, start, end, label, voters, cluster, apart, kinds = found
+        self.doc, self.start, self.end = _ints(doc), _ints(start), _ints(end)
+        self.label, self.cluster = _ints(label), _ints(cluster)
+        self.voters: list[int] = memoryview(voters).cast("Q").tolist()
+        self.apart, self.kinds = _ints(apart), _ints(kinds)
 
 
-def flat_votes(
-    columns: Sequence[tuple[bytes, bytes, bytes, bytes]], types: list[str], n_docs: int
-) -> FlatVotes:
-    """The `FlatVotes` of annotators who annotated every document."""
-    return FlatVotes(columns, types, n_docs)
+def flat_votes(core: ModuleType, columns: Sequence[Column]) -> FlatVotes:
+    """The `FlatVotes` of flat annotators (at most 63) who annotated every document."""
+    found = core.agree_votes(list(columns))
+    assert found is not None  # decoded columns are flat and sorted, and there are at most 63
+    return FlatVotes(found)
+
+
+def _ints(b: bytes) -> list[int]:
+    return memoryview(b).cast("q").tolist()
 
 
 def resampled(rows: list[list[int]], n: int, seed: int) -> list[list[float]]:
