@@ -632,6 +632,106 @@ static void ag_vote(const ag_side *side, int m, ag_votes *v) {
     }
 }
 
+
+/* ---- the bootstrap's draws, as numpy's default_rng draws them ----
+ *
+ * numpy.random.default_rng(seed) is PCG64 (a 128-bit LCG, XSL-RR output) seeded from four words of
+ * SeedSequence(seed) (computed in Python: nerve.analysis.agree_draws.seed_words), and
+ * rng.integers(0, units, dtype=int64) with units below 2**32 draws 32-bit halves of its outputs
+ * (the lower half first, the upper kept for the next draw) through Lemire's bounded method. Drawn
+ * one after the other, resample by resample, the weights are numpy's, and so are the totals: every
+ * value is a whole number, summed exactly in int64. */
+
+typedef struct {
+    uint64_t hi, lo;
+} ag_u128;
+
+static inline ag_u128 ag_mul(ag_u128 a, ag_u128 b) { /* a * b mod 2**128 */
+    uint64_t a0 = a.lo & 0xFFFFFFFFu, a1 = a.lo >> 32, b0 = b.lo & 0xFFFFFFFFu, b1 = b.lo >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+    ag_u128 r;
+    r.lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
+    r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32) + a.hi * b.lo + a.lo * b.hi;
+    return r;
+}
+
+static inline ag_u128 ag_add(ag_u128 a, ag_u128 b) {
+    ag_u128 r;
+    r.lo = a.lo + b.lo;
+    r.hi = a.hi + b.hi + (r.lo < a.lo);
+    return r;
+}
+
+typedef struct {
+    ag_u128 state, inc;
+    int has32;
+    uint32_t half;
+} ag_pcg;
+
+static const ag_u128 AG_PCG_MULT = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
+
+static inline void ag_pcg_step(ag_pcg *g) { g->state = ag_add(ag_mul(g->state, AG_PCG_MULT), g->inc); }
+
+/* numpy's pcg64_set_seed: seed = words 0 (high) and 1, increment = words 2 (high) and 3. */
+static void ag_pcg_seed(ag_pcg *g, const uint64_t w[4]) {
+    ag_u128 seed = {w[0], w[1]}, seq = {w[2], w[3]};
+    g->state.hi = g->state.lo = 0;
+    g->inc.hi = (seq.hi << 1) | (seq.lo >> 63);
+    g->inc.lo = (seq.lo << 1) | 1u;
+    ag_pcg_step(g);
+    g->state = ag_add(g->state, seed);
+    ag_pcg_step(g);
+    g->has32 = 0;
+    g->half = 0;
+}
+
+static inline uint64_t ag_pcg_next64(ag_pcg *g) {
+    ag_pcg_step(g);
+    uint64_t x = g->state.hi ^ g->state.lo;
+    unsigned rot = (unsigned)(g->state.hi >> 58);
+    return (x >> rot) | (x << ((64u - rot) & 63u));
+}
+
+static inline uint32_t ag_pcg_next32(ag_pcg *g) {
+    if (g->has32) {
+        g->has32 = 0;
+        return g->half;
+    }
+    uint64_t next = ag_pcg_next64(g);
+    g->has32 = 1;
+    g->half = (uint32_t)(next >> 32);
+    return (uint32_t)(next & 0xFFFFFFFFu);
+}
+
+/* A draw from [0, rng] (rng below 2**32 - 1), as numpy's buffered_bounded_lemire_uint32. */
+static inline uint32_t ag_bounded(ag_pcg *g, uint32_t rng) {
+    const uint32_t rng_excl = rng + 1;
+    uint64_t m = (uint64_t)ag_pcg_next32(g) * rng_excl;
+    uint32_t leftover = (uint32_t)(m & 0xFFFFFFFFu);
+    if (leftover < rng_excl) {
+        const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
+        while (leftover < threshold) {
+            m = (uint64_t)ag_pcg_next32(g) * rng_excl;
+            leftover = (uint32_t)(m & 0xFFFFFFFFu);
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* The column sums of n resamples (units drawn with replacement each) of values (units x k). */
+static void ag_resample(const int64_t *values, size_t units, size_t k, size_t n, const uint64_t w[4], int64_t *out) {
+    ag_pcg g;
+    ag_pcg_seed(&g, w);
+    for (size_t r = 0; r < n; r++) {
+        int64_t *total = out + r * k;
+        for (size_t u = 0; u < units; u++) {
+            const int64_t *row = values + (size_t)(units > 1 ? ag_bounded(&g, (uint32_t)(units - 1)) : 0) * k;
+            for (size_t c = 0; c < k; c++) total[c] += row[c];
+        }
+    }
+}
+
 /* ---- the Python wrapper ---- */
 
 static PyObject *ag_bytes(const void *p, size_t n) { return PyBytes_FromStringAndSize(p ? p : "", (Py_ssize_t)n); }
@@ -917,6 +1017,35 @@ static PyObject *agree_votes(PyObject *self, PyObject *columns) {
     return out;
 }
 
+
+/* agree_resample(values, units, k, n, words) -> int64 totals (n x k): see ag_resample. */
+static PyObject *agree_resample(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *values;
+    Py_ssize_t units, k, n;
+    unsigned long long w[4];
+    if (!PyArg_ParseTuple(args, "Snnn(KKKK)", &values, &units, &k, &n, &w[0], &w[1], &w[2], &w[3])) return NULL;
+    const void *p;
+    size_t len;
+    if (ag_buffer(values, 8, "values", &p, &len) < 0) return NULL;
+    if (units < 0 || k < 0 || n < 0 || (size_t)units >= UINT32_MAX || len != (size_t)units * (size_t)k ||
+        (k && (size_t)n > SIZE_MAX / 8 / (size_t)k)) {
+        PyErr_SetString(PyExc_ValueError, "agree_resample: units x k values, units below 2**32");
+        return NULL;
+    }
+    int64_t *out = calloc((size_t)n * (size_t)k + 1, 8);
+    if (!out) return PyErr_NoMemory();
+    uint64_t words[4] = {w[0], w[1], w[2], w[3]};
+    if (units > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        ag_resample(p, (size_t)units, (size_t)k, (size_t)n, words, out);
+        Py_END_ALLOW_THREADS
+    }
+    PyObject *r = ag_bytes(out, (size_t)n * (size_t)k * 8);
+    free(out);
+    return r;
+}
+
 /* agree_relabel(label, mapping) -> label: each int64 label l as mapping[l]. */
 static PyObject *agree_relabel(PyObject *self, PyObject *args) {
     (void)self;
@@ -957,6 +1086,7 @@ PyMethodDef nerve_agree_methods[] = {
     {"agree_decode", agree_decode, METH_VARARGS, "One tag column's entities and transitions."},
     {"agree_tokens", agree_tokens, METH_VARARGS, "Label-pair counts, labels by document, exact matches."},
     {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},
+    {"agree_resample", agree_resample, METH_VARARGS, "Resampled column sums, drawn as numpy's default_rng draws."},
     {"agree_votes", agree_votes, METH_O, "Every distinct entity, who marked it, its cluster; the clusters apart."},
     {NULL, NULL, 0, NULL},
 };

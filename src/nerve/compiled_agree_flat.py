@@ -119,7 +119,9 @@ def _intervals(
         return None, None, AgreeBootstrap(n, seed, level, units, flags)
     f1s: list[float | None] = []
     alphas: list[float | None] = []
-    for total in resampled(rows, n, seed):
+    engine = speedups()
+    assert engine is not None
+    for total in resampled(engine, rows, n, seed):
         f1 = 0.0
         for p in range(n_pairs):
             f1 += f1_of(total[3 * p], total[3 * p + 1], total[3 * p + 2])

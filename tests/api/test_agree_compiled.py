@@ -13,6 +13,7 @@ It must not import numpy.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -156,12 +157,17 @@ def test_what_the_core_leaves_to_the_numpy_engine(tmp_path: Path, case: str) -> 
     assert str(got.value) == said
 
 
-def test_the_compiled_path_loads_no_numpy_before_its_votes() -> None:
-    """Reading, decoding, scoring the pairs and the token statistics import no numpy."""
+@compiled
+def test_a_plain_agree_of_columns_imports_no_numpy(tmp_path: Path) -> None:
+    path = tmp_path / "c.conll"
+    path.write_text("-DOCSTART- O O O\n\na B-PER O B-PER\nb I-PER B-LOC O\n\n" * 30, encoding="utf-8")
     code = (
-        "import sys\n"
-        "import nerve.compiled_agree, nerve.compiled_agree_flat, nerve.cli.agree, nerve.report.agree\n"
-        "print('numpy' in sys.modules)\n"
+        "import sys, io, nerve.cli as c\n"
+        "out, sys.stdout = sys.stdout, io.StringIO()\n"
+        f"c.main(['agree', {str(path)!r}, '--seed', '3'])\n"
+        "text, sys.stdout = sys.stdout.getvalue(), out\n"
+        "print('numpy' in sys.modules, 'alpha' in text)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
+    env = {k: v for k, v in os.environ.items() if k != "NERVE_NO_SPEEDUPS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.split() == ["False", "True"]

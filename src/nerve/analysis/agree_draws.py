@@ -3,12 +3,15 @@
 In: each annotator's entities as the C core gives them (int64 bytes, labels in one sorted list of
 types), or the per-document rows of the bootstrap. Out: the votes and disagreeing clusters as
 lists (the compiled engine's `agree_votes`, the twin of `nerve.analysis.agree_votes`), and every
-resample's column sums (`resample_totals`, the same generator and seed) with their percentile
-interval, by the very functions the numpy engine calls; numpy is imported for those only.
+resample's column sums (the compiled engine's `agree_resample`: numpy's `default_rng` and
+`integers`, `seed_words` its SeedSequence) with their percentile interval (`quantiles`, numpy's
+linear method). Nothing here imports numpy.
 """
 
 from __future__ import annotations
 
+import math
+from array import array
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -43,24 +46,87 @@ def _ints(b: bytes) -> list[int]:
     return memoryview(b).cast("q").tolist()
 
 
-def resampled(rows: list[list[int]], n: int, seed: int) -> list[list[float]]:
-    """The column sums of ``n`` resamples of ``rows`` (units x columns), drawn as `agree_intervals` draws."""
-    import numpy as np
+_MASK = 0xFFFFFFFF
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
 
-    from ..analysis.bootstrap import resample_totals
 
-    matrix = np.asarray(rows, dtype=np.int64)
-    return list(resample_totals(matrix, n, np.random.default_rng(seed)).tolist())
+def seed_words(seed: int) -> tuple[int, int, int, int]:
+    """Numpy's ``SeedSequence(seed).generate_state(4, np.uint64)``: what seeds `default_rng(seed)`.
+
+    The seed's 32-bit words (little end first) are mixed into a pool of four, as numpy's
+    SeedSequence mixes its entropy, and the pool is hashed out into eight 32-bit words.
+    """
+    words = []
+    while True:
+        words.append(seed & _MASK)
+        seed >>= 32
+        if not seed:
+            break
+    hash_const = [_INIT_A]
+
+    def hashmix(value: int) -> int:
+        value = (value ^ hash_const[0]) & _MASK
+        hash_const[0] = (hash_const[0] * _MULT_A) & _MASK
+        value = (value * hash_const[0]) & _MASK
+        return value ^ (value >> 16)
+
+    def mix(x: int, y: int) -> int:
+        result = (_MIX_L * x - _MIX_R * y) & _MASK
+        return result ^ (result >> 16)
+
+    pool = [hashmix(words[i] if i < len(words) else 0) for i in range(4)]
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for src in range(4, len(words)):
+        for dst in range(4):
+            pool[dst] = mix(pool[dst], hashmix(words[src]))
+    out, const = [], _INIT_B
+    for i in range(8):
+        value = pool[i % 4] ^ const
+        const = (const * _MULT_B) & _MASK
+        value = (value * const) & _MASK
+        out.append(value ^ (value >> 16))
+    w = [out[2 * i] | out[2 * i + 1] << 32 for i in range(4)]
+    return w[0], w[1], w[2], w[3]
+
+
+def resampled(core: ModuleType, rows: list[list[int]], n: int, seed: int) -> list[list[int]]:
+    """The column sums of ``n`` resamples of ``rows`` (units x columns), drawn as `agree_intervals` draws.
+
+    The compiled engine's `agree_resample`: numpy's generator and draws, whole-number sums.
+    """
+    k = len(rows[0]) if rows else 0
+    flat = array("q", [v for row in rows for v in row]).tobytes()
+    totals = memoryview(core.agree_resample(flat, len(rows), k, n, seed_words(seed))).cast("q").tolist()
+    return [totals[r * k : (r + 1) * k] for r in range(n)]
 
 
 def quantiles(values: list[float], confidence: float) -> tuple[float, float]:
-    """The percentile interval of ``values`` (`nerve.analysis.bootstrap.percentiles`)."""
-    import numpy as np
+    """The percentile interval of ``values``, float operation for float operation as numpy's.
 
-    from ..analysis.bootstrap import percentiles
+    As `nerve.analysis.bootstrap.percentiles` computes it: numpy's ``quantile``, method ``linear``.
+    """
+    ordered = sorted(values)
+    tail = (1 - confidence) / 2
+    low, high = (_linear(ordered, q) for q in (tail, 1 - tail))
+    return low, high
 
-    low, high = percentiles(np.asarray(values, dtype=np.float64), confidence).tolist()
-    return float(low), float(high)
+
+def _linear(ordered: list[float], q: float) -> float:
+    """Numpy's linear quantile ``q`` of sorted values: its virtual index, neighbours and `_lerp`."""
+    n = len(ordered)
+    index = (n - 1) * q
+    below = math.floor(index)
+    if index >= n - 1:
+        a = b = ordered[-1]
+    else:
+        a, b = ordered[below], ordered[below + 1]
+    t = index - below
+    diff = b - a
+    return b - diff * (1 - t) if t >= 0.5 else a + diff * t
 
 
 def any_differs(values: list[float]) -> bool:

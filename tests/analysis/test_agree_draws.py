@@ -1,0 +1,98 @@
+"""`nerve.analysis.agree_draws`: the compiled path's bootstrap draws numpy's resamples, without numpy.
+
+`seed_words` against numpy's SeedSequence, `resampled` (the compiled engine's PCG64 and Lemire
+draws) against `resample_totals` with `default_rng`, and `quantiles` against `percentiles`, all
+compared exactly on random inputs; and `flat_votes` against `votes_of` and `categories_of`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerve._engine import speedups
+from nerve.analysis.agree_draws import flat_votes, quantiles, resampled, seed_words
+from nerve.analysis.agree_votes import categories_of, votes_of
+from nerve.analysis.bootstrap import percentiles, resample_totals
+from nerve.model.spans import SpanArray
+
+core = speedups()
+compiled = pytest.mark.skipif(core is None, reason="the compiled engine is not built")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.integers(0, 2**40), st.integers(0, 2**200)))
+def test_seed_words_are_numpys_seed_sequence(seed: int) -> None:
+    want = tuple(int(w) for w in np.random.SeedSequence(seed).generate_state(4, np.uint64))
+    assert seed_words(seed) == want
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 60),
+    st.integers(1, 6),
+    st.integers(0, 40),
+    st.integers(0, 2**70),
+    st.randoms(use_true_random=False),
+)
+def test_resampled_is_numpys_resample_totals(units: int, k: int, n: int, seed: int, rnd: object) -> None:
+    assert core is not None
+    rows = [[rnd.randint(-3, 10**6) for _ in range(k)] for _ in range(units)]  # type: ignore[attr-defined]
+    want = resample_totals(np.asarray(rows, dtype=np.int64), n, np.random.default_rng(seed))
+    assert np.array_equal(np.asarray(resampled(core, rows, n, seed), dtype=np.float64).reshape(n, k), want)
+
+
+@compiled
+def test_a_thousand_resamples_of_two_thousand_documents() -> None:
+    assert core is not None
+    rng = np.random.default_rng(4)
+    rows = rng.integers(0, 500, size=(2000, 40)).tolist()
+    want = resample_totals(np.asarray(rows, dtype=np.int64), 1000, np.random.default_rng(1))
+    assert np.array_equal(np.asarray(resampled(core, rows, 1000, 1), dtype=np.float64), want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.floats(-1e6, 1e6, allow_nan=False) | st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=80
+    ),
+    st.one_of(st.sampled_from([0.9, 0.95, 0.99, 0.5]), st.floats(0.001, 0.999)),
+)
+def test_quantiles_are_numpys(values: list[float], confidence: float) -> None:
+    want = tuple(percentiles(np.asarray(values), confidence).tolist())
+    assert quantiles(values, confidence) == want
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 4), st.data())
+def test_flat_votes_are_votes_of(m: int, n_docs: int, data: st.DataObject) -> None:
+    assert core is not None
+    columns, spans = [], []
+    for _ in range(m):
+        rows = []
+        for d in range(n_docs):
+            at = 0
+            for _ in range(data.draw(st.integers(0, 4))):
+                start = at + data.draw(st.integers(0, 2))
+                end = start + data.draw(st.integers(1, 3))
+                rows.append((d, start, end, data.draw(st.integers(0, 2))))
+                at = end
+        arrays = [np.asarray([r[f] for r in rows], dtype=np.int64) for f in range(4)]
+        columns.append(tuple(a.tobytes() for a in arrays))
+        spans.append(SpanArray(*arrays, ("A", "B", "C"), n_docs))
+    votes = votes_of(spans, np.ones((m, n_docs), dtype=np.bool_))
+    apart, kinds = categories_of(votes)
+    found = flat_votes(core, columns)
+    bits = (votes.voters.astype(np.int64) @ (1 << np.arange(m, dtype=np.int64))).tolist()
+    assert (found.doc, found.start, found.end, found.label) == (
+        votes.doc.tolist(),
+        votes.start.tolist(),
+        votes.end.tolist(),
+        votes.label.tolist(),
+    )
+    assert (found.voters, found.cluster) == (bits, votes.cluster.tolist())
+    assert (found.apart, found.kinds) == (apart.tolist(), kinds.tolist())
