@@ -1046,6 +1046,96 @@ static PyObject *agree_resample(PyObject *self, PyObject *args) {
     return r;
 }
 
+
+/* agree_apart(a, b, a_label, b_label, k) -> (a's rest, b's rest, same): two flat, sorted columns less
+ * the entities both hold (same document, start, end and type: a_label and b_label, in one list of
+ * types), and how many of those each of a's k labels has. Such a pair overlaps nothing else (each
+ * side's entities are disjoint), so MUC's matching pairs it alone, COR in every mode, and the
+ * matcher need only see the rest. */
+static PyObject *agree_apart(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *ca, *cb, *la, *lb;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "OOSSn", &ca, &cb, &la, &lb, &k)) return NULL;
+    ag_side a, b;
+    const void *pa, *pb;
+    size_t na, nb;
+    if (ag_column_of(ca, &a) < 0 || ag_column_of(cb, &b) < 0) return NULL;
+    if (ag_buffer(la, 8, "a_label", &pa, &na) < 0 || ag_buffer(lb, 8, "b_label", &pb, &nb) < 0) return NULL;
+    if (na != a.n || nb != b.n || k < 0 || !ag_flat(&a) || !ag_flat(&b)) {
+        PyErr_SetString(PyExc_ValueError, "agree_apart: flat, sorted columns and their labels");
+        return NULL;
+    }
+    const int64_t *ga = pa, *gb = pb;
+    for (size_t e = 0; e < a.n; e++) {
+        if (a.label[e] < 0 || a.label[e] >= k) {
+            PyErr_SetString(PyExc_ValueError, "agree_apart: a label out of range");
+            return NULL;
+        }
+    }
+    uint8_t *both_a = calloc(a.n + 1, 1), *both_b = calloc(b.n + 1, 1);
+    int64_t *same = calloc((size_t)k + 1, 8), *rest[8];
+    size_t ra = 0, rb = 0;
+    for (int f = 0; f < 8; f++) rest[f] = malloc(((f < 4 ? a.n : b.n) + 1) * 8);
+    PyObject *out = NULL;
+    int ok = both_a && both_b && same;
+    for (int f = 0; f < 8; f++) ok = ok && rest[f];
+    if (!ok) {
+        PyErr_NoMemory();
+    } else {
+        size_t i = 0, j = 0;
+        while (i < a.n && j < b.n) {
+            if (a.doc[i] != b.doc[j] || a.start[i] != b.start[j]) {
+                if (a.doc[i] < b.doc[j] || (a.doc[i] == b.doc[j] && a.start[i] < b.start[j])) i++;
+                else j++;
+                continue;
+            }
+            if (a.end[i] == b.end[j] && ga[i] == gb[j]) {
+                both_a[i] = both_b[j] = 1;
+                same[a.label[i]]++;
+            }
+            i++;
+            j++;
+        }
+        const ag_side *sides[2] = {&a, &b};
+        const uint8_t *both[2] = {both_a, both_b};
+        size_t *count[2] = {&ra, &rb};
+        for (int s2 = 0; s2 < 2; s2++) {
+            const ag_side *x = sides[s2];
+            int64_t **to = rest + 4 * s2;
+            for (size_t e = 0; e < x->n; e++) {
+                if (both[s2][e]) continue;
+                size_t at = (*count[s2])++;
+                to[0][at] = x->doc[e];
+                to[1][at] = x->start[e];
+                to[2][at] = x->end[e];
+                to[3][at] = x->label[e];
+            }
+        }
+        PyObject *list = PyList_New(k);
+        for (Py_ssize_t t = 0; list && t < k; t++) {
+            PyObject *v = PyLong_FromLongLong(same[t]);
+            if (!v) Py_CLEAR(list);
+            else PyList_SetItem(list, t, v);
+        }
+        if (list) {
+            out = Py_BuildValue("((NNNN)(NNNN)N)", PyByteArray_FromStringAndSize((char *)rest[0], (Py_ssize_t)ra * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[1], (Py_ssize_t)ra * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[2], (Py_ssize_t)ra * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[3], (Py_ssize_t)ra * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[4], (Py_ssize_t)rb * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[5], (Py_ssize_t)rb * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[6], (Py_ssize_t)rb * 8),
+                                PyByteArray_FromStringAndSize((char *)rest[7], (Py_ssize_t)rb * 8), list);
+        }
+    }
+    free(both_a);
+    free(both_b);
+    free(same);
+    for (int f = 0; f < 8; f++) free(rest[f]);
+    return out;
+}
+
 /* agree_relabel(label, mapping) -> label: each int64 label l as mapping[l]. */
 static PyObject *agree_relabel(PyObject *self, PyObject *args) {
     (void)self;
@@ -1087,6 +1177,7 @@ PyMethodDef nerve_agree_methods[] = {
     {"agree_tokens", agree_tokens, METH_VARARGS, "Label-pair counts, labels by document, exact matches."},
     {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},
     {"agree_resample", agree_resample, METH_VARARGS, "Resampled column sums, drawn as numpy's default_rng draws."},
+    {"agree_apart", agree_apart, METH_VARARGS, "Two columns less the entities both hold, and how many by type."},
     {"agree_votes", agree_votes, METH_O, "Every distinct entity, who marked it, its cluster; the clusters apart."},
     {NULL, NULL, 0, NULL},
 };

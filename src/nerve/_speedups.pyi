@@ -120,3 +120,20 @@ def agree_votes(columns: list[tuple[bytes, bytes, bytes, bytes]], /) -> tuple[by
     Every distinct entity (doc, start, end, label), who marked it (uint64 bits), its cluster; the
     clusters apart and their categories (int64).
     """
+
+def agree_apart(
+    a: tuple[bytes, bytes, bytes, bytes],
+    b: tuple[bytes, bytes, bytes, bytes],
+    a_label: bytes,
+    b_label: bytes,
+    k: int,
+    /,
+) -> tuple[
+    tuple[bytearray, bytearray, bytearray, bytearray],
+    tuple[bytearray, bytearray, bytearray, bytearray],
+    list[int],
+]:
+    """Two flat columns less the entities both hold, and how many of those each of a's labels has."""
+
+def agree_resample(values: bytes, units: int, k: int, n: int, words: tuple[int, int, int, int], /) -> bytes:
+    """The int64 column sums of ``n`` resamples of ``values`` (units x k), drawn as numpy's default_rng."""

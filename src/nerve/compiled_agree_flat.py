@@ -63,15 +63,25 @@ def _ints(b: bytes) -> list[int]:
     return memoryview(b).cast("q").tolist()
 
 
-def _results(read: FlatRead, columns: Named, chosen: list[tuple[int, int]]) -> list[Result]:
-    """The chosen pairs scored as `nerve.score` scores gold against predictions (the compiled matcher)."""
+def _results(
+    read: FlatRead, columns: Named, labels: list[bytes], chosen: list[tuple[int, int]]
+) -> list[Result]:
+    """The chosen pairs scored as `nerve.score` scores gold against predictions (the compiled matcher).
+
+    The entities both annotators of a pair hold are counted apart (`agree_apart`): the matcher sees
+    only the rest. ``labels``: each column's labels in one list of types.
+    """
     from .compiled_spans import columns_result
 
+    engine = speedups()
+    assert engine is not None
     plan = Plan(metrics=Metrics(1.0, MucOptions()))
-    sides = [(*(bytearray(a) for a in c.spans), c.names, read.n_docs) for _, c in columns]  # once each
     out = []
     for i, j in chosen:
-        result = columns_result(sides[i], sides[j], plan, "conll", pairs=False)  # type: ignore[arg-type]
+        (_, a), (_, b) = columns[i], columns[j]
+        rest_a, rest_b, same = engine.agree_apart(a.spans, b.spans, labels[i], labels[j], len(a.names))
+        gold, pred = (*rest_a, a.names, read.n_docs), (*rest_b, b.names, read.n_docs)
+        result = columns_result(gold, pred, plan, "conll", pairs=False, same=same)
         assert result is not None
         out.append(result)
     return out
@@ -173,10 +183,11 @@ def measured_flat(
     half = len(together) // 2
 
     def counted() -> tuple[tuple[bytes, bytes, bytes, bytes], list[Result]]:
-        return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, together[:half])
+        return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, labels, together[:half])
 
     # two threads: the C matcher and counts release the GIL
-    (tokens_b, first), second = both(counted, lambda: _results(read, columns, together[half:]))
+    labels = [side[3] for side in sides]
+    (tokens_b, first), second = both(counted, lambda: _results(read, columns, labels, together[half:]))
     matrices, same_b, by_label_b, exact_b = tokens_b
     pairs = _pairs(read, columns, first + second, matrices, k)
     same, by_label = _ints(same_b), _ints(by_label_b)

@@ -86,11 +86,14 @@ def _in_pieces(path: str, offsets: str | None, plan: Plan) -> Result | None:
 
 
 def columns_result(
-    gold: Columns, pred: Columns, plan: Plan, source: str, pairs: bool = True
+    gold: Columns, pred: Columns, plan: Plan, source: str, pairs: bool = True, same: list[int] | None = None
 ) -> Result | None:
     """`spans_result` of two sides' columns (no labels, no flattening), or ``None`` to hand over.
 
     ``pairs=False``: the MUC result's matched pairs are left empty (for counts alone: `nerve.agree`).
+    ``same``: by gold type, entities both sides hold that were taken out of both columns beforehand
+    (`nerve.agree`'s flat columns, where such a pair overlaps nothing else): each counts as a hit
+    and, in every MUC mode, as COR on both sides.
     """
     engine = speedups()
     if engine is None or gold[5] != pred[5]:  # another number of documents: the usual path says so
@@ -111,6 +114,13 @@ def columns_result(
     if isinstance(out, str):
         return None
     hits, g_count, p_count, muc_counts, matched = out
+    for i, c in enumerate(same or ()):
+        hits[i] += c
+        g_count[i] += c
+        p_count[i] += c
+        for m in range(len(MODES) if muc_counts is not None else 0):
+            muc_counts[(m * len(FIELDS)) * len(names) + i] += c  # cor
+            muc_counts[(m * len(FIELDS) + 5) * len(names) + i] += c  # pred_cor
     counts = {
         name: Counts(hits[i], p_count[i] - hits[i], g_count[i] - hits[i]) for i, name in enumerate(names)
     }
