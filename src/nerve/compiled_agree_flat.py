@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 
 from ._engine import speedups
@@ -197,10 +198,17 @@ def measured_flat(
     s = [0] * (m - 1)
     s[m - 2] = sum(same)
     alpha_value = alpha_of([sum(totals), *s, *totals], m)
-    f1_interval = alpha_interval = info = None
-    if stats is not None:
+
+    def drawn() -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap | None]:
+        if stats is None:
+            return None, None, None
         rows = _document_rows(_ints(exact_b), same, by_label, (len(pairs), m, k))
-        f1_interval, alpha_interval, info = _intervals(rows, len(pairs), m, stats)
+        return _intervals(rows, len(pairs), m, stats)
+
+    # two threads: the C resampling and the C votes release the GIL
+    (f1_interval, alpha_interval, info), disagreements = both(
+        drawn, lambda: _disagreements(read, columns, sides, types, query)
+    )
     reason = interval_reason(None if info is None else info.flags)
     people, warnings = _annotators(read, columns)
     return Agreement(
@@ -220,7 +228,7 @@ def measured_flat(
         ),
         documents=read.n_docs,
         tokens=tokens,
-        disagreements=_disagreements(read, columns, sides, types, query),
+        disagreements=disagreements,
         bootstrap=info,
         warnings=warnings,
     )
@@ -284,7 +292,8 @@ def _disagreements(
     names = [n for n, _ in columns]
     votes = flat_votes(engine, sides)
     apart, kinds = votes.apart, votes.kinds
-    counts = {c: kinds.count(i) for i, c in enumerate(AGREE_CATEGORIES)}
+    tally = Counter(kinds)
+    counts = {c: tally[i] for i, c in enumerate(AGREE_CATEGORIES)}
     cluster = votes.cluster
 
     def rows_of(i: int) -> range:  # the votes of disagreement i (the votes are sorted by cluster)
@@ -292,7 +301,7 @@ def _disagreements(
         return range(bisect_left(cluster, c), bisect_right(cluster, c))
 
     wanted = {AGREE_CATEGORIES.index(c) for c in query.categories or AGREE_CATEGORIES}
-    picked = list(range(len(kinds)))
+    picked: Sequence[int] = range(len(kinds))
     if len(wanted) < len(AGREE_CATEGORIES):
         picked = [i for i in picked if kinds[i] in wanted]
     label = votes.label
@@ -309,7 +318,7 @@ def _disagreements(
     if query.sort == "frequency":
         surface = {i: words.text(*extent(i)) for i in picked}
         often = Counter(surface.values())
-        picked.sort(key=lambda i: -often[surface[i]])
+        picked = sorted(picked, key=lambda i: -often[surface[i]])
     picked = _capped(picked, kinds, query.per_category)
     documents = _document_names(read.n_docs)
 
@@ -330,7 +339,7 @@ def _disagreements(
     return Disagreements(len(apart), counts, LazyRows(len(picked), build))
 
 
-def _capped(picked: list[int], kinds: list[int], cap: int | None) -> list[int]:
+def _capped(picked: Sequence[int], kinds: list[int], cap: int | None) -> Sequence[int]:
     """The first ``cap`` of each category among ``picked``, in order (all without a cap)."""
     if cap is None:
         return picked

@@ -88,11 +88,11 @@ def test_flat_votes_are_votes_of(m: int, n_docs: int, data: st.DataObject) -> No
     apart, kinds = categories_of(votes)
     found = flat_votes(core, columns)
     bits = (votes.voters.astype(np.int64) @ (1 << np.arange(m, dtype=np.int64))).tolist()
-    assert (found.doc, found.start, found.end, found.label) == (
+    assert tuple(list(v) for v in (found.doc, found.start, found.end, found.label)) == (
         votes.doc.tolist(),
         votes.start.tolist(),
         votes.end.tolist(),
         votes.label.tolist(),
     )
-    assert (found.voters, found.cluster) == (bits, votes.cluster.tolist())
+    assert (list(found.voters), list(found.cluster)) == (bits, votes.cluster.tolist())
     assert (found.apart, found.kinds) == (apart.tolist(), kinds.tolist())

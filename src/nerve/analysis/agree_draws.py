@@ -29,9 +29,10 @@ class FlatVotes:
 
     def __init__(self, found: tuple[bytes, ...]) -> None:
         doc, start, end, label, voters, cluster, apart, kinds = found
-        self.doc, self.start, self.end = _ints(doc), _ints(start), _ints(end)
-        self.label, self.cluster = _ints(label), _ints(cluster)
-        self.voters: list[int] = memoryview(voters).cast("Q").tolist()
+        # the votes are read a row at a time, for the rows listed: views, not lists
+        self.doc, self.start, self.end = _view(doc), _view(start), _view(end)
+        self.label, self.cluster = _view(label), _view(cluster)
+        self.voters: Sequence[int] = memoryview(voters).cast("Q")
         self.apart, self.kinds = _ints(apart), _ints(kinds)
 
 
@@ -44,6 +45,10 @@ def flat_votes(core: ModuleType, columns: Sequence[Column]) -> FlatVotes:
 
 def _ints(b: bytes) -> list[int]:
     return memoryview(b).cast("q").tolist()
+
+
+def _view(b: bytes) -> Sequence[int]:
+    return memoryview(b).cast("q")
 
 
 _MASK = 0xFFFFFFFF
