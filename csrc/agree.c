@@ -497,8 +497,11 @@ static void ag_count(const uint16_t *lab, int m, size_t n, const int64_t *doc_st
     }
 }
 
-/* Exact matches of annotators a and b, document by document: tp, fp (b's) and fn (a's). */
-static void ag_exact(const ag_side *a, const ag_side *b, size_t n_docs, int64_t *out) {
+/* Exact matches of flat, sorted annotators a and b (their types la and lb, in one list), document by
+ * document: tp, fp (b's) and fn (a's) into out (3 a document); each match marked in both_a and
+ * both_b and counted by a's own label in same. Documents must be below out's. */
+static void ag_exact(const ag_side *a, const ag_side *b, const int64_t *la, const int64_t *lb, int64_t *out,
+                     uint8_t *both_a, uint8_t *both_b, int64_t *same) {
     size_t i = 0, j = 0;
     for (size_t e = 0; e < a->n; e++) out[3 * a->doc[e] + 2]++;
     for (size_t e = 0; e < b->n; e++) out[3 * b->doc[e] + 1]++;
@@ -509,15 +512,16 @@ static void ag_exact(const ag_side *a, const ag_side *b, size_t n_docs, int64_t 
             else j++;
             continue;
         }
-        if (a->end[i] == b->end[j] && a->label[i] == b->label[j]) {
+        if (a->end[i] == b->end[j] && la[i] == lb[j]) {
             out[3 * da]++;
             out[3 * da + 1]--;
             out[3 * da + 2]--;
+            both_a[i] = both_b[j] = 1;
+            same[a->label[i]]++;
         }
         i++;
         j++;
     }
-    (void)n_docs;
 }
 
 
@@ -647,6 +651,11 @@ typedef struct {
 } ag_u128;
 
 static inline ag_u128 ag_mul(ag_u128 a, ag_u128 b) { /* a * b mod 2**128 */
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 x = ((unsigned __int128)a.hi << 64 | a.lo) * ((unsigned __int128)b.hi << 64 | b.lo);
+    ag_u128 r = {(uint64_t)(x >> 64), (uint64_t)x};
+    return r;
+#else
     uint64_t a0 = a.lo & 0xFFFFFFFFu, a1 = a.lo >> 32, b0 = b.lo & 0xFFFFFFFFu, b1 = b.lo >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
@@ -654,6 +663,7 @@ static inline ag_u128 ag_mul(ag_u128 a, ag_u128 b) { /* a * b mod 2**128 */
     r.lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
     r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32) + a.hi * b.lo + a.lo * b.hi;
     return r;
+#endif
 }
 
 static inline ag_u128 ag_add(ag_u128 a, ag_u128 b) {
@@ -927,7 +937,7 @@ static int ag_column_of(PyObject *c, ag_side *side) {
     return 0;
 }
 
-/* agree_tokens(columns, doc_start, k) -> (pairs, same, by_label, exact) or None: see ag_count, ag_exact. */
+/* agree_tokens(columns, doc_start, k) -> (pairs, same, by_label) or None: see ag_count. */
 static PyObject *agree_tokens(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *columns, *starts;
@@ -951,35 +961,27 @@ static PyObject *agree_tokens(PyObject *self, PyObject *args) {
     size_t np = (size_t)(m * (m - 1) / 2), kk = (size_t)(k * k);
     uint16_t *lab = calloc((size_t)m * n + 1, sizeof *lab);
     int64_t *pairs = calloc(np * kk, 8), *same = calloc(n_docs + 1, 8), *by_label = calloc(n_docs * (size_t)k + 1, 8);
-    int64_t *exact = calloc(np * 3 * n_docs + 1, 8);
     PyObject *out = NULL;
     int bad = 0;
-    if (!lab || !pairs || !same || !by_label || !exact) {
+    if (!lab || !pairs || !same || !by_label) {
         PyErr_NoMemory();
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t a = 0; a < m && !bad; a++) bad = ag_paint(&side[a], doc_start, n_docs, k, lab + (size_t)a * n) < 0;
-    if (!bad) {
-        ag_count(lab, (int)m, n, doc_start, n_docs, k, pairs, same, by_label);
-        size_t p = 0;
-        for (Py_ssize_t a = 0; a < m; a++) {
-            for (Py_ssize_t b = a + 1; b < m; b++, p++) ag_exact(&side[a], &side[b], n_docs, exact + p * 3 * n_docs);
-        }
-    }
+    if (!bad) ag_count(lab, (int)m, n, doc_start, n_docs, k, pairs, same, by_label);
     Py_END_ALLOW_THREADS
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "agree_tokens: an entity outside its document, or a label out of range");
         goto done;
     }
-    out = Py_BuildValue("(NNNN)", ag_bytes(pairs, np * kk * 8), ag_bytes(same, n_docs * 8),
-                        ag_bytes(by_label, n_docs * (size_t)k * 8), ag_bytes(exact, np * 3 * n_docs * 8));
+    out = Py_BuildValue("(NNN)", ag_bytes(pairs, np * kk * 8), ag_bytes(same, n_docs * 8),
+                        ag_bytes(by_label, n_docs * (size_t)k * 8));
 done:
     free(lab);
     free(pairs);
     free(same);
     free(by_label);
-    free(exact);
     return out;
 }
 
@@ -1047,91 +1049,79 @@ static PyObject *agree_resample(PyObject *self, PyObject *args) {
 }
 
 
-/* agree_apart(a, b, a_label, b_label, k) -> (a's rest, b's rest, same): two flat, sorted columns less
- * the entities both hold (same document, start, end and type: a_label and b_label, in one list of
- * types), and how many of those each of a's k labels has. Such a pair overlaps nothing else (each
- * side's entities are disjoint), so MUC's matching pairs it alone, COR in every mode, and the
- * matcher need only see the rest. */
+/* agree_apart(a, b, a_label, b_label, k, n_docs) -> (a's rest, b's rest, same, exact): two flat, sorted
+ * columns less the entities both hold (same document, start, end and type: a_label and b_label, in
+ * one list of types), how many of those each of a's k labels has, and the pair's exact tp, fp and
+ * fn by document (ag_exact). Such an entity overlaps nothing else (each side's entities are
+ * disjoint), so MUC's matching pairs it alone, COR in every mode, and the matcher need only see the
+ * rest. */
 static PyObject *agree_apart(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *ca, *cb, *la, *lb;
-    Py_ssize_t k;
-    if (!PyArg_ParseTuple(args, "OOSSn", &ca, &cb, &la, &lb, &k)) return NULL;
+    Py_ssize_t k, n_docs;
+    if (!PyArg_ParseTuple(args, "OOSSnn", &ca, &cb, &la, &lb, &k, &n_docs)) return NULL;
     ag_side a, b;
     const void *pa, *pb;
     size_t na, nb;
     if (ag_column_of(ca, &a) < 0 || ag_column_of(cb, &b) < 0) return NULL;
     if (ag_buffer(la, 8, "a_label", &pa, &na) < 0 || ag_buffer(lb, 8, "b_label", &pb, &nb) < 0) return NULL;
-    if (na != a.n || nb != b.n || k < 0 || !ag_flat(&a) || !ag_flat(&b)) {
-        PyErr_SetString(PyExc_ValueError, "agree_apart: flat, sorted columns and their labels");
+    int ok = na == a.n && nb == b.n && k >= 0 && n_docs >= 0 && ag_flat(&a) && ag_flat(&b);
+    for (size_t e = 0; ok && e < a.n; e++) ok = a.label[e] >= 0 && a.label[e] < k && a.doc[e] >= 0 && a.doc[e] < n_docs;
+    for (size_t e = 0; ok && e < b.n; e++) ok = b.doc[e] >= 0 && b.doc[e] < n_docs;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "agree_apart: flat, sorted columns, their labels, documents below n_docs");
         return NULL;
     }
-    const int64_t *ga = pa, *gb = pb;
-    for (size_t e = 0; e < a.n; e++) {
-        if (a.label[e] < 0 || a.label[e] >= k) {
-            PyErr_SetString(PyExc_ValueError, "agree_apart: a label out of range");
-            return NULL;
-        }
-    }
     uint8_t *both_a = calloc(a.n + 1, 1), *both_b = calloc(b.n + 1, 1);
-    int64_t *same = calloc((size_t)k + 1, 8), *rest[8];
-    size_t ra = 0, rb = 0;
+    int64_t *same = calloc((size_t)k + 1, 8), *exact = calloc(3 * (size_t)n_docs + 1, 8), *rest[8];
+    size_t count[2] = {0, 0};
     for (int f = 0; f < 8; f++) rest[f] = malloc(((f < 4 ? a.n : b.n) + 1) * 8);
     PyObject *out = NULL;
-    int ok = both_a && both_b && same;
+    ok = both_a && both_b && same && exact;
     for (int f = 0; f < 8; f++) ok = ok && rest[f];
     if (!ok) {
         PyErr_NoMemory();
     } else {
-        size_t i = 0, j = 0;
-        while (i < a.n && j < b.n) {
-            if (a.doc[i] != b.doc[j] || a.start[i] != b.start[j]) {
-                if (a.doc[i] < b.doc[j] || (a.doc[i] == b.doc[j] && a.start[i] < b.start[j])) i++;
-                else j++;
-                continue;
-            }
-            if (a.end[i] == b.end[j] && ga[i] == gb[j]) {
-                both_a[i] = both_b[j] = 1;
-                same[a.label[i]]++;
-            }
-            i++;
-            j++;
-        }
+        ag_exact(&a, &b, pa, pb, exact, both_a, both_b, same);
         const ag_side *sides[2] = {&a, &b};
         const uint8_t *both[2] = {both_a, both_b};
-        size_t *count[2] = {&ra, &rb};
         for (int s2 = 0; s2 < 2; s2++) {
             const ag_side *x = sides[s2];
             int64_t **to = rest + 4 * s2;
             for (size_t e = 0; e < x->n; e++) {
                 if (both[s2][e]) continue;
-                size_t at = (*count[s2])++;
+                size_t at = count[s2]++;
                 to[0][at] = x->doc[e];
                 to[1][at] = x->start[e];
                 to[2][at] = x->end[e];
                 to[3][at] = x->label[e];
             }
         }
-        PyObject *list = PyList_New(k);
+        PyObject *list = PyList_New(k), *rests[2] = {NULL, NULL};
         for (Py_ssize_t t = 0; list && t < k; t++) {
             PyObject *v = PyLong_FromLongLong(same[t]);
             if (!v) Py_CLEAR(list);
             else PyList_SetItem(list, t, v);
         }
-        if (list) {
-            out = Py_BuildValue("((NNNN)(NNNN)N)", PyByteArray_FromStringAndSize((char *)rest[0], (Py_ssize_t)ra * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[1], (Py_ssize_t)ra * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[2], (Py_ssize_t)ra * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[3], (Py_ssize_t)ra * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[4], (Py_ssize_t)rb * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[5], (Py_ssize_t)rb * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[6], (Py_ssize_t)rb * 8),
-                                PyByteArray_FromStringAndSize((char *)rest[7], (Py_ssize_t)rb * 8), list);
+        for (int s2 = 0; s2 < 2; s2++) {
+            Py_ssize_t size = (Py_ssize_t)count[s2] * 8;
+            rests[s2] = Py_BuildValue("(NNNN)", PyByteArray_FromStringAndSize((char *)rest[4 * s2], size),
+                                      PyByteArray_FromStringAndSize((char *)rest[4 * s2 + 1], size),
+                                      PyByteArray_FromStringAndSize((char *)rest[4 * s2 + 2], size),
+                                      PyByteArray_FromStringAndSize((char *)rest[4 * s2 + 3], size));
+        }
+        if (list && rests[0] && rests[1]) {
+            out = Py_BuildValue("(NNNN)", rests[0], rests[1], list, ag_bytes(exact, 3 * (size_t)n_docs * 8));
+        } else {
+            Py_XDECREF(list);
+            Py_XDECREF(rests[0]);
+            Py_XDECREF(rests[1]);
         }
     }
     free(both_a);
     free(both_b);
     free(same);
+    free(exact);
     for (int f = 0; f < 8; f++) free(rest[f]);
     return out;
 }

@@ -104,12 +104,8 @@ def agree_decode(
 
 def agree_tokens(
     columns: list[tuple[bytes, bytes, bytes, bytes]], doc_start: bytes, k: int, /
-) -> tuple[bytes, bytes, bytes, bytes]:
-    """Label pairs, labels and exact matches (int64).
-
-    Each pair's k x k label pairs, each document's pairs of equal labels and labels given, and each
-    pair's exact tp, fp and fn by document.
-    """
+) -> tuple[bytes, bytes, bytes]:
+    """Each pair's k x k label pairs, each document's pairs of equal labels and its labels (int64)."""
 
 def agree_relabel(label: bytes, mapping: list[int], /) -> bytes:
     """int64 labels through ``mapping``."""
@@ -127,13 +123,18 @@ def agree_apart(
     a_label: bytes,
     b_label: bytes,
     k: int,
+    n_docs: int,
     /,
 ) -> tuple[
     tuple[bytearray, bytearray, bytearray, bytearray],
     tuple[bytearray, bytearray, bytearray, bytearray],
     list[int],
+    bytes,
 ]:
-    """Two flat columns less the entities both hold, and how many of those each of a's labels has."""
+    """Two flat columns less the entities both hold, and what those hold.
+
+    How many of them each of a's labels has, and the pair's exact tp, fp and fn by document (int64).
+    """
 
 def agree_resample(values: bytes, units: int, k: int, n: int, words: tuple[int, int, int, int], /) -> bytes:
     """The int64 column sums of ``n`` resamples of ``values`` (units x k), drawn as numpy's default_rng."""

@@ -66,10 +66,11 @@ def _ints(b: bytes) -> list[int]:
 
 def _results(
     read: FlatRead, columns: Named, labels: list[bytes], chosen: list[tuple[int, int]]
-) -> list[Result]:
-    """The chosen pairs scored as `nerve.score` scores gold against predictions (the compiled matcher).
+) -> list[tuple[Result, bytes]]:
+    """The chosen pairs scored as `nerve.score` scores them, and their exact matches by document.
 
-    The entities both annotators of a pair hold are counted apart (`agree_apart`): the matcher sees
+    Each pair's result comes from the compiled matcher, with its exact tp, fp and fn by document
+    (int64). The entities both annotators of a pair hold are counted apart (`agree_apart`): the matcher sees
     only the rest. ``labels``: each column's labels in one list of types.
     """
     from .compiled_spans import columns_result
@@ -80,11 +81,13 @@ def _results(
     out = []
     for i, j in chosen:
         (_, a), (_, b) = columns[i], columns[j]
-        rest_a, rest_b, same = engine.agree_apart(a.spans, b.spans, labels[i], labels[j], len(a.names))
+        rest_a, rest_b, same, exact = engine.agree_apart(
+            a.spans, b.spans, labels[i], labels[j], len(a.names), read.n_docs
+        )
         gold, pred = (*rest_a, a.names, read.n_docs), (*rest_b, b.names, read.n_docs)
         result = columns_result(gold, pred, plan, "conll", pairs=False, same=same)
         assert result is not None
-        out.append(result)
+        out.append((result, exact))
     return out
 
 
@@ -183,14 +186,16 @@ def measured_flat(
     together = list(combinations(range(m), 2))
     half = len(together) // 2
 
-    def counted() -> tuple[tuple[bytes, bytes, bytes, bytes], list[Result]]:
+    def counted() -> tuple[tuple[bytes, bytes, bytes], list[tuple[Result, bytes]]]:
         return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, labels, together[:half])
 
     # two threads: the C matcher and counts release the GIL
     labels = [side[3] for side in sides]
     (tokens_b, first), second = both(counted, lambda: _results(read, columns, labels, together[half:]))
-    matrices, same_b, by_label_b, exact_b = tokens_b
-    pairs = _pairs(read, columns, first + second, matrices, k)
+    matrices, same_b, by_label_b = tokens_b
+    scored = first + second
+    exact_b = b"".join(exact for _, exact in scored)
+    pairs = _pairs(read, columns, [result for result, _ in scored], matrices, k)
     same, by_label = _ints(same_b), _ints(by_label_b)
     tokens = len(read.sentence)
     totals = [sum(by_label[c::k]) for c in range(k)]

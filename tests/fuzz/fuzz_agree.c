@@ -57,8 +57,9 @@ static void check_counts(const ag_side *side, int m, const ag_scan_t *s) {
     size_t n = s->n_tokens, np = (size_t)(m * (m - 1) / 2);
     uint16_t *lab = calloc((size_t)m * n + 1, sizeof *lab);
     int64_t *pairs = calloc(np * 16 + 1, 8), *same = calloc(s->n_docs + 1, 8);
-    int64_t *by_label = calloc(s->n_docs * 4 + 1, 8), *exact = calloc(3 * s->n_docs + 1, 8);
-    if (!lab || !pairs || !same || !by_label || !exact) abort();
+    int64_t *by_label = calloc(s->n_docs * 4 + 1, 8), *exact = calloc(3 * s->n_docs + 1, 8), *hits = calloc(4, 8);
+    uint8_t *both_a = calloc(side[0].n + 1, 1), *both_b = calloc(side[1].n + 1, 1);
+    if (!lab || !pairs || !same || !by_label || !exact || !hits || !both_a || !both_b) abort();
     for (int a = 0; a < m; a++) {
         if (ag_paint(&side[a], s->doc_start, s->n_docs, k, lab + (size_t)a * n) < 0) abort();
     }
@@ -73,15 +74,22 @@ static void check_counts(const ag_side *side, int m, const ag_scan_t *s) {
         for (int c = 0; c < 16; c++) total += pairs[p * 16 + (size_t)c];
         if (total != (int64_t)n) abort();
     }
-    ag_exact(&side[0], &side[1], s->n_docs, exact);
+    ag_exact(&side[0], &side[1], side[0].label, side[1].label, exact, both_a, both_b, hits);
+    int64_t tp = 0, matched = 0;
     for (size_t d = 0; d < s->n_docs; d++) {
         if (exact[3 * d] < 0 || exact[3 * d + 1] < 0 || exact[3 * d + 2] < 0) abort();
+        tp += exact[3 * d];
     }
+    for (size_t e = 0; e < side[1].n; e++) matched += both_b[e];
+    if (tp != hits[0] + hits[1] + hits[2] + hits[3] || tp != matched) abort();
     free(lab);
     free(pairs);
     free(same);
     free(by_label);
     free(exact);
+    free(hits);
+    free(both_a);
+    free(both_b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
