@@ -170,6 +170,30 @@ def _document_rows(
     return rows
 
 
+def _scored(
+    read: FlatRead, columns: Named, sides: list[Column], k: int
+) -> tuple[list[PairScores], bytes, bytes, bytes]:
+    """The pairs' scores and kappas, the token counts, and the pairs' exact matches by document.
+
+    The token counts are each document's pairs of equal labels and its labels. Two threads: the C
+    matcher and counts release the GIL.
+    """
+    engine = speedups()
+    assert engine is not None
+    together = list(combinations(range(len(columns)), 2))
+    half = max(len(together) - 2, 0) // 2  # the token counts take about two pairs' time
+    labels = [side[3] for side in sides]
+
+    def counted() -> tuple[tuple[bytes, bytes, bytes], list[tuple[Result, bytes]]]:
+        return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, labels, together[:half])
+
+    (tokens_b, first), second = both(counted, lambda: _results(read, columns, labels, together[half:]))
+    matrices, same_b, by_label_b = tokens_b
+    scored = first + second
+    pairs = _pairs(read, columns, [result for result, _ in scored], matrices, k)
+    return pairs, same_b, by_label_b, b"".join(exact for _, exact in scored)
+
+
 def measured_flat(
     read: FlatRead, columns: list[tuple[str, FlatColumn]], stats: Statistics | None, query: InstanceQuery
 ) -> Agreement:
@@ -183,19 +207,7 @@ def measured_flat(
     sides: list[Column] = [
         (*c.spans[:3], engine.agree_relabel(c.spans[3], [where[t] for t in c.names])) for _, c in columns
     ]
-    together = list(combinations(range(m), 2))
-    half = max(len(together) - 2, 0) // 2  # the token counts take about two pairs' time
-
-    def counted() -> tuple[tuple[bytes, bytes, bytes], list[tuple[Result, bytes]]]:
-        return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, labels, together[:half])
-
-    # two threads: the C matcher and counts release the GIL
-    labels = [side[3] for side in sides]
-    (tokens_b, first), second = both(counted, lambda: _results(read, columns, labels, together[half:]))
-    matrices, same_b, by_label_b = tokens_b
-    scored = first + second
-    exact_b = b"".join(exact for _, exact in scored)
-    pairs = _pairs(read, columns, [result for result, _ in scored], matrices, k)
+    pairs, same_b, by_label_b, exact_b = _scored(read, columns, sides, k)
     same, by_label = _ints(same_b), _ints(by_label_b)
     tokens = len(read.sentence)
     totals = [sum(by_label[c::k]) for c in range(k)]
