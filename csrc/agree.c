@@ -1126,6 +1126,39 @@ static PyObject *agree_apart(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* agree_words(data, word_start, lo, hi) -> [str]: the words of tokens lo to hi (each from its start to
+ * the first space, tab or newline), decoded. */
+static PyObject *agree_words(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data, *starts;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "SSnn", &data, &starts, &lo, &hi)) return NULL;
+    char *buf;
+    Py_ssize_t len;
+    const void *p;
+    size_t n;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0 || ag_buffer(starts, 8, "word_start", &p, &n) < 0) return NULL;
+    if (lo < 0 || hi < lo || (size_t)hi > n) {
+        PyErr_SetString(PyExc_ValueError, "agree_words: a range outside the tokens");
+        return NULL;
+    }
+    const int64_t *ws = p;
+    PyObject *out = PyList_New(hi - lo);
+    for (Py_ssize_t t = lo; out && t < hi; t++) {
+        if (ws[t] < 0 || ws[t] >= len) {
+            Py_CLEAR(out);
+            PyErr_SetString(PyExc_ValueError, "agree_words: a word outside the data");
+            break;
+        }
+        Py_ssize_t e = (Py_ssize_t)ws[t];
+        while (e < len && buf[e] != ' ' && buf[e] != '\t' && buf[e] != '\n') e++;
+        PyObject *w = PyUnicode_DecodeUTF8(buf + ws[t], e - (Py_ssize_t)ws[t], "strict");
+        if (!w) Py_CLEAR(out);
+        else PyList_SetItem(out, t - lo, w);
+    }
+    return out;
+}
+
 /* agree_relabel(label, mapping) -> label: each int64 label l as mapping[l]. */
 static PyObject *agree_relabel(PyObject *self, PyObject *args) {
     (void)self;
@@ -1168,6 +1201,7 @@ PyMethodDef nerve_agree_methods[] = {
     {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},
     {"agree_resample", agree_resample, METH_VARARGS, "Resampled column sums, drawn as numpy's default_rng draws."},
     {"agree_apart", agree_apart, METH_VARARGS, "Two columns less the entities both hold, and how many by type."},
+    {"agree_words", agree_words, METH_VARARGS, "The words of a range of tokens."},
     {"agree_votes", agree_votes, METH_O, "Every distinct entity, who marked it, its cluster; the clusters apart."},
     {NULL, NULL, 0, NULL},
 };

@@ -138,3 +138,6 @@ def agree_apart(
 
 def agree_resample(values: bytes, units: int, k: int, n: int, words: tuple[int, int, int, int], /) -> bytes:
     """The int64 column sums of ``n`` resamples of ``values`` (units x k), drawn as numpy's default_rng."""
+
+def agree_words(data: bytes, word_start: bytes, lo: int, hi: int, /) -> list[str]:
+    """The words of tokens ``lo`` to ``hi`` (each from its start to the first blank), decoded."""
