@@ -96,3 +96,17 @@ def test_flat_votes_are_votes_of(m: int, n_docs: int, data: st.DataObject) -> No
     )
     assert (list(found.voters), list(found.cluster)) == (bits, votes.cluster.tolist())
     assert (found.apart, found.kinds) == (apart.tolist(), kinds.tolist())
+
+
+def test_any_differs_and_the_degenerate_flag() -> None:
+    from nerve.analysis.agree_draws import any_differs
+    from nerve.analysis.agree_formulas import degenerate_flag, f1_of
+
+    assert not any_differs([0.5, 0.5, 0.5])
+    assert any_differs([0.5, 0.5, 0.25])
+    flag = degenerate_flag("alpha")
+    assert (flag.kind, flag.type) == ("degenerate", None)
+    assert flag.message == "alpha: every resample gives the same value, so there is no spread to measure: n/a"
+    assert f1_of(0, 0, 0) == 0.0
+    assert f1_of(3, 1, 0) == 2 * 0.75 / 1.75
+    assert f1_of(0, 2, 2) == 0.0

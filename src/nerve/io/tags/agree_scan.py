@@ -133,8 +133,8 @@ def _joined(core: ModuleType, a: tuple[object, ...], b: tuple[object, ...]) -> S
             if t not in index:
                 index[t] = len(tags)
                 tags.append(t)
-        if len(tags) > 65535:
-            return None  # more tags than uint16 ids hold: handed over
+        if len(tags) > 65536:
+            return None  # more tags than uint16 ids hold (as the core refuses them): handed over
         columns.append((tags, ids1 + core.agree_remap(ids2, [index[t] for t in tags2])))
     return Scanned(
         len(joined) - 1,
