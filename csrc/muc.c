@@ -15,6 +15,11 @@
  * it, by trying every map of the smaller side and keeping the first of the largest total weight,
  * with its integer weights (exact where the solver's float64 ones are: else the group is its).
  * Every other group goes to the general solver (nerve.matching.assignment) through a callback.
+ *
+ * Two sides that are each flat and in order (no two spans of a side overlap; by document and start:
+ * nerve's own entities, mostly) take a shorter road to the same results: no rows, no sort, and one
+ * sweep over both sides' columns that finds the exact matches and the groups, in the order in which
+ * the general road resolves them (flat_sorted, flat_sweep). Any other input takes the general road.
  */
 #ifndef NERVE_NO_PYTHON
 #include "speedups.h" /* Python.h, before the standard headers */
@@ -40,11 +45,9 @@ static int cmp_rows(const void *x, const void *y) {
 }
 
 /* The rows of a side sorted by document, start, end and type name (stable), or NULL. */
-static row *sorted_rows(const mc_side *s, const int64_t *rank, size_t **order) {
+static row *sorted_rows(const mc_side *s, const int64_t *rank) {
     row *rows = (row *)malloc((s->n ? s->n : 1) * sizeof(row));
-    *order = (size_t *)malloc((s->n ? s->n : 1) * sizeof(size_t));
-    if (!rows || !*order) {
-        free(rows);
+    if (!rows) {
         return NULL;
     }
     int in_order = 1;
@@ -56,10 +59,24 @@ static row *sorted_rows(const mc_side *s, const int64_t *rank, size_t **order) {
     if (!in_order) {
         qsort(rows, s->n, sizeof(row), cmp_rows);
     }
-    for (size_t i = 0; i < s->n; i++) {
-        (*order)[i] = rows[i].idx;
-    }
     return rows;
+}
+
+/* A span of a side at a sorted position: from its sorted rows, or, where the side has none (flat and
+ * in order: see flat_sorted), from its columns, whose order is the sorted one. */
+typedef struct {
+    int64_t doc, start, end, label;
+    size_t idx; /* its column */
+} muc_span;
+
+static muc_span span_at(const void *rows, const mc_side *s, size_t i) {
+    if (rows) {
+        const row *r = (const row *)rows + i;
+        muc_span x = {r->doc, r->start, r->end, r->label, r->idx};
+        return x;
+    }
+    muc_span x = {s->doc[i], s->start[i], s->end[i], s->label[i], i};
+    return x;
 }
 
 /* Exact matches per type: equal (document, start, end, type), each span matched at most once. */
@@ -91,21 +108,20 @@ static void exact(mc_state *st, const row *g, const row *p) {
 }
 
 /* Whether the keys of nerve's exact matching fit 64 bits (else the Python engine says what is wrong). */
-static int keys_fit(const mc_state *st, const row *g, const row *p, int64_t n_docs) {
+static int keys_fit(const mc_state *st) {
     const double limit = 2305843009213693952.0; /* 2**61: a margin below the Python engine's 2**62 */
     int64_t top_end = 0, longest = 0, top_doc = 0;
-    const row *sides[2] = {g, p};
-    size_t counts[2] = {st->gold.n, st->pred.n};
+    const mc_side *sides[2] = {&st->gold, &st->pred};
     for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < counts[k]; i++) {
-            const row *r = &sides[k][i];
-            top_end = r->end > top_end ? r->end : top_end;
-            longest = r->end - r->start > longest ? r->end - r->start : longest;
-            top_doc = r->doc > top_doc ? r->doc : top_doc;
+        const mc_side *s = sides[k];
+        for (size_t i = 0; i < s->n; i++) {
+            top_end = s->end[i] > top_end ? s->end[i] : top_end;
+            longest = s->end[i] - s->start[i] > longest ? s->end[i] - s->start[i] : longest;
+            top_doc = s->doc[i] > top_doc ? s->doc[i] : top_doc;
         }
     }
     double width = (double)top_end + 1.0;
-    if ((double)n_docs * width >= limit) {
+    if ((double)st->n_docs * width >= limit) {
         return 0;
     }
     double top = ((double)top_doc + 1.0) * width;
@@ -186,10 +202,16 @@ static int candidates(const row *g, size_t ng, const row *p, size_t np, int64_t 
     return 1;
 }
 
-static int64_t tier(const row *g, const row *p) {
-    int same_span = g->start == p->start && g->end == p->end;
-    int same_type = g->label == p->label;
+/* An edge's tier: 4 the same span and type, 3 the same span, 2 the same type, 1 an overlap. */
+static int64_t tier_of(int64_t g_start, int64_t g_end, int64_t g_label, int64_t p_start, int64_t p_end,
+                       int64_t p_label) {
+    int same_span = g_start == p_start && g_end == p_end;
+    int same_type = g_label == p_label;
     return same_span ? (same_type ? 4 : 3) : (same_type ? 2 : 1);
+}
+
+static int64_t tier(const row *g, const row *p) {
+    return tier_of(g->start, g->end, g->label, p->start, p->end, p->label);
 }
 
 static int add_general(mc_edges *out, int64_t g, int64_t p, int64_t overlap, int64_t t) {
@@ -410,27 +432,138 @@ static int assign(mc_state *st, const row *g, const row *p, const edge_list *e) 
     return ok;
 }
 
-void mc_match(mc_state *st) {
-    row *g = sorted_rows(&st->gold, st->rank, &st->g_order);
-    row *p = g ? sorted_rows(&st->pred, st->rank, &st->p_order) : NULL;
+/* ------------------------------------------------------------------ flat sides in order */
+
+/* Whether a side is flat and in order, as nerve's own entities mostly are: by document, then each
+ * span non-empty and ending at or before the next one of its document starts. Its starts then rise
+ * strictly within a document, so its column order is its sorted order (no rows, no sort), and no
+ * two of its spans overlap, so that one sweep over both sides meets every overlapping pair. */
+static int flat_sorted(const mc_side *s) {
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->start[i] >= s->end[i]) {
+            return 0;
+        }
+        if (i && (s->doc[i] < s->doc[i - 1] || (s->doc[i] == s->doc[i - 1] && s->start[i] < s->end[i - 1]))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The connected group of overlapping spans that the sweep is in: its edges in (gold, pred) order. */
+typedef struct {
+    group_edge *e;
+    size_t n, cap;
+    size_t golds, preds; /* its distinct spans of each side */
+    int64_t total;       /* the sum of its overlaps */
+} group;
+
+/* Resolve a finished group as assign and small_groups resolve it: one span against one or several,
+ * the best edge by (tier, overlap), the first among equals; else solved here if small, else its
+ * edges go to the general solver, in (gold, pred) order as small_groups leaves them. */
+static int close_group(mc_state *st, group *c) {
+    int ok = 1;
+    if (!c->n) {
+        return 1;
+    }
+    if ((c->golds == 1 || c->preds == 1) && c->total < ((int64_t)1 << 48)) {
+        size_t best = 0;
+        for (size_t k = 1; k < c->n; k++) {
+            const group_edge *x = &c->e[k], *b = &c->e[best];
+            best = x->tier > b->tier || (x->tier == b->tier && x->overlap > b->overlap) ? k : best;
+        }
+        st->g_match[c->e[best].g] = c->e[best].p;
+        st->p_match[c->e[best].p] = c->e[best].g;
+    } else if (!solve_small(st, c->e, c->n, c->total)) {
+        for (size_t k = 0; ok && k < c->n; k++) {
+            ok = add_general(&st->general, c->e[k].g, c->e[k].p, c->e[k].overlap, c->e[k].tier);
+        }
+    }
+    c->n = c->golds = c->preds = 0;
+    c->total = 0;
+    return ok;
+}
+
+/* Add an edge to the sweep's group, closing the group before it when the edge shares no span with
+ * the group's last one: in a sweep over flat sides that is where a group ends, as each later edge
+ * has a later gold and a later prediction. */
+static int flat_edge(mc_state *st, group *c, group_edge x) {
+    const group_edge *last = c->n ? &c->e[c->n - 1] : NULL;
+    if (last && last->g != x.g && last->p != x.p) {
+        if (!close_group(st, c)) {
+            return 0;
+        }
+        last = NULL;
+    }
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 64;
+        group_edge *grown = (group_edge *)realloc(c->e, cap * sizeof(group_edge));
+        if (!grown) {
+            return 0;
+        }
+        c->e = grown;
+        c->cap = cap;
+        last = c->n ? &c->e[c->n - 1] : NULL;
+    }
+    c->golds += !last || last->g != x.g;
+    c->preds += !last || last->p != x.p;
+    c->total += x.overlap;
+    c->e[c->n++] = x;
+    return 1;
+}
+
+/* exact, candidates and assign in one sweep over two flat sides in order: a pair of the same span
+ * and type name is an exact match (one of each side at most: spans of a side do not overlap). */
+static int flat_sweep(mc_state *st) {
+    /* the columns in locals: else each store to hits or the group would make the compiler reload them */
+    const int64_t *gd = st->gold.doc, *gs = st->gold.start, *ge = st->gold.end, *gl = st->gold.label;
+    const int64_t *pd = st->pred.doc, *ps = st->pred.start, *pe = st->pred.end, *pl = st->pred.label;
+    const int64_t *rank = st->rank;
+    int64_t *hits = st->hits;
+    size_t ng = st->gold.n, np = st->pred.n, i = 0, j = 0;
+    int want_muc = st->want_muc, ok = 1;
+    group c = {NULL, 0, 0, 0, 0, 0};
+    while (ok && i < ng && j < np) {
+        if (gd[i] != pd[j] || ge[i] <= ps[j] || pe[j] <= gs[i]) {
+            /* no overlap: leave the one that ends first (or is in the earlier document) */
+            int gold_first = gd[i] != pd[j] ? gd[i] < pd[j] : ge[i] <= ps[j];
+            i += gold_first;
+            j += !gold_first;
+            continue;
+        }
+        if (gs[i] == ps[j] && ge[i] == pe[j] && rank[gl[i]] == rank[pl[j]]) {
+            hits[gl[i]]++;
+        }
+        if (want_muc) {
+            int64_t from = gs[i] > ps[j] ? gs[i] : ps[j], to = ge[i] < pe[j] ? ge[i] : pe[j];
+            int64_t t = tier_of(gs[i], ge[i], gl[i], ps[j], pe[j], pl[j]);
+            group_edge x = {0, (int64_t)i, (int64_t)j, to - from, t};
+            ok = flat_edge(st, &c, x);
+        }
+        /* the one that ends first overlaps nothing further; both when they end together */
+        int64_t g_end = ge[i], p_end = pe[j];
+        i += g_end <= p_end;
+        j += p_end <= g_end;
+    }
+    ok = ok && close_group(st, &c);
+    free(c.e);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ both paths */
+
+/* The general path: sorted rows, exact matches, the candidate edges and their groups. */
+static int match_rows(mc_state *st) {
+    row *g = sorted_rows(&st->gold, st->rank);
+    row *p = g ? sorted_rows(&st->pred, st->rank) : NULL;
     edge_list e = {NULL, NULL, NULL, 0, 0};
     int64_t *reach = (int64_t *)malloc((st->pred.n ? st->pred.n : 1) * sizeof(int64_t));
-    st->hits = (int64_t *)calloc(st->n_types ? st->n_types : 1, sizeof(int64_t));
-    st->counts = (int64_t *)calloc(32 * (st->n_types ? st->n_types : 1), sizeof(int64_t));
-    st->g_match = (int64_t *)malloc((st->gold.n ? st->gold.n : 1) * sizeof(int64_t));
-    st->p_match = (int64_t *)malloc((st->pred.n ? st->pred.n : 1) * sizeof(int64_t));
-    st->status = NS_NOMEM;
-    if (g && p && reach && st->hits && st->counts && st->g_match && st->p_match) {
+    int ok = g && p && reach;
+    if (ok) {
         memset(st->g_match, 0, (st->gold.n ? st->gold.n : 1) * sizeof(int64_t));
         memset(st->p_match, 0, (st->pred.n ? st->pred.n : 1) * sizeof(int64_t));
-        if (!keys_fit(st, g, p, st->n_docs)) {
-            st->status = NS_HANDOVER;
-        } else {
-            exact(st, g, p);
-            int ok = !st->want_muc ||
-                     (candidates(g, st->gold.n, p, st->pred.n, reach, &e) && assign(st, g, p, &e));
-            st->status = ok ? NS_OK : NS_NOMEM;
-        }
+        exact(st, g, p);
+        ok = !st->want_muc || (candidates(g, st->gold.n, p, st->pred.n, reach, &e) && assign(st, g, p, &e));
     }
     free(e.g);
     free(e.p);
@@ -439,28 +572,75 @@ void mc_match(mc_state *st) {
     /* keep the sorted columns for mc_count in the rows' place */
     st->g_rows = g;
     st->p_rows = p;
+    return ok;
 }
 
-static void count_pair(mc_state *st, const row *g, const row *p) {
+/* mc_count tallies each side's spans by type and kind (TALLY_* below), in the 10 x n_types int64
+ * that mc_match leaves after the 32 x n_types counts, then spreads the tallies over the four modes:
+ * two increments a matched pair rather than eight. */
+enum { TALLY_MATCHED = 0, TALLY_UNMATCHED = 4, TALLY_PRED = 5, TALLY_ROWS = 10 };
+
+/* g_order and p_order stay NULL: a row keeps its column (and flat sides need no rows at all). */
+void mc_match(mc_state *st) {
+    st->hits = (int64_t *)calloc(st->n_types ? st->n_types : 1, sizeof(int64_t));
+    st->counts = (int64_t *)calloc((32 + TALLY_ROWS) * (st->n_types ? st->n_types : 1), sizeof(int64_t));
+    st->g_match = (int64_t *)malloc((st->gold.n ? st->gold.n : 1) * sizeof(int64_t));
+    st->p_match = (int64_t *)malloc((st->pred.n ? st->pred.n : 1) * sizeof(int64_t));
+    st->status = NS_NOMEM;
+    if (!st->hits || !st->counts || !st->g_match || !st->p_match) {
+        return;
+    }
+    if (!keys_fit(st)) {
+        st->status = NS_HANDOVER;
+        return;
+    }
+    int ok;
+    if (flat_sorted(&st->gold) && flat_sorted(&st->pred)) {
+        for (size_t i = 0; i < st->gold.n; i++) st->g_match[i] = -1;
+        for (size_t i = 0; i < st->pred.n; i++) st->p_match[i] = -1;
+        ok = flat_sweep(st);
+    } else {
+        ok = match_rows(st);
+    }
+    st->status = ok ? NS_OK : NS_NOMEM;
+}
+
+/* A matched pair's kind: 2 for the same span, plus 1 for the same type. */
+static size_t kind_of(const muc_span *g, const muc_span *p) {
+    return (size_t)(2 * (g->start == p->start && g->end == p->end) + (g->label == p->label));
+}
+
+/* The four modes' counts of the tallies. */
+static void spread(mc_state *st, const int64_t *tally) {
     size_t n = st->n_types;
-    int same_span = g->start == p->start && g->end == p->end;
-    int same_type = g->label == p->label;
-    /* per mode: 0 cor, 1 inc, 2 par */
-    int outcome[4] = {
-        same_span && same_type ? 0 : 1,
-        same_span ? 0 : 1,
-        same_span ? 0 : 2,
-        same_type ? 0 : 1,
-    };
-    for (int m = 0; m < 4; m++) {
-        st->counts[(size_t)(m * 8 + outcome[m]) * n + (size_t)g->label]++;
-        st->counts[(size_t)(m * 8 + 5 + outcome[m]) * n + (size_t)p->label]++;
+    for (size_t kind = 0; kind < 4; kind++) {
+        int same_span = kind >= 2, same_type = kind & 1;
+        /* per mode: 0 cor, 1 inc, 2 par */
+        size_t outcome[4] = {
+            same_span && same_type ? 0 : 1,
+            same_span ? 0 : 1,
+            same_span ? 0 : 2,
+            same_type ? 0 : 1,
+        };
+        const int64_t *gold = tally + (TALLY_MATCHED + kind) * n, *pred = gold + TALLY_PRED * n;
+        for (size_t m = 0; m < 4; m++) {
+            for (size_t t = 0; t < n; t++) {
+                st->counts[(m * 8 + outcome[m]) * n + t] += gold[t];
+                st->counts[(m * 8 + 5 + outcome[m]) * n + t] += pred[t];
+            }
+        }
+    }
+    for (size_t m = 0; m < 4; m++) {
+        for (size_t t = 0; t < n; t++) {
+            st->counts[(m * 8 + 3) * n + t] += tally[TALLY_UNMATCHED * n + t];
+            st->counts[(m * 8 + 4) * n + t] += tally[(TALLY_PRED + TALLY_UNMATCHED) * n + t];
+        }
     }
 }
 
 void mc_count(mc_state *st, const unsigned char *chosen) {
-    const row *g = st->g_rows, *p = st->p_rows;
     size_t n = st->n_types;
+    int64_t *tally = st->counts + 32 * n; /* zero: mc_match's calloc */
     if (!st->want_muc) {
         return;
     }
@@ -471,21 +651,22 @@ void mc_count(mc_state *st, const unsigned char *chosen) {
         }
     }
     for (size_t i = 0; i < st->gold.n; i++) {
+        muc_span a = span_at(st->g_rows, &st->gold, i);
         if (st->g_match[i] >= 0) {
-            count_pair(st, &g[i], &p[st->g_match[i]]);
+            muc_span b = span_at(st->p_rows, &st->pred, (size_t)st->g_match[i]);
+            size_t kind = kind_of(&a, &b);
+            tally[(TALLY_MATCHED + kind) * n + (size_t)a.label]++;
+            tally[(TALLY_PRED + TALLY_MATCHED + kind) * n + (size_t)b.label]++;
         } else {
-            for (int m = 0; m < 4; m++) {
-                st->counts[(size_t)(m * 8 + 3) * n + (size_t)g[i].label]++;
-            }
+            tally[TALLY_UNMATCHED * n + (size_t)a.label]++;
         }
     }
     for (size_t j = 0; j < st->pred.n; j++) {
         if (st->p_match[j] < 0) {
-            for (int m = 0; m < 4; m++) {
-                st->counts[(size_t)(m * 8 + 4) * n + (size_t)p[j].label]++;
-            }
+            tally[(TALLY_PRED + TALLY_UNMATCHED) * n + (size_t)span_at(st->p_rows, &st->pred, j).label]++;
         }
     }
+    spread(st, tally);
 }
 
 void mc_free(mc_state *st) {
@@ -572,41 +753,60 @@ static int cmp_pairs(const void *x, const void *y) {
     return 0;
 }
 
-/* The optimal pairs as sorted (document, gold column, predicted column) tuples. */
-static PyObject *pairs_of(const mc_state *st) {
-    const row *g = (const row *)st->g_rows;
-    size_t n = 0, at = 0;
-    for (size_t i = 0; i < st->gold.n; i++) n += st->g_match[i] >= 0;
-    int64_t *triples = (int64_t *)malloc((n ? n : 1) * 3 * sizeof(int64_t));
-    if (!triples) return PyErr_NoMemory();
+/* The optimal pairs as sorted (document, gold column, predicted column) triples, *n of them, or NULL. */
+static int64_t *sorted_pairs(const mc_state *st, size_t *n) {
+    size_t at = 0;
+    *n = 0;
+    for (size_t i = 0; i < st->gold.n; i++) *n += st->g_match[i] >= 0;
+    int64_t *triples = (int64_t *)malloc((*n ? *n : 1) * 3 * sizeof(int64_t));
+    if (!triples) return NULL;
     int in_order = 1;
     for (size_t i = 0; i < st->gold.n; i++) {
         if (st->g_match[i] < 0) continue;
         int64_t *t = triples + 3 * at;
-        t[0] = g[i].doc;
-        t[1] = (int64_t)st->g_order[i];
-        t[2] = (int64_t)st->p_order[st->g_match[i]];
+        muc_span g = span_at(st->g_rows, &st->gold, i);
+        t[0] = g.doc;
+        t[1] = (int64_t)g.idx;
+        t[2] = (int64_t)span_at(st->p_rows, &st->pred, (size_t)st->g_match[i]).idx;
         in_order = in_order && (at == 0 || cmp_pairs(t - 3, t) < 0);
         at++;
     }
-    if (!in_order) qsort(triples, n, 3 * sizeof(int64_t), cmp_pairs);
-    PyObject *out = PyList_New((Py_ssize_t)n);
+    if (!in_order) qsort(triples, *n, 3 * sizeof(int64_t), cmp_pairs);
+    return triples;
+}
+
+/* The int of column index v, made at its first use and kept in ints[v] (one reference): a column
+ * index is in at most two pairs (as a gold and as a predicted column), so a corpus's pairs make
+ * about half the ints, and free half, that one int per number would. */
+static PyObject *shared_int(PyObject **ints, int64_t v) {
+    if (!ints[v]) ints[v] = PyLong_FromLongLong(v);
+    return ints[v];
+}
+
+/* The optimal pairs as sorted (document, gold column, predicted column) tuples. */
+static PyObject *pairs_of(const mc_state *st) {
+    size_t n, size = st->gold.n > st->pred.n ? st->gold.n : st->pred.n;
+    int64_t *triples = sorted_pairs(st, &n);
+    PyObject **ints = (PyObject **)calloc(size ? size : 1, sizeof(PyObject *));
+    PyObject *out = triples && ints ? PyList_New((Py_ssize_t)n) : PyErr_NoMemory();
+    PyObject *doc = NULL; /* a document's int, shared by its pairs (in document order) */
     for (size_t i = 0; out && i < n; i++) {
-        PyObject *t = PyTuple_New(3);
-        if (!t) {
+        const int64_t *t = triples + 3 * i;
+        if (i == 0 || t[0] != t[-3]) {
+            Py_XDECREF(doc);
+            doc = PyLong_FromLongLong(t[0]);
+        }
+        PyObject *g = shared_int(ints, t[1]), *p = shared_int(ints, t[2]);
+        PyObject *pair = doc && g && p ? PyTuple_Pack(3, doc, g, p) : NULL;
+        if (!pair) {
             Py_CLEAR(out);
             break;
         }
-        PyList_SetItem(out, (Py_ssize_t)i, t);
-        for (int k = 0; k < 3; k++) {
-            PyObject *v = PyLong_FromLongLong(triples[3 * i + (size_t)k]);
-            if (!v) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyTuple_SetItem(t, k, v);
-        }
+        PyList_SetItem(out, (Py_ssize_t)i, pair);
     }
+    Py_XDECREF(doc);
+    for (size_t v = 0; ints && v < size; v++) Py_XDECREF(ints[v]);
+    free(ints);
     free(triples);
     return out;
 }

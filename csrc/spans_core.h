@@ -65,9 +65,9 @@ typedef struct {
     int64_t *counts; /* 4 modes x 8 fields x n_types */
     mc_edges general;
     /* internal, kept between mc_match and mc_count */
-    size_t *g_order, *p_order; /* sorted position -> column index */
+    size_t *g_order, *p_order; /* unused: NULL (a row keeps its column index) */
     int64_t *g_match, *p_match; /* sorted position -> matched sorted position, or -1 */
-    void *g_rows, *p_rows;      /* the sorted rows */
+    void *g_rows, *p_rows;      /* the sorted rows; NULL where both sides are flat and in order */
 } mc_state;
 
 /* Sort, count exact matches, find the edges; resolve single edges and stars, queue the rest. */
