@@ -76,3 +76,35 @@ def test_another_column_count_in_the_second_half_is_handed_over() -> None:
     assert cut is not None
     assert scan_columns(core, data, cut) is None
     assert core.agree_scan(data, 0, cut) != core.agree_scan(data, cut, len(data))
+
+
+def test_a_big_file_on_two_cores_is_scanned_as_two_halves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default the file is cut past its middle and both halves are scanned (mutation testing:
+    one pass gives the same result, so only the calls show the cut)."""
+    from nerve.io.tags import agree_scan
+
+    assert core is not None
+    data = b"".join(b"-DOCSTART- O O\n\na B-PER O\nb I-PER B-LOC\n\n" for _ in range(50))
+    calls: list[tuple[int, int]] = []
+
+    class Recording:
+        def agree_scan(self, d: bytes, start: int, end: int) -> object:
+            calls.append((start, end))
+            return core.agree_scan(d, start, end)  # type: ignore[union-attr]
+
+        def agree_remap(self, ids: bytes, mapping: list[int]) -> bytes:
+            return core.agree_remap(ids, mapping)  # type: ignore[union-attr]
+
+    monkeypatch.setattr(agree_scan, "threads", lambda size, workers: 2)
+    found = scan_columns(Recording(), data)  # type: ignore[arg-type]
+    cut = cut_of(data, len(data) // 2)
+    assert cut is not None
+    assert sorted(calls) == [(0, cut), (cut, len(data))]
+    one = scan_columns(core, data, None)
+    assert found is not None
+    assert one is not None
+    assert (found.doc_start, found.sentence, found.columns) == (one.doc_start, one.sentence, one.columns)
+    monkeypatch.setattr(agree_scan, "threads", lambda size, workers: 1)
+    calls.clear()
+    scan_columns(Recording(), data)  # type: ignore[arg-type]
+    assert calls == [(0, len(data))]

@@ -69,7 +69,7 @@ class _Scorer:
     def result(self, i: int, j: int, both: Bool) -> Result:
         fmt = self.ann.fmt[i]
         if self.compiled:
-            found = columns_result(self.columns(i, both), self.columns(j, both), self.plan, fmt)
+            found = columns_result(self.columns(i, both), self.columns(j, both), self.plan, fmt, pairs=False)
             if found is not None:
                 return found
         return spans_result(self.side(i, both), self.side(j, both), self.plan, fmt)
