@@ -7,16 +7,21 @@ document are the shared entities (random flat sides, some sharing half the other
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import engine
+from engines import compiled_or_skip
 from nerve._engine import speedups
 from nerve.compiled_spans import columns_result
 from nerve.plan import Metrics, MucOptions, Plan
 
+compiled_or_skip()
 
-@pytest.mark.skipif(speedups() is None, reason="the compiled engine is not built")
+
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_shared_entities_counted_apart_give_the_whole_result(data: st.DataObject) -> None:
@@ -61,3 +66,10 @@ def test_shared_entities_counted_apart_give_the_whole_result(data: st.DataObject
         assert whole.muc.modes[mode] == apart.muc.modes[mode]
     shared = len(set(a) & set(b))
     assert memoryview(exact).cast("q").tolist() == [shared, len(b) - shared, len(a) - shared]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_engine() -> Iterator[None]:
+    """The compiled engine on, also in the ``NERVE_NO_SPEEDUPS=1`` pass (it is built: compiled_or_skip)."""
+    with engine(True):
+        yield

@@ -7,19 +7,29 @@ compared exactly on random inputs; and `flat_votes` against `votes_of` and `cate
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import engine
+from engines import compiled_or_skip
 from nerve._engine import speedups
 from nerve.analysis.agree_draws import flat_votes, quantiles, resampled, seed_words
 from nerve.analysis.agree_votes import categories_of, votes_of
 from nerve.analysis.bootstrap import percentiles, resample_totals
 from nerve.model.spans import SpanArray
 
-core = speedups()
-compiled = pytest.mark.skipif(core is None, reason="the compiled engine is not built")
+compiled_or_skip()
+
+
+def _core() -> Any:
+    found = speedups()
+    assert found is not None
+    return found
 
 
 @settings(max_examples=300, deadline=None)
@@ -29,7 +39,6 @@ def test_seed_words_are_numpys_seed_sequence(seed: int) -> None:
     assert seed_words(seed) == want
 
 
-@compiled
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(1, 60),
@@ -39,15 +48,14 @@ def test_seed_words_are_numpys_seed_sequence(seed: int) -> None:
     st.randoms(use_true_random=False),
 )
 def test_resampled_is_numpys_resample_totals(units: int, k: int, n: int, seed: int, rnd: object) -> None:
-    assert core is not None
+    core = _core()
     rows = [[rnd.randint(-3, 10**6) for _ in range(k)] for _ in range(units)]  # type: ignore[attr-defined]
     want = resample_totals(np.asarray(rows, dtype=np.int64), n, np.random.default_rng(seed))
     assert np.array_equal(np.asarray(resampled(core, rows, n, seed), dtype=np.float64).reshape(n, k), want)
 
 
-@compiled
 def test_a_thousand_resamples_of_two_thousand_documents() -> None:
-    assert core is not None
+    core = _core()
     rng = np.random.default_rng(4)
     rows = rng.integers(0, 500, size=(2000, 40)).tolist()
     want = resample_totals(np.asarray(rows, dtype=np.int64), 1000, np.random.default_rng(1))
@@ -66,11 +74,10 @@ def test_quantiles_are_numpys(values: list[float], confidence: float) -> None:
     assert quantiles(values, confidence) == want
 
 
-@compiled
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 5), st.integers(1, 4), st.data())
 def test_flat_votes_are_votes_of(m: int, n_docs: int, data: st.DataObject) -> None:
-    assert core is not None
+    core = _core()
     columns, spans = [], []
     for _ in range(m):
         rows = []
@@ -110,3 +117,10 @@ def test_any_differs_and_the_degenerate_flag() -> None:
     assert f1_of(0, 0, 0) == 0.0
     assert f1_of(3, 1, 0) == 2 * 0.75 / 1.75
     assert f1_of(0, 2, 2) == 0.0
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_engine() -> Iterator[None]:
+    """The compiled engine on, also in the ``NERVE_NO_SPEEDUPS=1`` pass (it is built: compiled_or_skip)."""
+    with engine(True):
+        yield

@@ -1,6 +1,6 @@
 """`nerve.agree` of a CoNLL file of several tag columns: the compiled path against the numpy engine.
 
-The compiled path (`nerve.api.agree_compiled`, `nerve.api.agree_flat`) must give the numpy engine's
+The compiled path (`nerve.compiled_agree`, `nerve.compiled_agree_flat`) must give the numpy engine's
 `Agreement` to the last bit and row (its JSON, byte for byte) on random files: tags of every letter
 and invalid transitions, documents and sentences of any size (empty documents between
 ``-DOCSTART-`` lines too), every instance filter, with and without the bootstrap; on GermEval's
@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,14 +25,15 @@ from hypothesis import strategies as st
 
 import nerve
 from agree_corpora import germeval_sentences, write_columns
+from conftest import engine
+from engines import compiled_or_skip
 from nerve import compiled_agree as agree_compiled
-from nerve._engine import speedups
 from nerve.analysis.agree_query import check_agree_query
 from nerve.api.agree_numpy import numpy_agreement
 from nerve.errors import NerveError
 from nerve.plan import InstanceQuery, statistics_of
 
-compiled = pytest.mark.skipif(speedups() is None, reason="the compiled engine is not built")
+compiled_or_skip()
 
 TAGS = ("O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "E-LOC", "S-ORG", "I-ORG", "B-MISC")
 
@@ -86,7 +88,6 @@ QUERIES = st.one_of(
 )
 
 
-@compiled
 @settings(max_examples=150, deadline=None)
 @given(column_files(), QUERIES, st.sampled_from([None, 0, 40]), st.integers(0, 2**64))
 def test_the_compiled_path_gives_the_numpy_engines_agreement(
@@ -103,7 +104,6 @@ def test_the_compiled_path_gives_the_numpy_engines_agreement(
     assert ours == theirs
 
 
-@compiled
 def test_picked_and_renamed_annotators(tmp_path: Path) -> None:
     path = tmp_path / "c.conll"
     path.write_text("a B-PER O B-PER I-PER\nb I-PER B-LOC O I-PER\n\nc O O B-PER O\n", encoding="utf-8")
@@ -112,7 +112,6 @@ def test_picked_and_renamed_annotators(tmp_path: Path) -> None:
     assert '"name": "x"' in ours
 
 
-@compiled
 def test_germeval_five_columns(shared_data: Path, tmp_path: Path) -> None:
     path = write_columns(germeval_sentences(shared_data, 600), tmp_path / "germeval.conll", 20)
     ours, theirs = _both(path, bootstrap=200, seed=11)
@@ -135,7 +134,6 @@ HANDED_OVER = {
 }
 
 
-@compiled
 @pytest.mark.parametrize("case", sorted(HANDED_OVER))
 def test_what_the_core_leaves_to_the_numpy_engine(tmp_path: Path, case: str) -> None:
     """The compiled path hands it over, and `agree` says what the numpy engine says."""
@@ -157,7 +155,6 @@ def test_what_the_core_leaves_to_the_numpy_engine(tmp_path: Path, case: str) -> 
     assert str(got.value) == said
 
 
-@compiled
 def test_a_plain_agree_of_columns_imports_no_numpy(tmp_path: Path) -> None:
     path = tmp_path / "c.conll"
     path.write_text("-DOCSTART- O O O\n\na B-PER O B-PER\nb I-PER B-LOC O\n\n" * 30, encoding="utf-8")
@@ -171,3 +168,10 @@ def test_a_plain_agree_of_columns_imports_no_numpy(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "NERVE_NO_SPEEDUPS"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert done.stdout.split() == ["False", "True"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_engine() -> Iterator[None]:
+    """The compiled engine on, also in the ``NERVE_NO_SPEEDUPS=1`` pass (it is built: compiled_or_skip)."""
+    with engine(True):
+        yield

@@ -9,15 +9,25 @@ column count in the second half) are handed over.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import engine
+from engines import compiled_or_skip
 from nerve._engine import speedups
 from nerve.io.tags.agree_scan import cut_of, documents, scan_columns
 
-core = speedups()
-pytestmark = pytest.mark.skipif(core is None, reason="the compiled engine is not built")
+compiled_or_skip()
+
+
+def _core() -> Any:
+    found = speedups()
+    assert found is not None
+    return found
 
 
 @st.composite
@@ -41,7 +51,7 @@ def files(draw: st.DrawFn) -> bytes:
 @settings(max_examples=300, deadline=None)
 @given(files())
 def test_every_cut_gives_one_pass(data: bytes) -> None:
-    assert core is not None
+    core = _core()
     one = scan_columns(core, data, None)
     at = 0
     while (cut := cut_of(data, at)) is not None:
@@ -70,7 +80,7 @@ def test_documents_of_two_halves() -> None:
 
 
 def test_another_column_count_in_the_second_half_is_handed_over() -> None:
-    assert core is not None
+    core = _core()
     data = b"a O O\n\n-DOCSTART- O O\n\nb O O O\n"
     cut = cut_of(data, 0)
     assert cut is not None
@@ -83,17 +93,17 @@ def test_a_big_file_on_two_cores_is_scanned_as_two_halves(monkeypatch: pytest.Mo
     one pass gives the same result, so only the calls show the cut)."""
     from nerve.io.tags import agree_scan
 
-    assert core is not None
+    core = _core()
     data = b"".join(b"-DOCSTART- O O\n\na B-PER O\nb I-PER B-LOC\n\n" for _ in range(50))
     calls: list[tuple[int, int]] = []
 
     class Recording:
         def agree_scan(self, d: bytes, start: int, end: int) -> object:
             calls.append((start, end))
-            return core.agree_scan(d, start, end)  # type: ignore[union-attr]
+            return _core().agree_scan(d, start, end)
 
         def agree_remap(self, ids: bytes, mapping: list[int]) -> bytes:
-            return core.agree_remap(ids, mapping)  # type: ignore[union-attr]
+            return _core().agree_remap(ids, mapping)
 
     monkeypatch.setattr(agree_scan, "threads", lambda size, workers: 2)
     found = scan_columns(Recording(), data)  # type: ignore[arg-type]
@@ -108,3 +118,10 @@ def test_a_big_file_on_two_cores_is_scanned_as_two_halves(monkeypatch: pytest.Mo
     calls.clear()
     scan_columns(Recording(), data)  # type: ignore[arg-type]
     assert calls == [(0, len(data))]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_engine() -> Iterator[None]:
+    """The compiled engine on, also in the ``NERVE_NO_SPEEDUPS=1`` pass (it is built: compiled_or_skip)."""
+    with engine(True):
+        yield
