@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "speedups.h"
+#include "utf8.h"
 
 /* ---- the core: lines, fields and interned tags ---- */
 
@@ -127,45 +128,6 @@ static int32_t ag_find(ag_column *c, const unsigned char *data, int64_t at, size
     c->keys[c->n] = (ag_key){at, (int64_t)n, h, packed};
     c->slot[i] = (int32_t)(c->n + 1);
     return (int32_t)c->n++;
-}
-
-/* Whether data[0, n) is UTF-8 as Python's strict decoder reads it. */
-static int ag_utf8(const unsigned char *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        if (i + 8 <= n) {
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            if (!(w & 0x8080808080808080ULL)) {
-                i += 8;
-                continue;
-            }
-        }
-        unsigned c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        unsigned lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) k = 1;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            k = 2;
-            if (c == 0xE0) lo = 0xA0;
-            if (c == 0xED) hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            k = 3;
-            if (c == 0xF0) lo = 0x90;
-            if (c == 0xF4) hi = 0x8F;
-        } else return 0;
-        if (n - i <= k) return 0; /* cut short by the end */
-        if (p[i + 1] < lo || p[i + 1] > hi) return 0;
-        for (size_t j = 2; j <= k; j++) {
-            if ((p[i + j] & 0xC0) != 0x80) return 0;
-        }
-        i += k + 1;
-    }
-    return 1;
 }
 
 static const unsigned char AG_DOCSTART[] = "-DOCSTART-";
@@ -331,7 +293,7 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     if (len == 0 || data[len - 1] != '\n') s->stop = "no final newline";
     else if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) s->stop = "a byte order mark";
     else if (memchr(data, '\r', len)) s->stop = "a carriage return";
-    else if (!ag_utf8(data, len)) s->stop = "bytes that are not UTF-8";
+    else if (!nerve_valid_utf8(data, len)) s->stop = "bytes that are not UTF-8";
     if (s->stop) return -1;
     size_t lines = 0;
     for (size_t i = 0; i < len; i++) lines += data[i] == '\n';

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "speedups.h"
+#include "utf8.h"
 
 enum { COLS_HIPE = 0, COLS_CONLLU = 1 };
 enum { COLS_ROW = 0, COLS_MARKER = 1, COLS_COMMENT = 2, COLS_BLANK = 3, COLS_SKIPPED = 4 };
@@ -73,43 +74,6 @@ static size_t skip_spaces(const unsigned char *p, size_t n) {
         i += k;
     }
     return i;
-}
-
-/* Whether p[0..n) is UTF-8 as Python's strict decoder reads it. */
-static int valid_utf8(const unsigned char *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            lo = c == 0xE0 ? 0xA0 : 0x80;
-            hi = c == 0xED ? 0x9F : 0xBF;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            lo = c == 0xF0 ? 0x90 : 0x80;
-            hi = c == 0xF4 ? 0x8F : 0xBF;
-        } else {
-            return 0;
-        }
-        if (n - i < len || p[i + 1] < lo || p[i + 1] > hi) {
-            return 0;
-        }
-        for (size_t k = 2; k < len; k++) {
-            if (p[i + k] < 0x80 || p[i + k] > 0xBF) {
-                return 0;
-            }
-        }
-        i += len;
-    }
-    return 1;
 }
 
 /* Whether p[0..n) starts with the NUL-terminated word. */
@@ -195,7 +159,7 @@ static void add_line(cols_state *st, const unsigned char *p, size_t n, int64_t a
         n -= 3;
         at += 3;
     }
-    if (high && !valid_utf8(p, n)) {
+    if (high && !nerve_valid_utf8(p, n)) {
         st->stop = COLS_NOT_UTF8;
         return;
     }

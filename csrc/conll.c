@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "conll.h"
+#include "utf8.h"
 
 /* Inlined on the per-token path (the compilers' own heuristics leave these as calls). */
 #if defined(_MSC_VER)
@@ -258,36 +259,6 @@ HOT const nc_tag *lookup(nc_state *s, int col, const unsigned char *p, size_t n)
 
 /* ---- lines ---- */
 
-/* Whether p[0:n] is valid UTF-8 as Python's strict decoder reads it (no surrogates, no overlongs). */
-static int valid_utf8(const unsigned char *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        unsigned lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) k = 1;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            k = 2;
-            if (c == 0xE0) lo = 0xA0;
-            if (c == 0xED) hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            k = 3;
-            if (c == 0xF0) lo = 0x90;
-            if (c == 0xF4) hi = 0x8F;
-        } else return 0;
-        if (i + k >= n) return 0;
-        if (p[i + 1] < lo || p[i + 1] > hi) return 0;
-        for (size_t m = 2; m <= k; m++)
-            if (p[i + m] < 0x80 || p[i + m] > 0xBF) return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
 static const unsigned char DOCSTART[] = "-DOCSTART-";
 #define DOCSTART_LEN 10
 
@@ -467,7 +438,7 @@ HOT int next_line(nc_state *s, side_t *d, int comments, row_t *r) {
         else got = scan_line(p, end, d->eof, d->delimiter, r, &stop, &next, &high);
         if (got == GET_NEED) return GET_NEED;
         size_t n = (size_t)(stop - p);
-        if (got == GET_BAD || (high && !valid_utf8(p, n))) {
+        if (got == GET_BAD || (high && !nerve_valid_utf8(p, n))) {
             s->reason = "a NUL byte, a lone CR or bytes that are not UTF-8";
             return GET_BAD;
         }
