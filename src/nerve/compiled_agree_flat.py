@@ -16,20 +16,19 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations
 
 from ._engine import speedups
 from .analysis.agree_formulas import (
     ONE_LABEL,
+    agreement_of,
     alpha_of,
-    alpha_reason,
     cohen_of,
     degenerate_flag,
     document_flags,
     f1_of,
     fleiss_of,
-    fleiss_reason,
-    interval_reason,
 )
 from .analysis.agree_result import (
     AGREE_CATEGORIES,
@@ -38,10 +37,8 @@ from .analysis.agree_result import (
     Annotator,
     Disagreement,
     Disagreements,
-    Estimate,
     LazyRows,
     PairScores,
-    mean,
 )
 from .analysis.units import Flag, check_memory
 from .compiled_agree_read import Column, FlatColumn, FlatRead
@@ -224,29 +221,10 @@ def measured_flat(
     (f1_interval, alpha_interval, info), disagreements = both(
         drawn, lambda: _disagreements(read, columns, sides, types, query)
     )
-    reason = interval_reason(None if info is None else info.flags)
     people, warnings = _annotators(read, columns)
-    return Agreement(
-        annotators=people,
-        pairs=tuple(pairs),
-        types=tuple(types),
-        mean_f1=Estimate(
-            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
-        ),
-        mean_partial_f1=mean([p.partial.f1 for p in pairs]),
-        fleiss_kappa=Estimate(
-            fleiss_value, None, None if fleiss_value is not None else fleiss_reason(tokens)
-        ),
-        fleiss_tokens=tokens,
-        alpha=Estimate(
-            alpha_value, alpha_interval, alpha_reason(alpha_value, alpha_interval, info is not None, reason)
-        ),
-        documents=read.n_docs,
-        tokens=tokens,
-        disagreements=disagreements,
-        bootstrap=info,
-        warnings=warnings,
-    )
+    intervals = (f1_interval, alpha_interval, info)
+    found = agreement_of(pairs, types, (fleiss_value, tokens), alpha_value, intervals, (read.n_docs, tokens))
+    return replace(found, annotators=people, disagreements=disagreements, warnings=warnings)
 
 
 def _annotators(

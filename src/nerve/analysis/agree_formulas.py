@@ -21,11 +21,13 @@ import math
 from collections.abc import Sequence
 
 from ..errors import plural
+from .agree_result import AgreeBootstrap, Agreement, Disagreements, Estimate, PairScores, mean
 from .units import MIN_UNITS, Flag
 
 __all__ = [
     "FIX",
     "ONE_LABEL",
+    "agreement_of",
     "alpha_of",
     "alpha_reason",
     "cohen_of",
@@ -136,3 +138,43 @@ def degenerate_flag(name: str) -> Flag:
     """The flag of a statistic that every resample gives the same value."""
     message = f"{name}: every resample gives the same value, so there is no spread to measure: n/a"
     return Flag("degenerate", None, message)
+
+
+Interval = tuple[float, float] | None
+
+
+def agreement_of(
+    pairs: Sequence[PairScores],
+    types: Sequence[str],
+    fleiss: tuple[float | None, int],
+    alpha: float | None,
+    drawn: tuple[Interval, Interval, AgreeBootstrap | None],
+    size: tuple[int, int],
+) -> Agreement:
+    """The `Agreement` of the measured numbers, each n/a one with its reason (both engines).
+
+    ``fleiss``: Fleiss' kappa and the tokens it counted; ``drawn``: the intervals of the mean
+    pairwise F1 and of alpha and how they were drawn (``None``: none asked for); ``size``: the
+    documents and tokens. The annotators, disagreements and warnings are the caller's to add.
+    """
+    fleiss_value, fleiss_tokens = fleiss
+    f1_interval, alpha_interval, info = drawn
+    reason = interval_reason(None if info is None else info.flags)
+    return Agreement(
+        annotators=(),
+        pairs=tuple(pairs),
+        types=tuple(types),
+        mean_f1=Estimate(
+            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
+        ),
+        mean_partial_f1=mean([p.partial.f1 for p in pairs]),
+        fleiss_kappa=Estimate(
+            fleiss_value, None, None if fleiss_value is not None else fleiss_reason(fleiss_tokens)
+        ),
+        fleiss_tokens=fleiss_tokens,
+        alpha=Estimate(alpha, alpha_interval, alpha_reason(alpha, alpha_interval, info is not None, reason)),
+        documents=size[0],
+        tokens=size[1],
+        disagreements=Disagreements(0, {}, ()),
+        bootstrap=info,
+    )

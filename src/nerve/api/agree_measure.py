@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._engine import speedups
-from ..analysis.agree_formulas import alpha_reason, fleiss_reason, interval_reason
-from ..analysis.agree_result import AgreeBootstrap, Agreement, Disagreements, Estimate, PairScores, mean
+from ..analysis.agree_formulas import agreement_of
+from ..analysis.agree_result import AgreeBootstrap, Agreement, PairScores
 from ..analysis.agree_stats import agree_intervals, entity_keys, pair_counts_of_keys
 from ..analysis.agreement import ONE_LABEL, alpha, alpha_parts, cohen, fleiss, label_counts, token_labels
 from ..compiled_spans import columns_result
@@ -140,24 +140,7 @@ def measured(ann: AnnotatorSpans, stats: Statistics | None) -> Agreement:
     f1_interval = alpha_interval = info = None
     if stats is not None:
         f1_interval, alpha_interval, info = _intervals(ann, parts, stats)
-    reason = interval_reason(None if info is None else info.flags)
-    return Agreement(
-        annotators=(),
-        pairs=tuple(pairs),
-        types=tuple(sorted({t for s in ann.spans for t in s.labels})),
-        mean_f1=Estimate(
-            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
-        ),
-        mean_partial_f1=mean([p.partial.f1 for p in pairs]),
-        fleiss_kappa=Estimate(
-            fleiss_value, None, None if fleiss_value is not None else fleiss_reason(fleiss_tokens)
-        ),
-        fleiss_tokens=fleiss_tokens,
-        alpha=Estimate(
-            alpha_value, alpha_interval, alpha_reason(alpha_value, alpha_interval, info is not None, reason)
-        ),
-        documents=len(ann.documents),
-        tokens=int(doc_start[-1]),
-        disagreements=Disagreements(0, {}, ()),
-        bootstrap=info,
-    )
+    types = sorted({t for s in ann.spans for t in s.labels})
+    drawn = (f1_interval, alpha_interval, info)
+    size = (len(ann.documents), int(doc_start[-1]))
+    return agreement_of(pairs, types, (fleiss_value, fleiss_tokens), alpha_value, drawn, size)
