@@ -84,8 +84,14 @@ def muc_count(
     """
 
 # csrc/agree.c: a CoNLL file of several tag columns (nerve.io.tags.agree_scan, nerve.compiled_agree_read)
+def agree_map(path: str, /) -> tuple[object, int] | None:
+    """The file mapped read-only (a mapping the other functions take as data) and its size, or None."""
+
+def agree_slice(data: object, lo: int, hi: int, /) -> bytes:
+    """``data[lo:hi]`` (bytes or a mapping), clipped to the data."""
+
 def agree_scan(
-    data: bytes, start: int, end: int, /
+    data: object, start: int, end: int, /
 ) -> tuple[int, bytes, bytes, bytes, list[tuple[list[bytes], bytes]], int, int, int] | str:
     """The lines of ``data[start:end]``, or why the numpy engine must read it.
 
@@ -139,5 +145,5 @@ def agree_apart(
 def agree_resample(values: bytes, units: int, k: int, n: int, words: tuple[int, int, int, int], /) -> bytes:
     """The int64 column sums of ``n`` resamples of ``values`` (units x k), drawn as numpy's default_rng."""
 
-def agree_words(data: bytes, word_start: bytes, lo: int, hi: int, /) -> list[str]:
+def agree_words(data: object, word_start: bytes, lo: int, hi: int, /) -> list[str]:
     """The words of tokens ``lo`` to ``hi`` (each from its start to the first blank), decoded."""

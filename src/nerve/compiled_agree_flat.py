@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations
 
@@ -43,13 +43,15 @@ from .analysis.agree_result import (
 from .analysis.units import Flag, check_memory
 from .compiled_agree_read import Column, FlatColumn, FlatRead
 from .errors import plural
-from .io.tags.agree_scan import both
+from .io.tags.agree_scan import both, raw
 from .plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics
 from .results import Result
 
 __all__ = ["measured_flat"]
 
 Named = list[tuple[str, FlatColumn]]  # each annotator's name and column
+Scored = tuple[Result, bytes]  # a pair's result and its exact matches by document
+Todo = tuple[int, int, int]  # a pair's place and its two columns
 
 Mark = tuple[str | None, str]
 
@@ -60,21 +62,21 @@ def _ints(b: bytes) -> list[int]:
 
 
 def _results(
-    read: FlatRead, columns: Named, labels: list[bytes], chosen: list[tuple[int, int]]
-) -> list[tuple[Result, bytes]]:
-    """The chosen pairs scored as `nerve.score` scores them, and their exact matches by document.
+    read: FlatRead, columns: Named, labels: list[bytes], todo: Iterator[Todo], out: list[Scored]
+) -> None:
+    """The pairs taken from ``todo`` scored as `nerve.score` scores them, each put at its place in ``out``.
 
     Each pair's result comes from the compiled matcher, with its exact tp, fp and fn by document
     (int64). The entities both annotators of a pair hold are counted apart (`agree_apart`): the matcher sees
-    only the rest. ``labels``: each column's labels in one list of types.
+    only the rest. ``labels``: each column's labels in one list of types. Two threads take pairs
+    from one ``todo`` (its ``next`` is atomic): whichever is free takes the next.
     """
     from .compiled_spans import columns_result
 
     engine = speedups()
     assert engine is not None
     plan = Plan(metrics=Metrics(1.0, MucOptions()))
-    out = []
-    for i, j in chosen:
+    for p, i, j in todo:
         (_, a), (_, b) = columns[i], columns[j]
         rest_a, rest_b, same, exact = engine.agree_apart(
             a.spans, b.spans, labels[i], labels[j], len(a.names), read.n_docs
@@ -82,8 +84,7 @@ def _results(
         gold, pred = (*rest_a, a.names, read.n_docs), (*rest_b, b.names, read.n_docs)
         result = columns_result(gold, pred, plan, "conll", pairs=False, same=same)
         assert result is not None
-        out.append((result, exact))
-    return out
+        out[p] = (result, exact)
 
 
 def _pairs(
@@ -176,15 +177,16 @@ def _scored(
     engine = speedups()
     assert engine is not None
     together = list(combinations(range(len(columns)), 2))
-    half = max(len(together) - 2, 0) // 2  # the token counts take about two pairs' time
+    todo = iter([(p, i, j) for p, (i, j) in enumerate(together)])
     labels = [side[3] for side in sides]
+    scored: list[Scored] = [(None, b"")] * len(together)  # type: ignore[list-item]
 
-    def counted() -> tuple[tuple[bytes, bytes, bytes], list[tuple[Result, bytes]]]:
-        return engine.agree_tokens(sides, read.doc_start, k), _results(read, columns, labels, together[:half])
+    def counted() -> tuple[bytes, bytes, bytes]:
+        tokens = engine.agree_tokens(sides, read.doc_start, k)
+        _results(read, columns, labels, todo, scored)
+        return tokens
 
-    (tokens_b, first), second = both(counted, lambda: _results(read, columns, labels, together[half:]))
-    matrices, same_b, by_label_b = tokens_b
-    scored = first + second
+    (matrices, same_b, by_label_b), _ = both(counted, lambda: _results(read, columns, labels, todo, scored))
     pairs = _pairs(read, columns, [result for result, _ in scored], matrices, k)
     return pairs, same_b, by_label_b, b"".join(exact for _, exact in scored)
 
@@ -262,9 +264,9 @@ class _Words:
         if self.all is None:
             self.reads += 1
             if self.reads < _READS:
-                return self.engine.agree_words(self.read.data, self.read.word_start, lo, hi)
+                return self.engine.agree_words(raw(self.read.data), self.read.word_start, lo, hi)
             n = len(self.read.sentence)  # a whole listing: every word decoded once, in C
-            self.all = self.engine.agree_words(self.read.data, self.read.word_start, 0, n)
+            self.all = self.engine.agree_words(raw(self.read.data), self.read.word_start, 0, n)
         return self.all[lo:hi]
 
     def text(self, doc: int, start: int, end: int) -> str:

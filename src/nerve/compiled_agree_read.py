@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from . import options
 from ._engine import speedups
 from .errors import NerveError, SchemeError
-from .io.tags.agree_scan import Scanned, both, scan_columns
+from .io.tags.agree_scan import Data, FileBytes, Scanned, both, scan_columns
 from .io.tags.conll_counted import scheme_tables
 from .model.schemes import BEGIN, END, OUT, SCHEMES, check_letters, infer_scheme
 from .model.vocab import TagVocab
@@ -29,7 +29,7 @@ _KIND_NAMES = ("O", "B", "I", "E", "S")
 class FlatRead:
     """What the C core read: the documents, tokens and every tag column's ids and distinct tags."""
 
-    def __init__(self, path: str, data: bytes, scanned: Scanned) -> None:
+    def __init__(self, path: str, data: Data, scanned: Scanned) -> None:
         self.path, self.data, self.n_docs = path, data, scanned.n_docs
         self.doc_start = scanned.doc_start  # int64, n_docs + 1
         self.sentence = scanned.sentence  # uint8 a token
@@ -112,8 +112,7 @@ def read_agree_columns(
     """The file read by the C core and the picked columns decoded, or ``None`` to hand over."""
     engine = speedups()
     assert engine is not None
-    with open(path, "rb") as f:
-        data = f.read()
+    data = FileBytes(engine, path)
     scanned = scan_columns(engine, data)
     if scanned is None:
         return None

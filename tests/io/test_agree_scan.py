@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import engine
 from engines import compiled_or_skip
 from nerve._engine import speedups
-from nerve.io.tags.agree_scan import cut_of, documents, scan_columns
+from nerve.io.tags.agree_scan import FileBytes, cut_of, documents, raw, scan_columns
 
 compiled_or_skip()
 
@@ -125,3 +125,46 @@ def _compiled_engine() -> Iterator[None]:
     """The compiled engine on, also in the ``NERVE_NO_SPEEDUPS=1`` pass (it is built: compiled_or_skip)."""
     with engine(True):
         yield
+
+
+@settings(max_examples=50, deadline=None)
+@given(files(), st.integers(0, 400), st.integers(0, 400))
+def test_a_mapped_file_reads_as_its_bytes(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, lo: int, hi: int
+) -> None:
+    """The file mapped (`FileBytes`) slices, scans and gives words as its bytes do."""
+    core = _core()
+    path = tmp_path_factory.mktemp("mapped") / "a.conll"
+    path.write_bytes(data)
+    mapped = FileBytes(core, str(path))
+    assert not isinstance(mapped.raw, bytes)  # a mapping, not a copy
+    assert len(mapped) == len(data)
+    assert mapped[lo:hi] == data[lo:hi]
+    assert mapped[lo:] == data[lo:]
+    assert mapped[:hi] == data[:hi]
+    assert cut_of(mapped, lo) == cut_of(data, lo)
+    one, other = scan_columns(core, mapped, None), scan_columns(core, data, None)
+    assert (one is None) == (other is None)
+    if one is not None and other is not None:
+        assert vars(one) == vars(other)
+        n = len(one.sentence)
+        words = core.agree_words(data, one.word_start, 0, n)
+        assert core.agree_words(raw(mapped), one.word_start, 0, n) == words
+
+
+def test_a_file_that_is_not_mapped_is_read(tmp_path: Any) -> None:
+    """An empty file (no mapping of no bytes) or a directory is read as bytes, or fails as reading does."""
+    core = _core()
+    empty = tmp_path / "empty.conll"
+    empty.write_bytes(b"")
+    assert core.agree_map(str(empty)) is None
+    found = FileBytes(core, str(empty))
+    assert found.raw == b""
+    assert len(found) == 0
+    assert found[0:10] == b""
+    assert core.agree_map(str(tmp_path)) is None
+    assert core.agree_map(str(tmp_path / "missing")) is None
+    with pytest.raises(FileNotFoundError):
+        FileBytes(core, str(tmp_path / "missing"))
+    with pytest.raises(TypeError, match="bytes, or a mapping"):
+        core.agree_scan(bytearray(b"w O O\n"), 0, 6)

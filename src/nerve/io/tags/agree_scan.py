@@ -1,8 +1,9 @@
 """A CoNLL file of several tag columns scanned by the C core (csrc/agree.c), in two threads when big.
 
-In: the file's bytes. Out: `Scanned` (the documents' first tokens, where sentences start, where
-each token's word starts, and each tag column's distinct tags and the uint16 id of each token's
-tag), as one pass over the whole file gives it; or ``None`` where the core hands the file over.
+In: the file's bytes (`FileBytes`: the file mapped read-only where it can be). Out: `Scanned` (the
+documents' first tokens, where sentences start, where each token's word starts, and each tag
+column's distinct tags and the uint16 id of each token's tag), as one pass over the whole file gives
+it; or ``None`` where the core hands the file over.
 
 A file of `SPLIT_BYTES` or more on two cores or more is cut as `nerve.io.tags.conll_cuts` cuts a
 merged file (before a ``-DOCSTART-`` line, or after a blank line between token lines, past the
@@ -25,7 +26,7 @@ from typing import TypeVar
 from ..._frozen import frozen
 from .conll_cuts import cut_in, threads
 
-__all__ = ["Scanned", "both", "cut_of", "documents", "scan_columns"]
+__all__ = ["FileBytes", "Scanned", "both", "cut_of", "documents", "raw", "scan_columns"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -44,13 +45,47 @@ class Scanned:
     columns: list[tuple[list[bytes], bytes]]
 
 
-def cut_of(data: bytes, at: int) -> int | None:
+class FileBytes:
+    """A file's bytes as the C core reads them: mapped read-only (csrc/agree.c's `agree_map`), else read.
+
+    A mapping costs no copy of the file and no fresh memory: reading 22 MB into a bytes object took
+    16 ms, mapping it 1.5 ms. It has a length and gives slices as bytes; `raw` is what the core takes.
+    """
+
+    def __init__(self, core: ModuleType, path: str) -> None:
+        mapped = core.agree_map(path)
+        if mapped is None:  # empty, not a regular file, or no mmap here
+            with open(path, "rb") as f:
+                data = f.read()
+            self.raw: object = data
+            self.size = len(data)
+        else:
+            self.raw, self.size = mapped
+        self.core = core
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, cut: slice) -> bytes:
+        lo, hi, _ = cut.indices(self.size)
+        return self.core.agree_slice(self.raw, lo, hi)
+
+
+Data = bytes | FileBytes
+
+
+def raw(data: Data) -> object:
+    """What the C core takes for ``data``: the bytes, or the mapping."""
+    return data.raw if isinstance(data, FileBytes) else data
+
+
+def cut_of(data: Data, at: int) -> int | None:
     """Where ``data`` is cut into two halves: the first cut past ``at`` (within `_WINDOW`), or ``None``."""
     found = cut_in(data[at : at + _WINDOW])
     return None if found is None else at + found[0]
 
 
-def scan_columns(core: ModuleType, data: bytes, cut: int | None = -1) -> Scanned | None:
+def scan_columns(core: ModuleType, data: Data, cut: int | None = -1) -> Scanned | None:
     """The columns of ``data`` (see the module), or ``None`` to hand the file over.
 
     ``cut``: where to cut it in two (``None``: read it in one pass; by default past the middle
@@ -60,7 +95,8 @@ def scan_columns(core: ModuleType, data: bytes, cut: int | None = -1) -> Scanned
         cut = cut_of(data, len(data) // 2) if threads(len(data), None) > 1 else None
     if cut is None:
         return _one_pass(core, data)
-    a, b = both(lambda: core.agree_scan(data, 0, cut), lambda: core.agree_scan(data, cut, len(data)))
+    whole, size = raw(data), len(data)
+    a, b = both(lambda: core.agree_scan(whole, 0, cut), lambda: core.agree_scan(whole, cut, size))
     if not isinstance(a, tuple) or not isinstance(b, tuple) or a[5] != b[5]:
         return _one_pass(core, data)  # a half without tokens, or the core hands one over: one pass decides
     return _joined(core, a, b)
@@ -94,8 +130,8 @@ def both(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:
     return out[0], out[1]  # type: ignore[return-value]
 
 
-def _one_pass(core: ModuleType, data: bytes) -> Scanned | None:
-    one = core.agree_scan(data, 0, len(data))
+def _one_pass(core: ModuleType, data: Data) -> Scanned | None:
+    one = core.agree_scan(raw(data), 0, len(data))
     return None if isinstance(one, str) else Scanned(*one[:5])
 
 
