@@ -38,6 +38,9 @@ typedef struct {
     int64_t last_len; /* the previous token's tag (its bytes packed, when up to 8): most repeat */
     uint64_t last_key;
     int32_t last_id;
+    uint64_t memo_key[64]; /* tags of up to 8 bytes by the top bits of their hash: id, length, bytes */
+    int32_t memo_id[64];
+    uint8_t memo_len[64]; /* 0: empty */
     int32_t *slot; /* id + 1 of the key in each slot, 0 when empty */
     size_t cap;
     ag_key *keys;
@@ -105,10 +108,21 @@ static int32_t ag_intern(ag_column *c, const unsigned char *data, size_t len, in
         }
         if ((int64_t)n == c->last_len && packed == c->last_key) return c->last_id;
     }
-    if (2 * (c->n + 1) > c->cap && ag_rehash(c) < 0) return -1;
     uint64_t h = n <= 8 ? (packed ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL : ag_hash(data + at, n);
-    h ^= h >> 29; /* the slots take the low bits */
-    int32_t id = ag_find(c, data, at, n, h, packed);
+    size_t memo = (size_t)(h >> 58);
+    int32_t id;
+    if (n <= 8 && c->memo_len[memo] == n && c->memo_key[memo] == packed) {
+        id = c->memo_id[memo];
+    } else {
+        if (2 * (c->n + 1) > c->cap && ag_rehash(c) < 0) return -1;
+        h ^= h >> 29; /* the slots take the low bits */
+        id = ag_find(c, data, at, n, h, packed);
+        if (id >= 0 && n <= 8) {
+            c->memo_key[memo] = packed;
+            c->memo_len[memo] = (uint8_t)n;
+            c->memo_id[memo] = id;
+        }
+    }
     if (id >= 0 && n <= 8) {
         c->last_len = (int64_t)n;
         c->last_key = packed;
@@ -345,10 +359,12 @@ static inline int ag_continues(int code) {
 typedef struct {
     int64_t *doc, *start, *end, *label;
     size_t n, cap;
+    int fixed; /* the arrays are the caller's, of cap entities (an upper bound): never grown */
 } ag_spans;
 
 static int ag_emit(ag_spans *o, int64_t doc, int64_t start, int64_t end, int64_t label) {
     if (o->n == o->cap) {
+        if (o->fixed) return -1;
         size_t cap = o->cap ? o->cap * 2 : 4096;
         int64_t *a[4] = {realloc(o->doc, cap * 8), NULL, NULL, NULL};
         if (!a[0]) return -1;
@@ -377,6 +393,15 @@ static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const in
     size_t doc = 0, open_start = 0;
     for (size_t t = 0; t <= n; t++) {
         int edge = t == n || sentence[t];
+        if (!edge && pk == AG_OUT) { /* outside tags running on in a sentence: counted at once */
+            size_t r = t;
+            while (r < n && !sentence[r] && kind[ids[r]] == AG_OUT && type[ids[r]] == pt) r++;
+            if (r > t) {
+                codes[ag_code(AG_OUT, pt, AG_OUT, pt)] += (int64_t)(r - t);
+                t = r - 1;
+                continue;
+            }
+        }
         if (edge && t > 0) { /* the previous sentence ends: into the outside tag */
             codes[ag_code(pk, pt, AG_OUT, -1)]++;
             if (open && ag_emit(out, (int64_t)doc, (int64_t)open_start - doc_start[doc],
@@ -503,30 +528,6 @@ typedef struct {
     int64_t *apart, *kinds;
     size_t n_apart;
 } ag_votes;
-
-static int ag_votes_alloc(ag_votes *v, size_t cap) {
-    cap = cap ? cap : 1;
-    v->doc = malloc(cap * 8);
-    v->start = malloc(cap * 8);
-    v->end = malloc(cap * 8);
-    v->label = malloc(cap * 8);
-    v->cluster = malloc(cap * 8);
-    v->voters = malloc(cap * 8);
-    v->apart = malloc(cap * 8);
-    v->kinds = malloc(cap * 8);
-    return v->doc && v->start && v->end && v->label && v->cluster && v->voters && v->apart && v->kinds ? 0 : -1;
-}
-
-static void ag_votes_free(ag_votes *v) {
-    free(v->doc);
-    free(v->start);
-    free(v->end);
-    free(v->label);
-    free(v->cluster);
-    free(v->voters);
-    free(v->apart);
-    free(v->kinds);
-}
 
 /* Whether entity e of a comes before entity f of b: by document, start, longest first, type. */
 static inline int ag_before(const ag_side *a, size_t e, const ag_side *b, size_t f) {
@@ -905,10 +906,41 @@ static PyObject *agree_remap(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* Arrays written without the GIL and handed out without a copy: k bytearrays of cap items of 8
+ * bytes (an upper bound; the pages past what is written are never touched, so cost nothing), cut
+ * to what was written by ag_cut. A copy into bytes took a fresh page for every 4 KiB written. */
+static int ag_arrays(PyObject **o, int64_t **p, int k, size_t cap) {
+    for (int i = 0; i < k; i++) o[i] = NULL;
+    for (int i = 0; i < k; i++) {
+        if (cap > (size_t)PY_SSIZE_T_MAX / 8 || !(o[i] = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)cap * 8))) {
+            for (int j = 0; j < i; j++) Py_CLEAR(o[j]);
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            return -1;
+        }
+        p[i] = (int64_t *)(void *)PyByteArray_AsString(o[i]);
+    }
+    return 0;
+}
+
+/* The arrays cut to n items each (a shrink: no copy). 0, or -1 with the arrays released. */
+static int ag_cut(PyObject **o, int k, size_t n) {
+    int bad = 0;
+    for (int i = 0; i < k; i++) bad |= PyByteArray_Resize(o[i], (Py_ssize_t)n * 8) < 0;
+    if (bad) {
+        for (int i = 0; i < k; i++) Py_CLEAR(o[i]);
+    }
+    return bad ? -1 : 0;
+}
+
 static int ag_buffer(PyObject *o, Py_ssize_t item, const char *what, const void **p, size_t *n) {
     char *b;
     Py_ssize_t len;
-    if (PyBytes_AsStringAndSize(o, &b, &len) < 0) return -1;
+    if (PyByteArray_Check(o)) { /* an array this module handed out (ag_arrays) */
+        b = PyByteArray_AsString(o);
+        len = PyByteArray_Size(o);
+    } else if (PyBytes_AsStringAndSize(o, &b, &len) < 0) {
+        return -1;
+    }
     if (len % item) {
         PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not a whole number of items", what, len);
         return -1;
@@ -949,30 +981,27 @@ static PyObject *agree_decode(PyObject *self, PyObject *args) {
         }
     }
     int64_t codes[50] = {0};
-    ag_spans out = {0};
+    PyObject *arrays[4];
+    int64_t *p4[4];
+    if (ag_arrays(arrays, p4, 4, n[0] + 1) < 0) return NULL; /* an entity a token at least */
+    ag_spans out = {p4[0], p4[1], p4[2], p4[3], 0, n[0] + 1, 1};
     int got;
     Py_BEGIN_ALLOW_THREADS
     got = ag_decode(ids, n[0], kind, p[2], p[3], p[4], n[4] - 1, codes, &out);
     Py_END_ALLOW_THREADS
-    PyObject *result = NULL;
-    if (got < 0) PyErr_NoMemory();
-    else {
-        PyObject *list = PyList_New(50);
-        for (int i = 0; list && i < 50; i++) {
-            PyObject *v = PyLong_FromLongLong(codes[i]);
-            if (!v) Py_CLEAR(list);
-            else PyList_SetItem(list, i, v);
-        }
-        if (list) {
-            result = Py_BuildValue("(NNNNN)", list, ag_bytes(out.doc, out.n * 8), ag_bytes(out.start, out.n * 8),
-                                   ag_bytes(out.end, out.n * 8), ag_bytes(out.label, out.n * 8));
-        }
+    PyObject *list = got < 0 ? NULL : PyList_New(50);
+    for (int i = 0; list && i < 50; i++) {
+        PyObject *v = PyLong_FromLongLong(codes[i]);
+        if (!v) Py_CLEAR(list);
+        else PyList_SetItem(list, i, v);
     }
-    free(out.doc);
-    free(out.start);
-    free(out.end);
-    free(out.label);
-    return result;
+    if (!list || ag_cut(arrays, 4, out.n) < 0) {
+        if (got < 0) PyErr_SetString(PyExc_RuntimeError, "agree_decode: more entities than tokens");
+        Py_XDECREF(list);
+        for (int i = 0; i < 4; i++) Py_XDECREF(arrays[i]);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNNN)", list, arrays[0], arrays[1], arrays[2], arrays[3]);
 }
 
 
@@ -1068,21 +1097,20 @@ static PyObject *agree_votes(PyObject *self, PyObject *columns) {
         if (!ag_flat(&side[a])) Py_RETURN_NONE;
         total += side[a].n;
     }
-    ag_votes v;
-    memset(&v, 0, sizeof v);
-    PyObject *out = NULL;
-    if (ag_votes_alloc(&v, total) < 0) {
-        PyErr_NoMemory();
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        ag_vote(side, (int)m, &v);
-        Py_END_ALLOW_THREADS
-        out = Py_BuildValue("(NNNNNNNN)", ag_bytes(v.doc, v.n * 8), ag_bytes(v.start, v.n * 8), ag_bytes(v.end, v.n * 8),
-                            ag_bytes(v.label, v.n * 8), ag_bytes(v.voters, v.n * 8), ag_bytes(v.cluster, v.n * 8),
-                            ag_bytes(v.apart, v.n_apart * 8), ag_bytes(v.kinds, v.n_apart * 8));
+    PyObject *arrays[8];
+    int64_t *p[8];
+    if (ag_arrays(arrays, p, 8, total + 1) < 0) return NULL;
+    ag_votes v = {p[0], p[1], p[2], p[3], p[4], (uint64_t *)(void *)p[5], 0, p[6], p[7], 0};
+    Py_BEGIN_ALLOW_THREADS
+    ag_vote(side, (int)m, &v);
+    Py_END_ALLOW_THREADS
+    if (ag_cut(arrays, 6, v.n) < 0 || ag_cut(arrays + 6, 2, v.n_apart) < 0) {
+        for (int i = 0; i < 8; i++) Py_XDECREF(arrays[i]);
+        return NULL;
     }
-    ag_votes_free(&v);
-    return out;
+    /* in the order of the result: doc, start, end, label, voters, cluster, apart, kinds */
+    return Py_BuildValue("(NNNNNNNN)", arrays[0], arrays[1], arrays[2], arrays[3], arrays[5], arrays[4], arrays[6],
+                         arrays[7]);
 }
 
 
@@ -1131,9 +1159,16 @@ static PyObject *agree_apart(PyObject *self, PyObject *args) {
     size_t na, nb;
     if (ag_column_of(ca, &a) < 0 || ag_column_of(cb, &b) < 0) return NULL;
     if (ag_buffer(la, 8, "a_label", &pa, &na) < 0 || ag_buffer(lb, 8, "b_label", &pb, &nb) < 0) return NULL;
+    PyObject *arrays[8];
+    int64_t *rest[8];
+    if (ag_arrays(arrays, rest, 4, a.n + 1) < 0) return NULL;
+    if (ag_arrays(arrays + 4, rest + 4, 4, b.n + 1) < 0) {
+        for (int f = 0; f < 4; f++) Py_DECREF(arrays[f]);
+        return NULL;
+    }
     int ok = na == a.n && nb == b.n && k >= 0 && n_docs >= 0, fits = 0;
     uint8_t *both_a = NULL, *both_b = NULL;
-    int64_t *same = NULL, *exact = NULL, *rest[8] = {NULL};
+    int64_t *same = NULL, *exact = NULL;
     size_t count[2] = {0, 0};
     Py_BEGIN_ALLOW_THREADS
     ok = ok && ag_flat(&a) && ag_flat(&b);
@@ -1144,9 +1179,7 @@ static PyObject *agree_apart(PyObject *self, PyObject *args) {
         both_b = calloc(b.n + 1, 1);
         same = calloc((size_t)k + 1, 8);
         exact = calloc(3 * (size_t)n_docs + 1, 8);
-        for (int f = 0; f < 8; f++) rest[f] = malloc(((f < 4 ? a.n : b.n) + 1) * 8);
         fits = both_a && both_b && same && exact;
-        for (int f = 0; f < 8; f++) fits = fits && rest[f];
     }
     if (fits) {
         ag_exact(&a, &b, pa, pb, exact, both_a, both_b, same);
@@ -1166,38 +1199,29 @@ static PyObject *agree_apart(PyObject *self, PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
-    PyObject *out = NULL;
+    PyObject *out = NULL, *list = NULL;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "agree_apart: flat, sorted columns, their labels, documents below n_docs");
     } else if (!fits) {
         PyErr_NoMemory();
-    } else {
-        PyObject *list = PyList_New(k), *rests[2] = {NULL, NULL};
+    } else if ((list = PyList_New(k)) != NULL) {
         for (Py_ssize_t t = 0; list && t < k; t++) {
             PyObject *v = PyLong_FromLongLong(same[t]);
             if (!v) Py_CLEAR(list);
             else PyList_SetItem(list, t, v);
         }
-        for (int s2 = 0; s2 < 2; s2++) {
-            Py_ssize_t size = (Py_ssize_t)count[s2] * 8;
-            rests[s2] = Py_BuildValue("(NNNN)", PyByteArray_FromStringAndSize((char *)rest[4 * s2], size),
-                                      PyByteArray_FromStringAndSize((char *)rest[4 * s2 + 1], size),
-                                      PyByteArray_FromStringAndSize((char *)rest[4 * s2 + 2], size),
-                                      PyByteArray_FromStringAndSize((char *)rest[4 * s2 + 3], size));
-        }
-        if (list && rests[0] && rests[1]) {
-            out = Py_BuildValue("(NNNN)", rests[0], rests[1], list, ag_bytes(exact, 3 * (size_t)n_docs * 8));
-        } else {
-            Py_XDECREF(list);
-            Py_XDECREF(rests[0]);
-            Py_XDECREF(rests[1]);
-        }
+    }
+    if (list && ag_cut(arrays, 4, count[0]) == 0 && ag_cut(arrays + 4, 4, count[1]) == 0) {
+        out = Py_BuildValue("((NNNN)(NNNN)NN)", arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5],
+                            arrays[6], arrays[7], list, ag_bytes(exact, 3 * (size_t)n_docs * 8));
+    } else {
+        Py_XDECREF(list);
+        for (int f = 0; f < 8; f++) Py_XDECREF(arrays[f]);
     }
     free(both_a);
     free(both_b);
     free(same);
     free(exact);
-    for (int f = 0; f < 8; f++) free(rest[f]);
     return out;
 }
 
@@ -1238,33 +1262,33 @@ static PyObject *agree_words(PyObject *self, PyObject *args) {
 static PyObject *agree_relabel(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *label, *mapping;
-    if (!PyArg_ParseTuple(args, "SO!", &label, &PyList_Type, &mapping)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!", &label, &PyList_Type, &mapping)) return NULL;
     const void *p;
     size_t n;
     if (ag_buffer(label, 8, "label", &p, &n) < 0) return NULL;
     Py_ssize_t k = PyList_Size(mapping);
-    int64_t *to = malloc(((size_t)k + 1) * 8), *out = malloc(n * 8 + 1);
-    PyObject *result = NULL;
-    if (!to || !out) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    int64_t *to = malloc(((size_t)k + 1) * 8);
+    PyObject *result = to ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 8)) : PyErr_NoMemory();
+    if (!result) goto done;
     for (Py_ssize_t i = 0; i < k; i++) {
         to[i] = PyLong_AsLongLong(PyList_GetItem(mapping, i));
-        if (to[i] == -1 && PyErr_Occurred()) goto done;
+        if (to[i] == -1 && PyErr_Occurred()) {
+            Py_CLEAR(result);
+            goto done;
+        }
     }
     const int64_t *in = p;
+    int64_t *out = (int64_t *)(void *)PyBytes_AsString(result); /* written before anyone sees it */
     for (size_t e = 0; e < n; e++) {
         if (in[e] < 0 || in[e] >= k) {
             PyErr_SetString(PyExc_ValueError, "agree_relabel: a label out of range");
+            Py_CLEAR(result);
             goto done;
         }
         out[e] = to[in[e]];
     }
-    result = ag_bytes(out, n * 8);
 done:
     free(to);
-    free(out);
     return result;
 }
 
