@@ -13,6 +13,7 @@ labels, so Fleiss' kappa counts every token and alpha's parts have one ``S`` col
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -115,15 +116,17 @@ def _bounds(values: list[float | None], confidence: float) -> tuple[float, float
 
 
 def _intervals(
-    rows: list[list[int]], n_pairs: int, m: int, stats: Statistics
+    values: bytes, shape: tuple[int, int], n_pairs: int, m: int, stats: Statistics
 ) -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap]:
-    """The intervals of the mean pairwise F1 and of alpha from resampled documents (`agree_intervals`)."""
-    from .analysis.agree_draws import any_differs, resampled
+    """The intervals of the mean pairwise F1 and of alpha from resampled documents (`agree_intervals`).
+
+    ``values``: `_document_values` (int64, units x columns).
+    """
+    from .analysis.agree_draws import any_differs, resampled_flat
 
     n, seed, level = stats.resamples, stats.seed, stats.confidence
-    units = len(rows)
+    units, columns = shape
     flags: tuple[Flag, ...] = document_flags(units)
-    columns = len(rows[0]) if rows else 3 * n_pairs + m
     check_memory(n, columns, plural(columns, "column"))
     if units < 2:
         return None, None, AgreeBootstrap(n, seed, level, units, flags)
@@ -131,39 +134,44 @@ def _intervals(
     alphas: list[float | None] = []
     engine = speedups()
     assert engine is not None
-    for total in resampled(engine, rows, n, seed):
+    for total in resampled_flat(engine, values, shape, n, seed):
         f1 = 0.0
         for p in range(n_pairs):
             f1 += f1_of(total[3 * p], total[3 * p + 1], total[3 * p + 2])
         f1s.append(f1 / max(n_pairs, 1))
         alphas.append(alpha_of(total[3 * n_pairs :], m))
     found = []
-    for name, values in (("mean pairwise F1", f1s), ("alpha", alphas)):
-        known = [v for v in values if v is not None]
-        if values and len(known) == len(values) and not any_differs(known):
+    for name, drawn in (("mean pairwise F1", f1s), ("alpha", alphas)):
+        known = [v for v in drawn if v is not None]
+        if drawn and len(known) == len(drawn) and not any_differs(known):
             found.append(degenerate_flag(name))
     info = AgreeBootstrap(n, seed, level, units, flags + tuple(found))
     return _bounds(f1s, level), _bounds(alphas, level), info
 
 
-def _document_rows(
-    exact: list[int], same: list[int], by_label: list[int], counts: tuple[int, int, int]
-) -> list[list[int]]:
-    """Per document: each pair's tp, fp and fn, then alpha's parts (every token has all m labels)."""
+def _document_values(
+    exact: bytes, same: list[int], by_label: list[int], counts: tuple[int, int, int]
+) -> tuple[bytes, tuple[int, int]]:
+    """Per document (int64, a row each): each pair's tp, fp and fn, then alpha's parts; and the shape.
+
+    Alpha's parts are ``[n, S_2..S_m, n_c...]``: every token has all m labels, so only ``S_m`` (the
+    document's pairs of equal labels) is not 0. ``exact``: each pair's tp, fp and fn by document.
+    """
     n_pairs, m, k = counts
     n_docs = len(same)
-    rows = []
-    for d in range(n_docs):
-        row = []
-        for p in range(n_pairs):
-            at = p * 3 * n_docs + 3 * d
-            row += exact[at : at + 3]
-        labels = by_label[d * k : (d + 1) * k]
-        s = [0] * (m - 1)
-        s[m - 2] = same[d]
-        row += [sum(labels), *s, *labels]
-        rows.append(row)
-    return rows
+    width = 3 * n_pairs + m + k
+    flat = array("q", bytes(8 * n_docs * width))
+    ex = memoryview(exact).cast("q")
+    for p in range(n_pairs):
+        for j in range(3):
+            at = p * 3 * n_docs + j
+            flat[3 * p + j :: width] = array("q", ex[at : at + 3 * n_docs : 3])
+    base = 3 * n_pairs
+    flat[base::width] = array("q", [sum(by_label[d * k : (d + 1) * k]) for d in range(n_docs)])
+    flat[base + m - 1 :: width] = array("q", same)
+    for c in range(k):
+        flat[base + m + c :: width] = array("q", by_label[c::k])
+    return flat.tobytes(), (n_docs, width)
 
 
 def _scored(
@@ -216,8 +224,8 @@ def measured_flat(
     def drawn() -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap | None]:
         if stats is None:
             return None, None, None
-        rows = _document_rows(_ints(exact_b), same, by_label, (len(pairs), m, k))
-        return _intervals(rows, len(pairs), m, stats)
+        values, shape = _document_values(exact_b, same, by_label, (len(pairs), m, k))
+        return _intervals(values, shape, len(pairs), m, stats)
 
     # two threads: the C resampling and the C votes release the GIL
     (f1_interval, alpha_interval, info), disagreements = both(

@@ -17,7 +17,7 @@ from types import ModuleType
 
 Column = tuple[bytes, bytes, bytes, bytes]  # doc, start, end, label: int64 each
 
-__all__ = ["FlatVotes", "any_differs", "flat_votes", "quantiles", "resampled"]
+__all__ = ["FlatVotes", "any_differs", "flat_votes", "quantiles", "resampled", "resampled_flat"]
 
 
 class FlatVotes:
@@ -105,7 +105,15 @@ def resampled(core: ModuleType, rows: list[list[int]], n: int, seed: int) -> lis
     """
     k = len(rows[0]) if rows else 0
     flat = array("q", [v for row in rows for v in row]).tobytes()
-    totals = memoryview(core.agree_resample(flat, len(rows), k, n, seed_words(seed))).cast("q").tolist()
+    return resampled_flat(core, flat, (len(rows), k), n, seed)
+
+
+def resampled_flat(
+    core: ModuleType, values: bytes, shape: tuple[int, int], n: int, seed: int
+) -> list[list[int]]:
+    """`resampled` of ``values``: int64 bytes of ``shape`` (units x columns), row after row."""
+    units, k = shape
+    totals = memoryview(core.agree_resample(values, units, k, n, seed_words(seed))).cast("q").tolist()
     return [totals[r * k : (r + 1) * k] for r in range(n)]
 
 
