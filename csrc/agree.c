@@ -386,9 +386,12 @@ static int ag_emit(ag_spans *o, int64_t doc, int64_t start, int64_t end, int64_t
 }
 
 /* The entities of one column's tag ids (kind and type of each id; type -1 outside), in document
- * offsets, and its transitions by pair code (sentence edges as the outside tag). 0, or -1. */
-static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const int32_t *type, const uint8_t *sentence,
-                     const int64_t *doc_start, size_t n_docs, int64_t *codes, ag_spans *out) {
+ * offsets, and its transitions by pair code (sentence edges as the outside tag). 0, or -1. ids[0]
+ * is token t0 of the whole: a file scanned in parts (agree_scan) is decoded part after part, each
+ * ending a sentence, as the cut between them does. */
+static int ag_decode_from(const uint16_t *ids, size_t n, const int8_t *kind, const int32_t *type,
+                          const uint8_t *sentence, const int64_t *doc_start, size_t n_docs, int64_t *codes,
+                          ag_spans *out, size_t t0) {
     int pk = AG_OUT, pt = -1, open = 0, open_type = 0;
     size_t doc = 0, open_start = 0;
     for (size_t t = 0; t <= n; t++) {
@@ -402,10 +405,11 @@ static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const in
                 continue;
             }
         }
+        size_t g = t0 + t; /* the token's place in the whole file */
         if (edge && t > 0) { /* the previous sentence ends: into the outside tag */
             codes[ag_code(pk, pt, AG_OUT, -1)]++;
             if (open && ag_emit(out, (int64_t)doc, (int64_t)open_start - doc_start[doc],
-                                (int64_t)t - doc_start[doc], open_type) < 0) {
+                                (int64_t)g - doc_start[doc], open_type) < 0) {
                 return -1;
             }
             open = 0;
@@ -413,14 +417,14 @@ static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const in
             pt = -1;
         }
         if (t == n) break;
-        while (doc + 1 < n_docs && (size_t)doc_start[doc + 1] <= t) doc++;
+        while (doc + 1 < n_docs && (size_t)doc_start[doc + 1] <= g) doc++;
         int ck = kind[ids[t]], ct = type[ids[t]];
         int code = ag_code(pk, pt, ck, ct);
         codes[code]++;
         if (ck != AG_OUT || pk != AG_OUT) {
             int inside = ck != AG_OUT, goes_on = inside && ag_continues(code);
             if (!goes_on && open) {
-                if (ag_emit(out, (int64_t)doc, (int64_t)open_start - doc_start[doc], (int64_t)t - doc_start[doc],
+                if (ag_emit(out, (int64_t)doc, (int64_t)open_start - doc_start[doc], (int64_t)g - doc_start[doc],
                             open_type) < 0) {
                     return -1;
                 }
@@ -429,7 +433,7 @@ static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const in
             if (inside && !goes_on) {
                 open = 1;
                 open_type = ct;
-                open_start = t;
+                open_start = g;
             }
         }
         pk = ck;
@@ -437,6 +441,7 @@ static int ag_decode(const uint16_t *ids, size_t n, const int8_t *kind, const in
     }
     return 0;
 }
+
 
 
 /* ---- token labels and exact matches: what the statistics add up ---- */
@@ -726,11 +731,28 @@ static PyObject *ag_columns(const ag_scan_t *s, const unsigned char *data) {
             if (!b) Py_CLEAR(tags);
             else PyList_SetItem(tags, (Py_ssize_t)k, b);
         }
-        PyObject *item = tags ? Py_BuildValue("(NN)", tags, ag_bytes(col->ids, s->n_tokens * 2)) : NULL;
-        if (!item) Py_CLEAR(out);
-        else PyList_SetItem(out, c, item);
+        if (!tags) Py_CLEAR(out);
+        else PyList_SetItem(out, c, tags);
     }
     return out;
+}
+
+/* A scan (agree_scan) kept whole in C: its arrays are read where they are (agree_decode,
+ * agree_words), never copied out; agree_parts copies them for who wants to look. */
+static const char AG_SCAN[] = "nerve.agree.scan";
+
+static void ag_scan_release(PyObject *capsule) {
+    ag_scan_t *s = PyCapsule_GetPointer(capsule, AG_SCAN);
+    if (s) {
+        ag_scan_free(s);
+        free(s);
+    }
+}
+
+static ag_scan_t *ag_scan_of(PyObject *o) {
+    ag_scan_t *s = PyCapsule_IsValid(o, AG_SCAN) ? PyCapsule_GetPointer(o, AG_SCAN) : NULL;
+    if (!s) PyErr_SetString(PyExc_TypeError, "a scan from agree_scan");
+    return s;
 }
 
 /* ---- the file's bytes: a bytes object, or a read-only mapping of the file ---- */
@@ -830,8 +852,9 @@ static PyObject *agree_slice(PyObject *self, PyObject *args) {
     return PyBytes_FromStringAndSize(buf + lo, hi - lo);
 }
 
-/* agree_scan(data, start, end) -> (n_docs, doc_start, sentence, word_start, [(tags, ids), ...], width,
- * leading, docstarts) of the lines of data[start:end] (start at a line's start), or why not. */
+/* agree_scan(data, start, end) -> (n_docs, doc_start, scan, tokens, [tags, ...], width, leading,
+ * docstarts) of the lines of data[start:end] (start at a line's start), or why not. scan: the
+ * arrays (sentence starts, words' starts in data, each column's uint16 ids), kept in C. */
 static PyObject *agree_scan(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *data;
@@ -844,26 +867,48 @@ static PyObject *agree_scan(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "agree_scan: a range outside the data");
         return NULL;
     }
-    ag_scan_t s;
+    ag_scan_t *s = malloc(sizeof *s);
+    if (!s) return PyErr_NoMemory();
     int got;
     Py_BEGIN_ALLOW_THREADS
-    got = ag_scan((const unsigned char *)buf + start, (size_t)(end - start), &s);
-    for (size_t t = 0; got == 0 && t < s.n_tokens; t++) s.word_start[t] += start; /* offsets into data */
+    got = ag_scan((const unsigned char *)buf + start, (size_t)(end - start), s);
+    for (size_t t = 0; got == 0 && t < s->n_tokens; t++) s->word_start[t] += start; /* offsets into data */
     Py_END_ALLOW_THREADS
     if (got < 0) {
-        const char *why = s.stop;
-        ag_scan_free(&s);
+        const char *why = s->stop;
+        ag_scan_free(s);
+        free(s);
         if (why && strcmp(why, "no memory") == 0) return PyErr_NoMemory();
         return PyUnicode_FromString(why ? why : "unread");
     }
-    size_t n = s.n_tokens;
-    PyObject *cols = ag_columns(&s, (const unsigned char *)buf + start);
-    PyObject *out = cols ? Py_BuildValue("(nNNNNiin)", (Py_ssize_t)s.n_docs, ag_bytes(s.doc_start, (s.n_docs + 1) * 8),
-                                         ag_bytes(s.sentence, n), ag_bytes(s.word_start, n * 8), cols, s.width,
-                                         s.leading, (Py_ssize_t)s.before)
+    PyObject *handle = PyCapsule_New(s, AG_SCAN, ag_scan_release);
+    if (!handle) {
+        ag_scan_free(s);
+        free(s);
+        return NULL;
+    }
+    PyObject *cols = ag_columns(s, (const unsigned char *)buf + start);
+    PyObject *out = cols ? Py_BuildValue("(nNOnNiin)", (Py_ssize_t)s->n_docs, ag_bytes(s->doc_start, (s->n_docs + 1) * 8),
+                                         handle, (Py_ssize_t)s->n_tokens, cols, s->width, s->leading,
+                                         (Py_ssize_t)s->before)
                          : NULL;
-    ag_scan_free(&s);
+    Py_DECREF(handle);
     return out;
+}
+
+/* agree_parts(scan) -> (sentence, word_start, [ids, ...]): a scan's arrays, copied out as bytes. */
+static PyObject *agree_parts(PyObject *self, PyObject *handle) {
+    (void)self;
+    const ag_scan_t *s = ag_scan_of(handle);
+    if (!s) return NULL;
+    size_t n = s->n_tokens;
+    PyObject *ids = PyList_New(s->width - 1);
+    for (int c = 0; ids && c < s->width - 1; c++) {
+        PyObject *b = ag_bytes(s->col[c].ids, n * 2);
+        if (!b) Py_CLEAR(ids);
+        else PyList_SetItem(ids, c, b);
+    }
+    return ids ? Py_BuildValue("(NNN)", ag_bytes(s->sentence, n), ag_bytes(s->word_start, n * 8), ids) : NULL;
 }
 
 /* agree_remap(ids, mapping) -> ids: uint16 ids through a mapping (the second half's ids into the first's). */
@@ -950,44 +995,115 @@ static int ag_buffer(PyObject *o, Py_ssize_t item, const char *what, const void 
     return 0;
 }
 
-/* agree_decode(ids, kind, type, sentence, doc_start) -> (codes, doc, start, end, label): one column. */
+#define AG_PARTS 8 /* the parts a file is scanned in, at most */
+
+typedef struct {
+    const ag_scan_t *scan;
+    const uint16_t *ids; /* the column's */
+    int8_t *kind; /* by the part's own tag ids */
+    int32_t *type;
+} ag_part;
+
+/* The parts (scan, mapping of the part's tag ids to the column's, or None) of one column: their
+ * scans and each part's kind and type tables (malloc'd, in out, also on an error). The number of
+ * parts, or -1 with an error set. */
+static int ag_parts_of(PyObject *parts, Py_ssize_t column, const int8_t *kind, const int32_t *type, size_t nk,
+                       ag_part *out, size_t *tokens) {
+    Py_ssize_t np = PyList_Check(parts) ? PyList_Size(parts) : -1;
+    if (np < 1 || np > AG_PARTS) {
+        PyErr_SetString(PyExc_ValueError, "agree_decode: a list of 1 to 8 parts");
+        return -1;
+    }
+    *tokens = 0;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *part = PyList_GetItem(parts, i), *mapping;
+        const ag_scan_t *s;
+        if (!PyTuple_Check(part) || PyTuple_Size(part) != 2 || !(s = ag_scan_of(PyTuple_GetItem(part, 0)))) return -1;
+        mapping = PyTuple_GetItem(part, 1);
+        if (column < 0 || column >= s->width - 1 || (mapping != Py_None && !PyList_Check(mapping))) {
+            PyErr_SetString(PyExc_ValueError, "agree_decode: a column of the scan, and a list or None");
+            return -1;
+        }
+        const ag_column *col = &s->col[column];
+        size_t n_tags = col->n;
+        if (mapping != Py_None && (size_t)PyList_Size(mapping) != n_tags) {
+            PyErr_SetString(PyExc_ValueError, "agree_decode: a mapping of every tag of the part");
+            return -1;
+        }
+        out[i] = (ag_part){s, col->ids, malloc(n_tags + 1), malloc((n_tags + 1) * 4)};
+        if (!out[i].kind || !out[i].type) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t t = 0; t < n_tags; t++) {
+            long long to = (long long)t;
+            if (mapping != Py_None && (to = PyLong_AsLongLong(PyList_GetItem(mapping, (Py_ssize_t)t))) == -1 &&
+                PyErr_Occurred()) {
+                return -1;
+            }
+            if (to < 0 || (size_t)to >= nk || kind[to] < 0 || kind[to] > 4) {
+                PyErr_SetString(PyExc_ValueError, "agree_decode: a tag without its kind");
+                return -1;
+            }
+            out[i].kind[t] = kind[to];
+            out[i].type[t] = type[to];
+        }
+        *tokens += s->n_tokens;
+    }
+    return (int)np;
+}
+
+static PyObject *ag_decoded(const ag_part *part, int np, const int64_t *doc_start, size_t n_docs, size_t tokens);
+
+/* agree_decode(parts, column, kind, type, doc_start) -> (codes, doc, start, end, label): one column
+ * of a file scanned in parts (agree_scan; a part's tag ids mapped to the column's, or None), decoded
+ * with the kind and type of each of the column's tags. */
 static PyObject *agree_decode(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *o[5];
-    if (!PyArg_ParseTuple(args, "SSSSS", &o[0], &o[1], &o[2], &o[3], &o[4])) return NULL;
-    const void *p[5];
-    size_t n[5];
-    static const Py_ssize_t item[5] = {2, 1, 4, 1, 8};
-    static const char *what[5] = {"ids", "kind", "type", "sentence", "doc_start"};
-    for (int i = 0; i < 5; i++) {
+    PyObject *parts, *o[3];
+    Py_ssize_t column;
+    if (!PyArg_ParseTuple(args, "OnSSS", &parts, &column, &o[0], &o[1], &o[2])) return NULL;
+    const void *p[3];
+    size_t n[3];
+    static const Py_ssize_t item[3] = {1, 4, 8};
+    static const char *what[3] = {"kind", "type", "doc_start"};
+    for (int i = 0; i < 3; i++) {
         if (ag_buffer(o[i], item[i], what[i], &p[i], &n[i]) < 0) return NULL;
     }
-    const uint16_t *ids = p[0];
-    const int8_t *kind = p[1];
-    if (n[1] != n[2] || n[3] != n[0] || n[4] < 1 || ((const int64_t *)p[4])[n[4] - 1] != (int64_t)n[0]) {
+    ag_part part[AG_PARTS] = {{0}};
+    size_t tokens = 0;
+    int np = ag_parts_of(parts, column, p[0], p[1], n[0], part, &tokens);
+    PyObject *result = NULL;
+    if (np < 0) goto done; /* the tables made so far freed */
+    if (n[0] != n[1] || n[2] < 1 || ((const int64_t *)p[2])[n[2] - 1] != (int64_t)tokens) {
         PyErr_SetString(PyExc_ValueError, "agree_decode: inconsistent lengths");
-        return NULL;
+        goto done;
     }
-    for (size_t t = 0; t < n[0]; t++) {
-        if ((size_t)ids[t] >= n[1]) {
-            PyErr_SetString(PyExc_ValueError, "agree_decode: a tag id out of range");
-            return NULL;
-        }
+    result = ag_decoded(part, np, p[2], n[2] - 1, tokens);
+done:
+    for (int i = 0; i < AG_PARTS; i++) {
+        free(part[i].kind);
+        free(part[i].type);
     }
-    for (size_t k = 0; k < n[1]; k++) {
-        if (kind[k] < 0 || kind[k] > 4) {
-            PyErr_SetString(PyExc_ValueError, "agree_decode: a kind out of range");
-            return NULL;
-        }
-    }
+    return result;
+}
+
+/* The column's parts decoded one after the other (ag_decode_from), as agree_decode returns them. */
+static PyObject *ag_decoded(const ag_part *part, int np, const int64_t *doc_start, size_t n_docs, size_t tokens) {
     int64_t codes[50] = {0};
     PyObject *arrays[4];
     int64_t *p4[4];
-    if (ag_arrays(arrays, p4, 4, n[0] + 1) < 0) return NULL; /* an entity a token at least */
-    ag_spans out = {p4[0], p4[1], p4[2], p4[3], 0, n[0] + 1, 1};
-    int got;
+    if (ag_arrays(arrays, p4, 4, tokens + 1) < 0) return NULL; /* an entity a token at least */
+    ag_spans out = {p4[0], p4[1], p4[2], p4[3], 0, tokens + 1, 1};
+    int got = 0;
     Py_BEGIN_ALLOW_THREADS
-    got = ag_decode(ids, n[0], kind, p[2], p[3], p[4], n[4] - 1, codes, &out);
+    size_t t0 = 0;
+    for (int i = 0; i < np && got == 0; i++) {
+        const ag_scan_t *s = part[i].scan;
+        got = ag_decode_from(part[i].ids, s->n_tokens, part[i].kind, part[i].type, s->sentence, doc_start, n_docs,
+                             codes, &out, t0);
+        t0 += s->n_tokens;
+    }
     Py_END_ALLOW_THREADS
     PyObject *list = got < 0 ? NULL : PyList_New(50);
     for (int i = 0; list && i < 50; i++) {
@@ -1229,29 +1345,40 @@ static PyObject *agree_apart(PyObject *self, PyObject *args) {
  * the first space, tab or newline), decoded. */
 static PyObject *agree_words(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *data, *starts;
+    PyObject *data, *scans;
     Py_ssize_t lo, hi;
-    if (!PyArg_ParseTuple(args, "OSnn", &data, &starts, &lo, &hi)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!nn", &data, &PyList_Type, &scans, &lo, &hi)) return NULL;
     const char *buf;
     Py_ssize_t len;
-    const void *p;
-    size_t n;
-    if (ag_data(data, &buf, &len) < 0 || ag_buffer(starts, 8, "word_start", &p, &n) < 0) return NULL;
+    if (ag_data(data, &buf, &len) < 0) return NULL;
+    Py_ssize_t np = PyList_Size(scans);
+    const ag_scan_t *part[AG_PARTS];
+    size_t n = 0;
+    if (np < 1 || np > AG_PARTS) {
+        PyErr_SetString(PyExc_ValueError, "agree_words: a list of 1 to 8 scans");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        if (!(part[i] = ag_scan_of(PyList_GetItem(scans, i)))) return NULL;
+        n += part[i]->n_tokens;
+    }
     if (lo < 0 || hi < lo || (size_t)hi > n) {
         PyErr_SetString(PyExc_ValueError, "agree_words: a range outside the tokens");
         return NULL;
     }
-    const int64_t *ws = p;
     PyObject *out = PyList_New(hi - lo);
+    Py_ssize_t i = 0;
+    size_t base = 0; /* the tokens of the scans before scan i */
     for (Py_ssize_t t = lo; out && t < hi; t++) {
-        if (ws[t] < 0 || ws[t] >= len) {
+        while ((size_t)t >= base + part[i]->n_tokens) base += part[i++]->n_tokens;
+        Py_ssize_t w0 = (Py_ssize_t)part[i]->word_start[(size_t)t - base], e = w0;
+        if (w0 < 0 || w0 >= len) {
             Py_CLEAR(out);
             PyErr_SetString(PyExc_ValueError, "agree_words: a word outside the data");
             break;
         }
-        Py_ssize_t e = (Py_ssize_t)ws[t];
         while (e < len && buf[e] != ' ' && buf[e] != '\t' && buf[e] != '\n') e++;
-        PyObject *w = PyUnicode_DecodeUTF8(buf + ws[t], e - (Py_ssize_t)ws[t], "strict");
+        PyObject *w = PyUnicode_DecodeUTF8(buf + w0, e - w0, "strict");
         if (!w) Py_CLEAR(out);
         else PyList_SetItem(out, t - lo, w);
     }
@@ -1295,6 +1422,7 @@ done:
 PyMethodDef nerve_agree_methods[] = {
     {"agree_map", agree_map, METH_O, "A file mapped read-only, or None where it is not mapped."},
     {"agree_slice", agree_slice, METH_VARARGS, "Bytes of the data (bytes or a mapping)."},
+    {"agree_parts", agree_parts, METH_O, "A scan's arrays, copied out as bytes."},
     {"agree_scan", agree_scan, METH_VARARGS, "The lines of a CoNLL file of several tag columns, or why not."},
     {"agree_remap", agree_remap, METH_VARARGS, "uint16 ids through a mapping."},
     {"agree_decode", agree_decode, METH_VARARGS, "One tag column's entities and transitions."},

@@ -92,28 +92,35 @@ def agree_slice(data: object, lo: int, hi: int, /) -> bytes:
 
 def agree_scan(
     data: object, start: int, end: int, /
-) -> tuple[int, bytes, bytes, bytes, list[tuple[list[bytes], bytes]], int, int, int] | str:
+) -> tuple[int, bytes, object, int, list[list[bytes]], int, int, int] | str:
     """The lines of ``data[start:end]``, or why the numpy engine must read it.
 
-    Documents, their first tokens (int64), sentence starts (uint8), words' starts (int64), each
-    column's distinct tags and uint16 ids, the column count, whether tokens come before the first
-    ``-DOCSTART-`` line, and the ``-DOCSTART-`` lines.
+    Documents, their first tokens (int64), the scan (its arrays kept in C), the tokens, each
+    column's distinct tags, the column count, whether tokens come before the first ``-DOCSTART-``
+    line, and the ``-DOCSTART-`` lines.
     """
+
+def agree_parts(scan: object, /) -> tuple[bytes, bytes, list[bytes]]:
+    """A scan's sentence starts (uint8), words' starts (int64) and each column's tag ids (uint16)."""
 
 def agree_remap(ids: bytes, mapping: list[int], /) -> bytes:
     """uint16 ids through ``mapping``."""
 
 def agree_decode(
-    ids: bytes, kind: bytes, type: bytes, sentence: bytes, doc_start: bytes, /
-) -> tuple[list[int], bytes, bytes, bytes, bytes]:
-    """One column's transitions by pair code and its entities: doc, start, end, type (int64)."""
+    parts: list[tuple[object, list[int] | None]], column: int, kind: bytes, type: bytes, doc_start: bytes, /
+) -> tuple[list[int], bytearray, bytearray, bytearray, bytearray]:
+    """One column of the scans ``parts``: its transitions by pair code and its entities.
+
+    Each part's tag ids are mapped to the column's (or None: they are). The entities: doc, start,
+    end, type (int64).
+    """
 
 def agree_tokens(
     columns: list[tuple[bytes, bytes, bytes, bytes]], doc_start: bytes, k: int, /
 ) -> tuple[bytes, bytes, bytes]:
     """Each pair's k x k label pairs, each document's pairs of equal labels and its labels (int64)."""
 
-def agree_relabel(label: bytes, mapping: list[int], /) -> bytes:
+def agree_relabel(label: bytes | bytearray, mapping: list[int], /) -> bytes:
     """int64 labels through ``mapping``."""
 
 def agree_votes(columns: list[tuple[bytes, bytes, bytes, bytes]], /) -> tuple[bytes, ...] | None:
@@ -145,5 +152,5 @@ def agree_apart(
 def agree_resample(values: bytes, units: int, k: int, n: int, words: tuple[int, int, int, int], /) -> bytes:
     """The int64 column sums of ``n`` resamples of ``values`` (units x k), drawn as numpy's default_rng."""
 
-def agree_words(data: object, word_start: bytes, lo: int, hi: int, /) -> list[str]:
+def agree_words(data: object, scans: list[object], lo: int, hi: int, /) -> list[str]:
     """The words of tokens ``lo`` to ``hi`` (each from its start to the first blank), decoded."""

@@ -44,7 +44,7 @@ from .analysis.agree_result import (
 from .analysis.units import Flag, check_memory
 from .compiled_agree_read import Column, FlatColumn, FlatRead
 from .errors import plural
-from .io.tags.agree_scan import both, raw
+from .io.tags.agree_scan import both
 from .plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics
 from .results import Result
 
@@ -214,7 +214,7 @@ def measured_flat(
     ]
     pairs, same_b, by_label_b, exact_b = _scored(read, columns, sides, k)
     same, by_label = _ints(same_b), _ints(by_label_b)
-    tokens = len(read.sentence)
+    tokens = read.tokens
     totals = [sum(by_label[c::k]) for c in range(k)]
     fleiss_value = fleiss_of(totals, sum(same) + m * tokens, tokens, m)
     s = [0] * (m - 1)
@@ -262,9 +262,7 @@ class _Words:
     """The tokens' words, read from the file when a row needs them (all at once once many rows do)."""
 
     def __init__(self, read: FlatRead) -> None:
-        engine = speedups()
-        assert engine is not None
-        self.engine, self.read, self.base = engine, read, memoryview(read.doc_start).cast("q")
+        self.read, self.base = read, memoryview(read.doc_start).cast("q")
         self.all: list[str] | None = None
         self.reads = 0
 
@@ -272,9 +270,8 @@ class _Words:
         if self.all is None:
             self.reads += 1
             if self.reads < _READS:
-                return self.engine.agree_words(raw(self.read.data), self.read.word_start, lo, hi)
-            n = len(self.read.sentence)  # a whole listing: every word decoded once, in C
-            self.all = self.engine.agree_words(raw(self.read.data), self.read.word_start, 0, n)
+                return self.read.words(lo, hi)
+            self.all = self.read.words(0, self.read.tokens)  # a whole listing: every word decoded once, in C
         return self.all[lo:hi]
 
     def text(self, doc: int, start: int, end: int) -> str:

@@ -14,27 +14,33 @@ from collections.abc import Sequence
 from . import options
 from ._engine import speedups
 from .errors import NerveError, SchemeError
-from .io.tags.agree_scan import Data, FileBytes, Scanned, both, scan_columns
+from .io.tags.agree_scan import Data, FileBytes, Scanned, both, raw, scan_columns
 from .io.tags.conll_counted import scheme_tables
 from .model.schemes import BEGIN, END, OUT, SCHEMES, check_letters, infer_scheme
 from .model.vocab import TagVocab
 
 __all__ = ["Column", "FlatColumn", "FlatRead", "Reading", "read_agree_columns"]
 
-Column = tuple[bytes, bytes, bytes, bytes]  # doc, start, end, label: int64 each
+Column = tuple[bytes, bytes, bytes, bytes]  # doc, start, end, label: int64 each (bytes or bytearray)
 Reading = tuple[str, str | None, str]  # the scheme, tag format and outside tag
 _KIND_NAMES = ("O", "B", "I", "E", "S")
 
 
 class FlatRead:
-    """What the C core read: the documents, tokens and every tag column's ids and distinct tags."""
+    """What the C core read: the documents, tokens and every tag column's distinct tags (`Scanned`)."""
 
     def __init__(self, path: str, data: Data, scanned: Scanned) -> None:
         self.path, self.data, self.n_docs = path, data, scanned.n_docs
         self.doc_start = scanned.doc_start  # int64, n_docs + 1
-        self.sentence = scanned.sentence  # uint8 a token
-        self.word_start = scanned.word_start  # int64 a token
-        self.columns = scanned.columns
+        self.tokens = scanned.tokens
+        self.tags = scanned.tags  # each column's distinct tags
+        self.parts = scanned.parts  # the scans, kept in C, and their columns' tag ids mapped
+
+    def words(self, lo: int, hi: int) -> list[str]:
+        """The words of tokens ``lo`` to ``hi``."""
+        engine = speedups()
+        assert engine is not None
+        return engine.agree_words(raw(self.data), [scan for scan, _ in self.parts], lo, hi)
 
 
 def _picked(found: Sequence[str], wanted: Sequence[str] | None) -> list[tuple[str, str]] | None:
@@ -50,10 +56,9 @@ def _picked(found: Sequence[str], wanted: Sequence[str] | None) -> list[tuple[st
 class FlatColumn:
     """One annotator's column decoded: entities (local type ids), type names, scheme repairs."""
 
-    def __init__(
-        self, tags: list[bytes], ids: bytes, read: FlatRead, how: tuple[str, str | None, str]
-    ) -> None:
+    def __init__(self, column: int, read: FlatRead, how: tuple[str, str | None, str]) -> None:
         scheme, tag_format, outside = how
+        tags = read.tags[column]
         vocab = TagVocab(options.tag_format(tag_format, outside), None, outside)
         order = sorted(range(len(tags)), key=tags.__getitem__)
         found = vocab.add_list([tags[i].decode("utf-8") for i in order])
@@ -67,7 +72,8 @@ class FlatColumn:
         typ = b"".join(types[v].to_bytes(4, "little", signed=True) for v in vid)
         engine = speedups()
         assert engine is not None
-        codes, *spans = engine.agree_decode(ids, kind, typ, read.sentence, read.doc_start)
+        parts = [(scan, None if maps is None else maps[column]) for scan, maps in read.parts]
+        codes, *spans = engine.agree_decode(parts, column, kind, typ, read.doc_start)
         self.codes: list[int] = codes
         self.spans: Column = (spans[0], spans[1], spans[2], spans[3])
         self.names = list(vocab.type_names)
@@ -117,13 +123,13 @@ def read_agree_columns(
     if scanned is None:
         return None
     read = FlatRead(path, data, scanned)
-    picked = _picked([str(c + 2) for c in range(len(read.columns))], wanted)
+    picked = _picked([str(c + 2) for c in range(len(read.tags))], wanted)
     if picked is None:
         return None
     half = (len(picked) + 1) // 2
 
     def decoded(chosen: list[tuple[str, str]]) -> list[tuple[str, FlatColumn]]:
-        return [(name, FlatColumn(*read.columns[int(who) - 2], read, how)) for who, name in chosen]
+        return [(name, FlatColumn(int(who) - 2, read, how)) for who, name in chosen]
 
     try:  # the columns decoded in two threads: the C decoder releases the GIL
         first, second = both(lambda: decoded(picked[:half]), lambda: decoded(picked[half:]))

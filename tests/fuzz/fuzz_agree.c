@@ -4,7 +4,7 @@
  * Each input is scanned whole (ag_scan). Where the core reads it, what it returns must hold
  * together: documents' first tokens in order and ending at the token count, the first token
  * starting a sentence, each word within the input, each tag id below its column's distinct tags
- * and each distinct tag within the input. Each column is then decoded (ag_decode) with kinds and
+ * and each distinct tag within the input. Each column is then decoded (ag_decode_from) with kinds and
  * types taken from the tags' bytes: the entities must lie within their documents, in order and
  * not overlapping, and the transitions must number the tokens plus the sentences. Last the token
  * counts (ag_paint, ag_count, ag_exact): each document's labels number its tokens times the
@@ -92,6 +92,34 @@ static void check_counts(const ag_side *side, int m, const ag_scan_t *s) {
     free(both_b);
 }
 
+/* Decoded in two parts cut at the last sentence start (as a file scanned in two halves is), the
+ * column gives what one pass gave. */
+static void check_parts(const ag_column *col, const int8_t *kind, const int32_t *type, const ag_scan_t *s,
+                        const int64_t *codes, const ag_spans *whole) {
+    size_t cut = s->n_tokens;
+    while (cut > 0 && !s->sentence[cut - 1]) cut--;
+    if (cut > 0) cut--; /* the last sentence's first token */
+    int64_t two[50] = {0};
+    ag_spans out;
+    memset(&out, 0, sizeof out);
+    if (ag_decode_from(col->ids, cut, kind, type, s->sentence, s->doc_start, s->n_docs, two, &out, 0) < 0 ||
+        ag_decode_from(col->ids + cut, s->n_tokens - cut, kind, type, s->sentence + cut, s->doc_start, s->n_docs, two,
+                       &out, cut) < 0) {
+        abort();
+    }
+    if (memcmp(two, codes, sizeof two) != 0 || out.n != whole->n) abort();
+    for (size_t e = 0; e < out.n; e++) {
+        if (out.doc[e] != whole->doc[e] || out.start[e] != whole->start[e] || out.end[e] != whole->end[e] ||
+            out.label[e] != whole->label[e]) {
+            abort();
+        }
+    }
+    free(out.doc);
+    free(out.start);
+    free(out.end);
+    free(out.label);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ag_scan_t s;
     if (ag_scan(data, size, &s) < 0) {
@@ -110,9 +138,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int64_t codes[50] = {0}, total = 0;
         if (!kind || !type) abort();
         tables(col, data, kind, type);
-        if (ag_decode(col->ids, s.n_tokens, kind, type, s.sentence, s.doc_start, s.n_docs, codes, &out[c]) < 0) {
+        if (ag_decode_from(col->ids, s.n_tokens, kind, type, s.sentence, s.doc_start, s.n_docs, codes, &out[c], 0) < 0) {
             abort();
         }
+        check_parts(col, kind, type, &s, codes, &out[c]);
         size_t sentences = 0;
         for (size_t t = 0; t < s.n_tokens; t++) sentences += s.sentence[t];
         for (int i = 0; i < 50; i++) total += codes[i];

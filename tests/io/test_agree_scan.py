@@ -60,14 +60,29 @@ def test_every_cut_gives_one_pass(data: bytes) -> None:
             assert two is None
         else:
             assert two is not None
-            assert (two.n_docs, two.doc_start, two.sentence, two.word_start) == (
+            assert (two.n_docs, two.doc_start, two.tokens, two.tags) == (
                 one.n_docs,
                 one.doc_start,
-                one.sentence,
-                one.word_start,
+                one.tokens,
+                one.tags,
             )
-            assert two.columns == one.columns
+            assert two.arrays(core) == one.arrays(core)
+            words = core.agree_words(data, [scan for scan, _ in one.parts], 0, one.tokens)
+            assert core.agree_words(data, [scan for scan, _ in two.parts], 0, two.tokens) == words
+            assert _decoded(data, two) == _decoded(data, one)
         at = cut
+
+
+def _decoded(data: bytes, scanned: Any) -> list[object]:
+    """Each column decoded from the scan's parts (`agree_decode`): transitions, entities, repairs."""
+    from nerve.compiled_agree_read import FlatColumn, FlatRead
+
+    read = FlatRead("f", data, scanned)
+    out: list[object] = []
+    for c in range(len(scanned.tags)):
+        column = FlatColumn(c, read, ("auto", None, "O"))
+        out.append((column.codes, [bytes(a) for a in column.spans], column.names, column.repairs))
+    return out
 
 
 def test_documents_of_two_halves() -> None:
@@ -102,9 +117,6 @@ def test_a_big_file_on_two_cores_is_scanned_as_two_halves(monkeypatch: pytest.Mo
             calls.append((start, end))
             return _core().agree_scan(d, start, end)
 
-        def agree_remap(self, ids: bytes, mapping: list[int]) -> bytes:
-            return _core().agree_remap(ids, mapping)
-
     monkeypatch.setattr(agree_scan, "threads", lambda size, workers: 2)
     found = scan_columns(Recording(), data)  # type: ignore[arg-type]
     cut = cut_of(data, len(data) // 2)
@@ -113,7 +125,8 @@ def test_a_big_file_on_two_cores_is_scanned_as_two_halves(monkeypatch: pytest.Mo
     one = scan_columns(core, data, None)
     assert found is not None
     assert one is not None
-    assert (found.doc_start, found.sentence, found.columns) == (one.doc_start, one.sentence, one.columns)
+    assert (found.doc_start, found.tags) == (one.doc_start, one.tags)
+    assert found.arrays(core) == one.arrays(core)
     monkeypatch.setattr(agree_scan, "threads", lambda size, workers: 1)
     calls.clear()
     scan_columns(Recording(), data)  # type: ignore[arg-type]
@@ -146,10 +159,16 @@ def test_a_mapped_file_reads_as_its_bytes(
     one, other = scan_columns(core, mapped, None), scan_columns(core, data, None)
     assert (one is None) == (other is None)
     if one is not None and other is not None:
-        assert vars(one) == vars(other)
-        n = len(one.sentence)
-        words = core.agree_words(data, one.word_start, 0, n)
-        assert core.agree_words(raw(mapped), one.word_start, 0, n) == words
+        assert (one.n_docs, one.doc_start, one.tokens, one.tags) == (
+            other.n_docs,
+            other.doc_start,
+            other.tokens,
+            other.tags,
+        )
+        assert one.arrays(core) == other.arrays(core)
+        scans = [scan for scan, _ in one.parts]
+        words = core.agree_words(data, scans, 0, one.tokens)
+        assert core.agree_words(raw(mapped), scans, 0, one.tokens) == words
 
 
 def test_a_file_that_is_not_mapped_is_read(tmp_path: Any) -> None:

@@ -1,15 +1,17 @@
 """A CoNLL file of several tag columns scanned by the C core (csrc/agree.c), in two threads when big.
 
 In: the file's bytes (`FileBytes`: the file mapped read-only where it can be). Out: `Scanned` (the
-documents' first tokens, where sentences start, where each token's word starts, and each tag
-column's distinct tags and the uint16 id of each token's tag), as one pass over the whole file gives
-it; or ``None`` where the core hands the file over.
+documents' first tokens and each tag column's distinct tags, as one pass over the whole file gives
+them, and the scans of its parts, kept in C: where sentences start, where each token's word starts
+and the uint16 id of each token's tag); or ``None`` where the core hands the file over.
 
 A file of `SPLIT_BYTES` or more on two cores or more is cut as `nerve.io.tags.conll_cuts` cuts a
 merged file (before a ``-DOCSTART-`` line, or after a blank line between token lines, past the
-middle) and its halves are scanned at once: the core releases the GIL. The halves are then joined:
-the second half's documents follow the first's (`documents`), and its tag ids are mapped to the
-first half's, its new tags added after them in the order met, as one pass would have met them.
+middle) and its halves are scanned at once: the core releases the GIL. The halves are then joined
+without a copy: the second half's documents follow the first's (`documents`), and its tags are
+mapped to the first half's, its new tags added after them in the order met, as one pass would have
+met them. The decoder reads the halves one after the other, each half's ids through its mapping
+(csrc/agree.c's `agree_decode`); `Scanned.arrays` gives the arrays one pass would have.
 
 This module imports no numpy.
 """
@@ -34,15 +36,37 @@ U = TypeVar("U")
 _WINDOW = 1 << 20  # the bytes past the middle where a cut is looked for
 
 
+Part = tuple[object, "list[list[int]] | None"]  # a part's scan, and its tag ids in each column's
+
+
 @frozen(eq=False)
 class Scanned:
-    """What the C core read (int64 ``doc_start`` and ``word_start``, uint8 ``sentence``, uint16 ids)."""
+    """What the C core read: the documents, the tokens and each tag column's distinct tags.
+
+    ``doc_start``: int64, each document's first token, and the tokens last. ``parts``: the scans of
+    the parts the file was read in, kept in C (`agree_decode` and `agree_words` read them), each
+    with the mapping of its tag ids to the column's (``None``: they are the column's).
+    """
 
     n_docs: int
     doc_start: bytes
-    sentence: bytes
-    word_start: bytes
-    columns: list[tuple[list[bytes], bytes]]
+    tokens: int
+    tags: list[list[bytes]]
+    parts: list[Part]
+
+    def arrays(self, core: ModuleType) -> tuple[bytes, bytes, list[bytes]]:
+        """The per-token arrays as one pass gives them (copies).
+
+        Sentence starts (uint8), words' starts (int64) and each column's tag ids (uint16).
+        """
+        sentence, words, ids = [], [], [b""] * len(self.tags)
+        for scan, maps in self.parts:
+            one, word, by_column = core.agree_parts(scan)
+            sentence.append(one)
+            words.append(word)
+            for c, column in enumerate(by_column):
+                ids[c] += column if maps is None else core.agree_remap(column, maps[c])
+        return b"".join(sentence), b"".join(words), ids
 
 
 class FileBytes:
@@ -99,7 +123,7 @@ def scan_columns(core: ModuleType, data: Data, cut: int | None = -1) -> Scanned 
     a, b = both(lambda: core.agree_scan(whole, 0, cut), lambda: core.agree_scan(whole, cut, size))
     if not isinstance(a, tuple) or not isinstance(b, tuple) or a[5] != b[5]:
         return _one_pass(core, data)  # a half without tokens, or the core hands one over: one pass decides
-    return _joined(core, a, b)
+    return _joined(a, b)
 
 
 def both(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:
@@ -132,7 +156,7 @@ def both(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:
 
 def _one_pass(core: ModuleType, data: Data) -> Scanned | None:
     one = core.agree_scan(raw(data), 0, len(data))
-    return None if isinstance(one, str) else Scanned(*one[:5])
+    return None if isinstance(one, str) else Scanned(one[0], one[1], one[3], one[4], [(one[2], None)])
 
 
 def documents(first: tuple[int, list[int], int, int], second: tuple[int, list[int], int]) -> list[int]:
@@ -155,14 +179,14 @@ def documents(first: tuple[int, list[int], int, int], second: tuple[int, list[in
     return out
 
 
-def _joined(core: ModuleType, a: tuple[object, ...], b: tuple[object, ...]) -> Scanned | None:
-    """One pass's `Scanned` from the scans of two halves."""
-    n1, starts1, sentence1, words1, columns1, _, leading1, docstarts1 = a
-    n2, starts2, sentence2, words2, columns2, _, leading2, _ = b
+def _joined(a: tuple[object, ...], b: tuple[object, ...]) -> Scanned | None:
+    """One pass's `Scanned` from the scans of two halves: the second's tag ids mapped, not copied."""
+    n1, starts1, scan1, tokens1, tags1_all, _, leading1, docstarts1 = a
+    n2, starts2, scan2, tokens2, tags2_all, _, leading2, _ = b
     first = (n1, _ints(starts1), leading1, docstarts1)
     joined = documents(first, (n2, _ints(starts2), leading2))  # type: ignore[arg-type]
-    columns = []
-    for (tags1, ids1), (tags2, ids2) in zip(columns1, columns2, strict=True):  # type: ignore[call-overload]
+    columns, maps = [], []
+    for tags1, tags2 in zip(tags1_all, tags2_all, strict=True):  # type: ignore[call-overload]
         index = {t: i for i, t in enumerate(tags1)}
         tags = list(tags1)
         for t in tags2:
@@ -171,14 +195,10 @@ def _joined(core: ModuleType, a: tuple[object, ...], b: tuple[object, ...]) -> S
                 tags.append(t)
         if len(tags) > 65536:
             return None  # more tags than uint16 ids hold (as the core refuses them): handed over
-        columns.append((tags, ids1 + core.agree_remap(ids2, [index[t] for t in tags2])))
-    return Scanned(
-        len(joined) - 1,
-        array("q", joined).tobytes(),
-        sentence1 + sentence2,  # type: ignore[operator]
-        words1 + words2,  # type: ignore[operator]
-        columns,
-    )
+        columns.append(tags)
+        maps.append([index[t] for t in tags2])
+    parts: list[Part] = [(scan1, None), (scan2, maps)]
+    return Scanned(len(joined) - 1, array("q", joined).tobytes(), tokens1 + tokens2, columns, parts)  # type: ignore[operator]
 
 
 def _ints(b: object) -> list[int]:
