@@ -7,6 +7,7 @@ compared exactly on random inputs; and `flat_votes` against `votes_of` and `cate
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import engine
 from engines import compiled_or_skip
 from nerve._engine import speedups
-from nerve.analysis.agree_draws import flat_votes, quantiles, resampled, seed_words
+from nerve.analysis.agree_draws import flat_votes, quantiles, resampled, resampled_flat, seed_words
 from nerve.analysis.agree_votes import categories_of, votes_of
 from nerve.analysis.bootstrap import percentiles, resample_totals
 from nerve.model.spans import SpanArray
@@ -52,6 +53,37 @@ def test_resampled_is_numpys_resample_totals(units: int, k: int, n: int, seed: i
     rows = [[rnd.randint(-3, 10**6) for _ in range(k)] for _ in range(units)]  # type: ignore[attr-defined]
     want = resample_totals(np.asarray(rows, dtype=np.int64), n, np.random.default_rng(seed))
     assert np.array_equal(np.asarray(resampled(core, rows, n, seed), dtype=np.float64).reshape(n, k), want)
+
+
+@pytest.mark.parametrize("spread", [0, 1, 2**40])
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 5), st.integers(1, 12), st.integers(0, 2**64), st.data())
+def test_resampled_sums_near_and_past_int32_are_numpys(
+    spread: int, units: int, k: int, n: int, seed: int, data: st.DataObject
+) -> None:
+    """Columns whose sums of ``units`` draws just fit in int32 are summed narrow, the others wide:
+    both are numpy's totals, whatever the sign."""
+    core = _core()
+    edge = 2**31 // units  # units draws of edge - 1 fit in int32; of edge + 1, not
+    value = st.sampled_from([edge - 1, edge, edge + 1, -(edge - 1), -(edge + 1), 0, 3]) | st.integers(
+        -spread, spread
+    )
+    rows = [[data.draw(value) for _ in range(k)] for _ in range(units)]
+    want = resample_totals(np.asarray(rows, dtype=np.int64), n, np.random.default_rng(seed))
+    assert np.array_equal(np.asarray(resampled(core, rows, n, seed), dtype=np.int64).reshape(n, k), want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 4), st.integers(0, 20), st.data())
+def test_resamples_in_parts_are_the_resamples(units: int, k: int, n: int, data: st.DataObject) -> None:
+    """The resamples first to last (the draws before first drawn and dropped) are those of one run."""
+    core = _core()
+    first = data.draw(st.integers(0, n))
+    last = data.draw(st.integers(first, n))
+    rows = [[data.draw(st.integers(-5, 2**40)) for _ in range(k)] for _ in range(units)]
+    flat = array("q", [v for row in rows for v in row]).tobytes()
+    whole = resampled_flat(core, flat, (units, k), n, 9)
+    assert resampled_flat(core, flat, (units, k), n, 9, (first, last)) == whole[first:last]
 
 
 def test_a_thousand_resamples_of_two_thousand_documents() -> None:

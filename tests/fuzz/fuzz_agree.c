@@ -4,11 +4,12 @@
  * Each input is scanned whole (ag_scan). Where the core reads it, what it returns must hold
  * together: documents' first tokens in order and ending at the token count, the first token
  * starting a sentence, each word within the input, each tag id below its column's distinct tags
- * and each distinct tag within the input. Each column is then decoded (ag_decode_from) with kinds and
- * types taken from the tags' bytes: the entities must lie within their documents, in order and
- * not overlapping, and the transitions must number the tokens plus the sentences. Last the token
- * counts (ag_paint, ag_count, ag_exact): each document's labels number its tokens times the
- * columns, each pair's label pairs number the tokens, and exact matches never exceed either side.
+ * and each distinct tag within the input. Each column is then decoded (ag_decode_from) with kinds
+ * and types taken from the tags' bytes: the entities must lie within their documents, in order
+ * and not overlapping, the transitions must number the tokens plus the sentences, and decoding in
+ * two parts gives one pass. Last the token counts (ag_tally, against the token-by-token reference
+ * ag_paint and ag_count; ag_exact): each document's labels number its tokens times the columns,
+ * each pair's label pairs number the tokens, and exact matches never exceed either side.
  * A broken property aborts, so libFuzzer keeps the input.
  */
 #include "agree.c"
@@ -52,6 +53,53 @@ static void check_spans(const ag_spans *o, const ag_scan_t *s) {
     }
 }
 
+/* The reference for ag_tally: every token's labels painted in one array, then counted token by
+ * token (what agree_tokens did before it counted a document at a time). */
+/* Each annotator's label of each token (type + 1 of the entity covering it, 0 where none): the
+ * entities are flat. -1 when an entity lies outside its document. */
+static int ag_paint(const ag_side *a, const int64_t *doc_start, size_t n_docs, int64_t k, uint16_t *out) {
+    for (size_t e = 0; e < a->n; e++) {
+        int64_t d = a->doc[e], lo = a->start[e], hi = a->end[e], y = a->label[e];
+        if (d < 0 || (size_t)d >= n_docs || lo < 0 || hi < lo || hi > doc_start[d + 1] - doc_start[d] || y < 0 ||
+            y + 1 >= k) {
+            return -1;
+        }
+        for (int64_t t = doc_start[d] + lo; t < doc_start[d] + hi; t++) out[t] = (uint16_t)(y + 1);
+    }
+    return 0;
+}
+
+/* Per pair (i < j) the k x k label-pair counts, and per document the pairs of equal labels
+ * (sum over tokens of sum_c n_c (n_c - 1)) and the labels given (n_c). */
+static void ag_count(const uint16_t *lab, int m, size_t n, const int64_t *doc_start, size_t n_docs, int64_t k,
+                     int64_t *pairs, int64_t *same, int64_t *by_label) {
+    size_t np = (size_t)m * (size_t)(m - 1) / 2, kk = (size_t)(k * k);
+    for (size_t d = 0; d < n_docs; d++) {
+        int64_t quiet = 0; /* tokens of the document that no annotator labels */
+        int64_t *mine = by_label + d * (size_t)k;
+        for (size_t t = (size_t)doc_start[d]; t < (size_t)doc_start[d + 1]; t++) {
+            uint16_t l[64];
+            int any = 0;
+            for (int a = 0; a < m; a++) any |= (l[a] = lab[(size_t)a * n + t]);
+            if (!any) {
+                quiet++;
+                continue;
+            }
+            size_t p = 0;
+            for (int a = 0; a < m; a++) {
+                mine[l[a]]++;
+                for (int b = a + 1; b < m; b++, p++) {
+                    pairs[p * kk + (size_t)l[a] * (size_t)k + l[b]]++;
+                    same[d] += 2 * (l[a] == l[b]);
+                }
+            }
+        }
+        same[d] += quiet * m * (m - 1);
+        mine[0] += quiet * m;
+        for (size_t p = 0; p < np; p++) pairs[p * kk] += quiet;
+    }
+}
+
 static void check_counts(const ag_side *side, int m, const ag_scan_t *s) {
     const int64_t k = 4;
     size_t n = s->n_tokens, np = (size_t)(m * (m - 1) / 2);
@@ -64,6 +112,18 @@ static void check_counts(const ag_side *side, int m, const ag_scan_t *s) {
         if (ag_paint(&side[a], s->doc_start, s->n_docs, k, lab + (size_t)a * n) < 0) abort();
     }
     ag_count(lab, m, n, s->doc_start, s->n_docs, k, pairs, same, by_label);
+    int64_t *pairs2 = calloc(np * 16 + 1, 8), *same2 = calloc(s->n_docs + 1, 8);
+    int64_t *by_label2 = calloc(s->n_docs * 4 + 1, 8);
+    if (!pairs2 || !same2 || !by_label2 || ag_tally(side, m, s->doc_start, s->n_docs, k, pairs2, same2, by_label2) != 0) {
+        abort();
+    }
+    if (memcmp(pairs, pairs2, np * 16 * 8) != 0 || memcmp(same, same2, s->n_docs * 8) != 0 ||
+        memcmp(by_label, by_label2, s->n_docs * 4 * 8) != 0) {
+        abort(); /* a document at a time counts what token by token counts */
+    }
+    free(pairs2);
+    free(same2);
+    free(by_label2);
     for (size_t d = 0; d < s->n_docs; d++) {
         int64_t given = 0;
         for (int c = 0; c < k; c++) given += by_label[d * 4 + (size_t)c];

@@ -109,12 +109,23 @@ def resampled(core: ModuleType, rows: list[list[int]], n: int, seed: int) -> lis
 
 
 def resampled_flat(
-    core: ModuleType, values: bytes, shape: tuple[int, int], n: int, seed: int
+    core: ModuleType,
+    values: bytes,
+    shape: tuple[int, int],
+    n: int,
+    seed: int,
+    part: tuple[int, int] | None = None,
 ) -> list[list[int]]:
-    """`resampled` of ``values``: int64 bytes of ``shape`` (units x columns), row after row."""
+    """`resampled` of ``values``: int64 bytes of ``shape`` (units x columns), row after row.
+
+    ``part``: only the resamples ``first`` to ``last`` of the ``n`` (the draws of those before are
+    drawn and dropped), so that parts can be summed at once.
+    """
     units, k = shape
-    totals = memoryview(core.agree_resample(values, units, k, n, seed_words(seed))).cast("q").tolist()
-    return [totals[r * k : (r + 1) * k] for r in range(n)]
+    first, last = part if part is not None else (0, n)
+    found = core.agree_resample(values, units, k, n, seed_words(seed), first, last)
+    totals = memoryview(found).cast("q").tolist()
+    return [totals[r * k : (r + 1) * k] for r in range(last - first)]
 
 
 def quantiles(values: list[float], confidence: float) -> tuple[float, float]:
