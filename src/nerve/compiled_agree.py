@@ -27,7 +27,7 @@ from . import options
 from ._engine import speedups
 from .analysis.agree_query import check_agree_query
 from .analysis.agree_result import RULES, Agreement
-from .compiled_agree_read import read_agree_columns
+from .compiled_agree_read import HandOver, read_agree_columns
 from .errors import OptionError
 from .plan import InstanceQuery, Statistics, statistics_of
 
@@ -57,7 +57,10 @@ def compiled_agreement(
         return None
     from .compiled_agree_flat import measured_flat
 
-    return measured_flat(found[0], found[1], stats, query)
+    try:
+        return measured_flat(found[0], found[1], stats, query)
+    except HandOver:
+        return None
 
 
 def _consensus_rule(consensus: str | None, out: PathLike | None, to: str | None, force: bool) -> str | None:

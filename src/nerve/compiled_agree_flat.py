@@ -13,11 +13,11 @@ labels, so Fleiss' kappa counts every token and alpha's parts have one ``S`` col
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from itertools import combinations
 
 from ._engine import speedups
@@ -26,14 +26,10 @@ from .analysis.agree_formulas import (
     agreement_of,
     alpha_of,
     cohen_of,
-    degenerate_flag,
-    document_flags,
-    f1_of,
     fleiss_of,
 )
 from .analysis.agree_result import (
     AGREE_CATEGORIES,
-    AgreeBootstrap,
     Agreement,
     Annotator,
     Disagreement,
@@ -41,10 +37,9 @@ from .analysis.agree_result import (
     LazyRows,
     PairScores,
 )
-from .analysis.units import Flag, check_memory
+from .compiled_agree_draws import bootstrap_tasks
 from .compiled_agree_read import Column, FlatColumn, FlatRead
-from .errors import plural
-from .io.tags.agree_scan import both
+from .compiled_agree_tasks import Done, Task, run_tasks
 from .plan import InstanceQuery, Metrics, MucOptions, Plan, Statistics
 from .results import Result
 
@@ -52,7 +47,6 @@ __all__ = ["measured_flat"]
 
 Named = list[tuple[str, FlatColumn]]  # each annotator's name and column
 Scored = tuple[Result, bytes]  # a pair's result and its exact matches by document
-Todo = tuple[int, int, int]  # a pair's place and its two columns
 
 Mark = tuple[str | None, str]
 
@@ -62,30 +56,24 @@ def _ints(b: bytes) -> list[int]:
     return memoryview(b).cast("q").tolist()
 
 
-def _results(
-    read: FlatRead, columns: Named, labels: list[bytes], todo: Iterator[Todo], out: list[Scored]
-) -> None:
-    """The pairs taken from ``todo`` scored as `nerve.score` scores them, each put at its place in ``out``.
+def _pair(read: FlatRead, a: FlatColumn, b: FlatColumn, labels: tuple[bytes, bytes]) -> Scored:
+    """A pair scored as `nerve.score` scores it, and its exact tp, fp and fn by document (int64).
 
-    Each pair's result comes from the compiled matcher, with its exact tp, fp and fn by document
-    (int64). The entities both annotators of a pair hold are counted apart (`agree_apart`): the matcher sees
-    only the rest. ``labels``: each column's labels in one list of types. Two threads take pairs
-    from one ``todo`` (its ``next`` is atomic): whichever is free takes the next.
+    The result comes from the compiled matcher. The entities both annotators hold are counted apart
+    (`agree_apart`): the matcher sees only the rest. ``labels``: both columns' labels in one list
+    of types.
     """
     from .compiled_spans import columns_result
 
     engine = speedups()
     assert engine is not None
-    plan = Plan(metrics=Metrics(1.0, MucOptions()))
-    for p, i, j in todo:
-        (_, a), (_, b) = columns[i], columns[j]
-        rest_a, rest_b, same, exact = engine.agree_apart(
-            a.spans, b.spans, labels[i], labels[j], len(a.names), read.n_docs
-        )
-        gold, pred = (*rest_a, a.names, read.n_docs), (*rest_b, b.names, read.n_docs)
-        result = columns_result(gold, pred, plan, "conll", pairs=False, same=same)
-        assert result is not None
-        out[p] = (result, exact)
+    rest_a, rest_b, same, exact = engine.agree_apart(a.spans, b.spans, *labels, len(a.names), read.n_docs)
+    gold, pred = (*rest_a, a.names, read.n_docs), (*rest_b, b.names, read.n_docs)
+    result = columns_result(
+        gold, pred, Plan(metrics=Metrics(1.0, MucOptions())), "conll", pairs=False, same=same
+    )
+    assert result is not None
+    return result, exact
 
 
 def _pairs(
@@ -105,114 +93,55 @@ def _pairs(
     return out
 
 
-def _bounds(values: list[float | None], confidence: float) -> tuple[float, float] | None:
-    """The percentile interval of resampled values; ``None`` if undefined somewhere or never varying."""
-    from .analysis.agree_draws import any_differs, quantiles
+def _tasks(
+    read: FlatRead, columns: Named, stats: Statistics | None, query: InstanceQuery, types: list[str]
+) -> list[Task]:
+    """The steps of `measured_flat` as tasks (`run_tasks`), first first.
 
-    if not values or any(v is None for v in values):
-        return None
-    known = [v for v in values if v is not None]
-    return quantiles(known, confidence) if any_differs(known) else None
-
-
-def _intervals(
-    values: bytes, shape: tuple[int, int], n_pairs: int, m: int, stats: Statistics
-) -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap]:
-    """The intervals of the mean pairwise F1 and of alpha from resampled documents (`agree_intervals`).
-
-    ``values``: `_document_values` (int64, units x columns).
-    """
-    from .analysis.agree_draws import any_differs, resampled_flat
-
-    n, seed, level = stats.resamples, stats.seed, stats.confidence
-    units, columns = shape
-    flags: tuple[Flag, ...] = document_flags(units)
-    check_memory(n, columns, plural(columns, "column"))
-    if units < 2:
-        return None, None, AgreeBootstrap(n, seed, level, units, flags)
-    f1s: list[float | None] = []
-    alphas: list[float | None] = []
-    engine = speedups()
-    assert engine is not None
-    for total in resampled_flat(engine, values, shape, n, seed):
-        f1 = 0.0
-        for p in range(n_pairs):
-            f1 += f1_of(total[3 * p], total[3 * p + 1], total[3 * p + 2])
-        f1s.append(f1 / max(n_pairs, 1))
-        alphas.append(alpha_of(total[3 * n_pairs :], m))
-    found = []
-    for name, drawn in (("mean pairwise F1", f1s), ("alpha", alphas)):
-        known = [v for v in drawn if v is not None]
-        if drawn and len(known) == len(drawn) and not any_differs(known):
-            found.append(degenerate_flag(name))
-    info = AgreeBootstrap(n, seed, level, units, flags + tuple(found))
-    return _bounds(f1s, level), _bounds(alphas, level), info
-
-
-def _document_values(
-    exact: bytes, same: list[int], by_label: list[int], counts: tuple[int, int, int]
-) -> tuple[bytes, tuple[int, int]]:
-    """Per document (int64, a row each): each pair's tp, fp and fn, then alpha's parts; and the shape.
-
-    Alpha's parts are ``[n, S_2..S_m, n_c...]``: every token has all m labels, so only ``S_m`` (the
-    document's pairs of equal labels) is not 0. ``exact``: each pair's tp, fp and fn by document.
-    """
-    n_pairs, m, k = counts
-    n_docs = len(same)
-    width = 3 * n_pairs + m + k
-    flat = array("q", bytes(8 * n_docs * width))
-    ex = memoryview(exact).cast("q")
-    for p in range(n_pairs):
-        for j in range(3):
-            at = p * 3 * n_docs + j
-            flat[3 * p + j :: width] = array("q", ex[at : at + 3 * n_docs : 3])
-    base = 3 * n_pairs
-    flat[base::width] = array("q", [sum(by_label[d * k : (d + 1) * k]) for d in range(n_docs)])
-    flat[base + m - 1 :: width] = array("q", same)
-    for c in range(k):
-        flat[base + m + c :: width] = array("q", by_label[c::k])
-    return flat.tobytes(), (n_docs, width)
-
-
-def _scored(
-    read: FlatRead, columns: Named, sides: list[Column], k: int
-) -> tuple[list[PairScores], bytes, bytes, bytes]:
-    """The pairs' scores and kappas, the token counts, and the pairs' exact matches by document.
-
-    The token counts are each document's pairs of equal labels and its labels. Two threads: the C
-    matcher and counts release the GIL.
+    Each column decoded and its labels put in one list of types; the disagreements (they need only
+    the columns: taken first, they leave the end to the bootstrap, which both threads share); the
+    token counts (label pairs, labels and pairs of equal labels by document); each pair scored; the
+    bootstrap (`bootstrap_tasks`).
     """
     engine = speedups()
     assert engine is not None
-    together = list(combinations(range(len(columns)), 2))
-    todo = iter([(p, i, j) for p, (i, j) in enumerate(together)])
-    labels = [side[3] for side in sides]
-    scored: list[Scored] = [(None, b"")] * len(together)  # type: ignore[list-item]
+    where = {t: i for i, t in enumerate(types)}
+    m, k = len(columns), len(types) + 1
+    together = list(combinations(range(m), 2))
 
-    def counted() -> tuple[bytes, bytes, bytes]:
-        tokens = engine.agree_tokens(sides, read.doc_start, k)
-        _results(read, columns, labels, todo, scored)
-        return tokens
+    def decoded(c: FlatColumn, done: Done) -> Column:
+        c.decode()
+        return (*c.spans[:3], engine.agree_relabel(c.spans[3], [where[t] for t in c.names]))
 
-    (matrices, same_b, by_label_b), _ = both(counted, lambda: _results(read, columns, labels, todo, scored))
-    pairs = _pairs(read, columns, [result for result, _ in scored], matrices, k)
-    return pairs, same_b, by_label_b, b"".join(exact for _, exact in scored)
+    def sides(done: Done) -> list[Column]:
+        return [done["column", a] for a in range(m)]
+
+    def scored(i: int, j: int, done: Done) -> Scored:
+        labels = (done["column", i][3], done["column", j][3])
+        return _pair(read, columns[i][1], columns[j][1], labels)
+
+    def listed(done: Done) -> Disagreements:
+        return _disagreements(read, columns, sides(done), types, query)
+
+    everything = [("column", a) for a in range(m)]
+    out: list[Task] = [(("column", a), (), partial(decoded, c)) for a, (_, c) in enumerate(columns)]
+    out.append(("disagreements", everything, listed))
+    out.append(("tokens", everything, lambda done: engine.agree_tokens(sides(done), read.doc_start, k)))
+    out += [(("pair", i, j), (("column", i), ("column", j)), partial(scored, i, j)) for i, j in together]
+    return out + bootstrap_tasks(stats, [("pair", i, j) for i, j in together], m, k)
 
 
 def measured_flat(
     read: FlatRead, columns: list[tuple[str, FlatColumn]], stats: Statistics | None, query: InstanceQuery
 ) -> Agreement:
-    """The agreement of the decoded columns (see the module)."""
-    engine = speedups()
-    assert engine is not None
+    """The agreement of the columns (see the module); `HandOver` where a column breaks its scheme."""
     m = len(columns)
     types = sorted({t for _, c in columns for t in c.names})
     k = len(types) + 1
-    where = {t: i for i, t in enumerate(types)}
-    sides: list[Column] = [
-        (*c.spans[:3], engine.agree_relabel(c.spans[3], [where[t] for t in c.names])) for _, c in columns
-    ]
-    pairs, same_b, by_label_b, exact_b = _scored(read, columns, sides, k)
+    done = run_tasks(_tasks(read, columns, stats, query, types))
+    matrices, same_b, by_label_b = done["tokens"]
+    results = [done["pair", i, j][0] for i, j in combinations(range(m), 2)]
+    pairs = _pairs(read, columns, results, matrices, k)
     same, by_label = _ints(same_b), _ints(by_label_b)
     tokens = read.tokens
     totals = [sum(by_label[c::k]) for c in range(k)]
@@ -220,21 +149,10 @@ def measured_flat(
     s = [0] * (m - 1)
     s[m - 2] = sum(same)
     alpha_value = alpha_of([sum(totals), *s, *totals], m)
-
-    def drawn() -> tuple[tuple[float, float] | None, tuple[float, float] | None, AgreeBootstrap | None]:
-        if stats is None:
-            return None, None, None
-        values, shape = _document_values(exact_b, same, by_label, (len(pairs), m, k))
-        return _intervals(values, shape, len(pairs), m, stats)
-
-    # two threads: the C resampling and the C votes release the GIL
-    (f1_interval, alpha_interval, info), disagreements = both(
-        drawn, lambda: _disagreements(read, columns, sides, types, query)
-    )
     people, warnings = _annotators(read, columns)
-    intervals = (f1_interval, alpha_interval, info)
+    intervals = done["intervals"]
     found = agreement_of(pairs, types, (fleiss_value, tokens), alpha_value, intervals, (read.n_docs, tokens))
-    return replace(found, annotators=people, disagreements=disagreements, warnings=warnings)
+    return replace(found, annotators=people, disagreements=done["disagreements"], warnings=warnings)
 
 
 def _annotators(

@@ -1,10 +1,11 @@
 """A CoNLL file of several tag columns read and decoded by the compiled engine, for `nerve.agree`.
 
 In: the file, the annotators picked (column numbers, ``ID=NAME`` to rename) and the scheme, tag
-format and outside tag. Out: `FlatRead` (the documents, sentences, words' places and each column's
-tag ids, from csrc/agree.c's `agree_scan`) and each picked column decoded (`FlatColumn`: its
-entities, type names and repairs, as `nerve.api.convert_input.decoded` decodes tags); or ``None``
-to hand the file to the numpy engine, which reads it again and gives the result or its error.
+format and outside tag. Out: `FlatRead` (the documents and each column's distinct tags; the
+sentences, words' places and tag ids kept in C, from csrc/agree.c's `agree_scan`) and each picked
+column (`FlatColumn`: its type names; decoded by `FlatColumn.decode` into its entities and repairs,
+as `nerve.api.convert_input.decoded` decodes tags); or ``None`` (or `HandOver` from a decoding) to
+hand the file to the numpy engine, which reads it again and gives the result or its error.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from collections.abc import Sequence
 from . import options
 from ._engine import speedups
 from .errors import NerveError, SchemeError
-from .io.tags.agree_scan import Data, FileBytes, Scanned, both, raw, scan_columns
+from .io.tags.agree_scan import Data, FileBytes, Scanned, raw, scan_columns
 from .io.tags.conll_counted import scheme_tables
 from .model.schemes import BEGIN, END, OUT, SCHEMES, check_letters, infer_scheme
 from .model.vocab import TagVocab
 
-__all__ = ["Column", "FlatColumn", "FlatRead", "Reading", "read_agree_columns"]
+__all__ = ["Column", "FlatColumn", "FlatRead", "HandOver", "Reading", "read_agree_columns"]
 
 Column = tuple[bytes, bytes, bytes, bytes]  # doc, start, end, label: int64 each (bytes or bytearray)
 Reading = tuple[str, str | None, str]  # the scheme, tag format and outside tag
@@ -53,8 +54,12 @@ def _picked(found: Sequence[str], wanted: Sequence[str] | None) -> list[tuple[st
     return pairs if len(pairs) >= 2 else None
 
 
+class HandOver(Exception):
+    """The compiled path stops: the numpy engine reads the input (and gives its error)."""
+
+
 class FlatColumn:
-    """One annotator's column decoded: entities (local type ids), type names, scheme repairs."""
+    """One annotator's column: its tags read (type names), then decoded (`decode`: entities, repairs)."""
 
     def __init__(self, column: int, read: FlatRead, how: tuple[str, str | None, str]) -> None:
         scheme, tag_format, outside = how
@@ -68,16 +73,31 @@ class FlatColumn:
         for i, v in zip(order, found, strict=True):
             vid[i] = v
         kinds, types = vocab.parts()
-        kind = bytes(kinds[v] for v in vid)
-        typ = b"".join(types[v].to_bytes(4, "little", signed=True) for v in vid)
+        self.column, self.read, self.vocab, self.scheme = column, read, vocab, scheme
+        self.kind = bytes(kinds[v] for v in vid)
+        self.type = b"".join(types[v].to_bytes(4, "little", signed=True) for v in vid)
+        self.names = list(vocab.type_names)
+        self.codes: list[int] = []
+        self.spans: Column = (b"", b"", b"", b"")
+        self.repairs: dict[str, int] = {}
+
+    def decode(self) -> FlatColumn:
+        """The column decoded (in C, without the GIL): its transitions, entities and repairs.
+
+        Raises `HandOver` where the tags break the scheme: the numpy engine says how, with the line.
+        """
         engine = speedups()
         assert engine is not None
-        parts = [(scan, None if maps is None else maps[column]) for scan, maps in read.parts]
-        codes, *spans = engine.agree_decode(parts, column, kind, typ, read.doc_start)
-        self.codes: list[int] = codes
-        self.spans: Column = (spans[0], spans[1], spans[2], spans[3])
-        self.names = list(vocab.type_names)
-        self.repairs = _repairs(vocab, codes, options.scheme(scheme, "scheme"))
+        read, c = self.read, self.column
+        parts = [(scan, None if maps is None else maps[c]) for scan, maps in read.parts]
+        codes, *spans = engine.agree_decode(parts, c, self.kind, self.type, read.doc_start)
+        self.codes = codes
+        self.spans = (spans[0], spans[1], spans[2], spans[3])
+        try:
+            self.repairs = _repairs(self.vocab, codes, options.scheme(self.scheme, "scheme"))
+        except NerveError:
+            raise HandOver from None
+        return self
 
     @property
     def count(self) -> int:
@@ -115,7 +135,10 @@ def _same(code: int) -> bool:
 def read_agree_columns(
     path: str, wanted: Sequence[str] | None, how: tuple[str, str | None, str]
 ) -> tuple[FlatRead, list[tuple[str, FlatColumn]]] | None:
-    """The file read by the C core and the picked columns decoded, or ``None`` to hand over."""
+    """The file read by the C core and the picked columns' tags read, or ``None`` to hand over.
+
+    The columns are decoded later (`FlatColumn.decode`), each as soon as a thread is free.
+    """
     engine = speedups()
     assert engine is not None
     data = FileBytes(engine, path)
@@ -126,14 +149,7 @@ def read_agree_columns(
     picked = _picked([str(c + 2) for c in range(len(read.tags))], wanted)
     if picked is None:
         return None
-    half = (len(picked) + 1) // 2
-
-    def decoded(chosen: list[tuple[str, str]]) -> list[tuple[str, FlatColumn]]:
-        return [(name, FlatColumn(int(who) - 2, read, how)) for who, name in chosen]
-
-    try:  # the columns decoded in two threads: the C decoder releases the GIL
-        first, second = both(lambda: decoded(picked[:half]), lambda: decoded(picked[half:]))
+    try:
+        return read, [(name, FlatColumn(int(who) - 2, read, how)) for who, name in picked]
     except NerveError:
         return None  # the numpy engine raises it, with the file and line
-    columns = first + second
-    return read, columns

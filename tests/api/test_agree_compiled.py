@@ -155,6 +155,26 @@ def test_what_the_core_leaves_to_the_numpy_engine(tmp_path: Path, case: str) -> 
     assert str(got.value) == said
 
 
+@pytest.mark.parametrize("scheme", ["IO", "IOB1", "IOB2", "IOE2", "BILOU"])
+def test_a_scheme_a_column_breaks_once_decoded_is_handed_over(tmp_path: Path, scheme: str) -> None:
+    """The scheme is checked after decoding (`FlatColumn.decode`, in a task): where the tags break
+    it the compiled path hands over (`HandOver`), and `agree` says what the numpy engine says."""
+    path = tmp_path / "c.conll"
+    path.write_bytes(b"a B-PER O\nb E-PER S-LOC\n\nc I-LOC U-PER\n")
+    query, how = check_agree_query(None), (scheme, None, "O")
+    try:
+        ref = json.dumps(
+            numpy_agreement([str(path)], None, (None, None, how), None, (query, None, None, None)).to_dict()
+        )
+    except NerveError as err:
+        assert agree_compiled.compiled_agreement([str(path)], None, (None, None, how), None, query) is None
+        with pytest.raises(type(err)) as got:
+            nerve.agree(path, bootstrap=0, scheme=scheme)
+        assert str(got.value) == str(err)
+    else:
+        assert json.dumps(nerve.agree(path, bootstrap=0, scheme=scheme).to_dict()) == ref
+
+
 def test_a_plain_agree_of_columns_imports_no_numpy(tmp_path: Path) -> None:
     path = tmp_path / "c.conll"
     path.write_text("-DOCSTART- O O O\n\na B-PER O B-PER\nb I-PER B-LOC O\n\n" * 30, encoding="utf-8")
