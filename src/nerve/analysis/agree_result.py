@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
-from typing import Any, overload
 
 from .._frozen import frozen
 from ..metrics.muc_counts import MucCounts
 from ..model.counts import Score
 from .units import Flag
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (3 ms): agree starts cheaper
+if TYPE_CHECKING:
+    from typing import Any, overload
 
 __all__ = [
     "AGREE_CATEGORIES",
@@ -178,11 +181,13 @@ class LazyRows(Sequence[Disagreement]):
     def __len__(self) -> int:
         return self._n
 
-    @overload
-    def __getitem__(self, i: int) -> Disagreement: ...
+    if TYPE_CHECKING:
 
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Disagreement, ...]: ...
+        @overload
+        def __getitem__(self, i: int) -> Disagreement: ...
+
+        @overload
+        def __getitem__(self, i: slice) -> tuple[Disagreement, ...]: ...
 
     def __getitem__(self, i: int | slice) -> Disagreement | tuple[Disagreement, ...]:
         if isinstance(i, slice):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ..progress import note
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (3 ms)
 if TYPE_CHECKING:
     from ...model.spans import SpanArray
 
