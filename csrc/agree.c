@@ -35,9 +35,6 @@ typedef struct {
 } ag_key;
 
 typedef struct {
-    int64_t last_len; /* the previous token's tag (its bytes packed, when up to 8): most repeat */
-    uint64_t last_key;
-    int32_t last_id;
     uint64_t memo_key[64]; /* tags of up to 8 bytes by the top bits of their hash: id, length, bytes */
     int32_t memo_id[64];
     uint8_t memo_len[64]; /* 0: empty */
@@ -106,7 +103,6 @@ static int32_t ag_intern(ag_column *c, const unsigned char *data, size_t len, in
         } else {
             for (size_t i = 0; i < n; i++) packed |= (uint64_t)data[at + (int64_t)i] << (8 * i);
         }
-        if ((int64_t)n == c->last_len && packed == c->last_key) return c->last_id;
     }
     uint64_t h = n <= 8 ? (packed ^ (uint64_t)n) * 0x9E3779B97F4A7C15ULL : ag_hash(data + at, n);
     size_t memo = (size_t)(h >> 58);
@@ -122,13 +118,6 @@ static int32_t ag_intern(ag_column *c, const unsigned char *data, size_t len, in
             c->memo_len[memo] = (uint8_t)n;
             c->memo_id[memo] = id;
         }
-    }
-    if (id >= 0 && n <= 8) {
-        c->last_len = (int64_t)n;
-        c->last_key = packed;
-        c->last_id = id;
-    } else if (n > 8) {
-        c->last_len = -1;
     }
     return id;
 }
@@ -222,21 +211,27 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
     return 0;
 }
 
-/* Read data[0, len): 0, or -1 with s->stop saying why the numpy engine must read it. */
-/* The separators of 16 bytes (space, tab, newline) as bits: SSE2 where the compiler has it, else
- * byte by byte. */
+/* The separators of 16 bytes (space, tab, newline) as bits, and (or'ed into high and cr) the bytes
+ * past ASCII and the carriage returns among them: SSE2 where the compiler has it, else byte by
+ * byte. */
 #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
 #include <emmintrin.h>
-static inline unsigned ag_mask(const unsigned char *p) {
+static inline unsigned ag_mask(const unsigned char *p, unsigned *high, unsigned *cr) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
     m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    *high |= (unsigned)_mm_movemask_epi8(v); /* bytes past ASCII */
+    *cr |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
     return (unsigned)_mm_movemask_epi8(m);
 }
 #else
-static inline unsigned ag_mask(const unsigned char *p) {
+static inline unsigned ag_mask(const unsigned char *p, unsigned *high, unsigned *cr) {
     unsigned m = 0;
-    for (unsigned i = 0; i < 16; i++) m |= (unsigned)(p[i] == ' ' || p[i] == '\t' || p[i] == '\n') << i;
+    for (unsigned i = 0; i < 16; i++) {
+        m |= (unsigned)(p[i] == ' ' || p[i] == '\t' || p[i] == '\n') << i;
+        *high |= p[i] & 0x80u;
+        *cr |= p[i] == '\r';
+    }
     return m;
 }
 #endif
@@ -307,18 +302,16 @@ static inline int ag_separator(ag_scan_t *s, ag_line *l, const unsigned char *da
     return got;
 }
 
-/* Read data[0, len): 0, or -1 with s->stop saying why the numpy engine must read it. */
+/* Read data[0, len): 0, or -1 with s->stop saying why the numpy engine must read it. The bytes are
+ * read once: carriage returns and bytes past ASCII are noted on the way, and only a file with the
+ * latter is checked for UTF-8 (whole), once the lines are read. */
 int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     memset(s, 0, sizeof *s);
     s->len = len;
     if (len == 0 || data[len - 1] != '\n') s->stop = "no final newline";
     else if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) s->stop = "a byte order mark";
-    else if (memchr(data, '\r', len)) s->stop = "a carriage return";
-    else if (!nerve_valid_utf8(data, len)) s->stop = "bytes that are not UTF-8";
     if (s->stop) return -1;
-    size_t lines = 0;
-    for (size_t i = 0; i < len; i++) lines += data[i] == '\n';
-    if (ag_grow((void **)&s->word_start, &s->cap, lines, sizeof *s->word_start) < 0) {
+    if (ag_grow((void **)&s->word_start, &s->cap, len / 32 + 1024, sizeof *s->word_start) < 0) {
         s->stop = "no memory";
         return -1;
     }
@@ -327,18 +320,21 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     l.leading = -1;
     l.before = 0;
     const unsigned char *q = data, *end = data + len, *field = data, *line = data;
+    unsigned high = 0, cr = 0; /* bytes past ASCII, carriage returns: checked once the loop is done */
     for (; end - q >= 16; q += 16) { /* 16 bytes at a time, each separator in order */
-        for (unsigned m = ag_mask(q); m; m &= m - 1) {
+        for (unsigned m = ag_mask(q, &high, &cr); m; m &= m - 1) {
             if (ag_separator(s, &l, data, q + ag_lowest(m), &field, &line) < 0) return -1;
         }
     }
     for (; q < end; q++) {
+        high |= *q & 0x80u;
+        cr |= *q == '\r';
         if ((*q == ' ' || *q == '\t' || *q == '\n') && ag_separator(s, &l, data, q, &field, &line) < 0) return -1;
     }
-    if (!s->n_tokens) {
-        s->stop = "no token line";
-        return -1;
-    }
+    if (cr) s->stop = "a carriage return";
+    else if (high && !nerve_valid_utf8(data, len)) s->stop = "bytes that are not UTF-8";
+    else if (!s->n_tokens) s->stop = "no token line";
+    if (s->stop) return -1;
     s->doc_start[s->n_docs] = (int64_t)s->n_tokens;
     s->leading = l.leading;
     s->before = l.before;
