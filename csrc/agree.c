@@ -521,11 +521,23 @@ static int ag_tally(const ag_side *side, int m, const int64_t *doc_start, size_t
 /* Exact matches of flat, sorted annotators a and b (their types la and lb, in one list), document by
  * document: tp, fp (b's) and fn (a's) into out (3 a document); each match marked in both_a and
  * both_b and counted by a's own label in same. Documents must be below out's. */
+/* The side's entities counted by document into out[3 * doc] (sorted by document: a run at a time,
+ * not a store per entity into the same count). */
+static void ag_by_doc(const ag_side *x, int64_t *out) {
+    size_t e = 0;
+    while (e < x->n) {
+        size_t first = e;
+        int64_t d = x->doc[e];
+        while (e < x->n && x->doc[e] == d) e++;
+        out[3 * d] += (int64_t)(e - first);
+    }
+}
+
 static void ag_exact(const ag_side *a, const ag_side *b, const int64_t *la, const int64_t *lb, int64_t *out,
                      uint8_t *both_a, uint8_t *both_b, int64_t *same) {
     size_t i = 0, j = 0;
-    for (size_t e = 0; e < a->n; e++) out[3 * a->doc[e] + 2]++;
-    for (size_t e = 0; e < b->n; e++) out[3 * b->doc[e] + 1]++;
+    ag_by_doc(a, out + 2);
+    ag_by_doc(b, out + 1);
     while (i < a->n && j < b->n) {
         int64_t da = a->doc[i], db = b->doc[j];
         if (da != db || a->start[i] != b->start[j]) {
