@@ -117,7 +117,8 @@ def agree(
         raise OptionError(options.flag("unit"), detail)
     stats = statistics_of(None if bootstrap in (None, 0, "0") else bootstrap, seed, confidence, None)
     how = (scheme, tag_format, outside)
-    with _collector_paused():
+    # read as convert reads: its from_scheme is agree's scheme
+    with _collector_paused(), options.renamed(from_scheme="scheme"):
         if rule is None:
             names = [os.fspath(p) for p in paths]
             found = compiled_agreement(names, wanted, (input_format, offsets, how), stats, query)

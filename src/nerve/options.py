@@ -26,6 +26,7 @@ __all__ = ["FLATTEN_POLICIES", "INSTANCE_FORMATS", "MATCHINGS", "METRIC_FAMILIES
 __all__ += ["REPAIR_POLICIES", "SLICES", "SORTS", "SUBWORD_POLICIES", "TEXT_METRICS", "beta", "bootstrap"]
 __all__ += ["command_line_names", "confidence", "encoding", "entity_repair", "flag", "fraction", "lenient"]
 __all__ += ["matching", "metric_families", "muc_only", "offsets", "one_of", "outside", "percentage"]
+__all__ += ["renamed"]
 __all__ += ["positive_int", "repair", "resamples", "scheme", "seed", "setting", "slices", "stream_repair"]
 __all__ += ["systems", "tag_format", "text_metrics", "unit"]
 
@@ -62,8 +63,26 @@ def command_line_names() -> Iterator[None]:
         _COMMAND_LINE.reset(token)
 
 
+_RENAMED: ContextVar[dict[str, str] | None] = ContextVar("nerve_renamed_options", default=None)
+
+
+@contextmanager
+def renamed(**names: str) -> Iterator[None]:
+    """Within this context, errors name ``option`` as the caller's own option ``names[option]``.
+
+    For a command that reads with another's readers: ``agree`` reads tags as ``convert`` does, and
+    its ``scheme`` is their ``from_scheme``.
+    """
+    token = _RENAMED.set({**(_RENAMED.get() or {}), **names})
+    try:
+        yield
+    finally:
+        _RENAMED.reset(token)
+
+
 def flag(option: str) -> str:
     """``option`` as the caller spells it: ``min_iou`` in Python, ``--min-iou`` on the command line."""
+    option = (_RENAMED.get() or {}).get(option, option)
     if not _COMMAND_LINE.get():
         return option
     return FLAGS.get(option, "--" + option.replace("_", "-"))

@@ -28,6 +28,7 @@ from agree_corpora import germeval_sentences, write_columns
 from conftest import engine
 from engines import compiled_or_skip
 from nerve import compiled_agree as agree_compiled
+from nerve import options
 from nerve.analysis.agree_query import check_agree_query
 from nerve.api.agree_numpy import numpy_agreement
 from nerve.errors import NerveError
@@ -162,7 +163,7 @@ def test_a_scheme_a_column_breaks_once_decoded_is_handed_over(tmp_path: Path, sc
     path = tmp_path / "c.conll"
     path.write_bytes(b"a B-PER O\nb E-PER S-LOC\n\nc I-LOC U-PER\n")
     query, how = check_agree_query(None), (scheme, None, "O")
-    with pytest.raises(NerveError) as want:
+    with pytest.raises(NerveError) as want, options.renamed(from_scheme="scheme"):  # as agree names it
         numpy_agreement([str(path)], None, (None, None, how), None, (query, None, None, None))
     assert agree_compiled.compiled_agreement([str(path)], None, (None, None, how), None, query) is None
     with pytest.raises(type(want.value)) as got:

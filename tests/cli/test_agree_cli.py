@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+import nerve
 from agree_corpora import nested_annotators
 from cli_errors import cli_error
 from conftest import ROOT
 from nerve.cli import main
+from nerve.errors import SchemeError
 
 EXPORT = str(ROOT / "examples" / "agreement" / "labelstudio.json")
 
@@ -144,6 +146,26 @@ def test_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     there = cli_error(capsys, "agree", EXPORT, "--consensus", "majority", "-o", str(tmp_path / "there.jsonl"))
     assert "there.jsonl exists; pass it to write over it" in there
     assert "--force" in there
+
+
+def test_a_scheme_the_tags_break_names_agrees_own_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """agree reads tags as convert does, but its option is --scheme (convert's is --from-scheme),
+    on both engines' roads: tag columns (compiled), and one file per annotator (numpy)."""
+    columns = tmp_path / "columns.conll"
+    columns.write_text("a B-PER O\nb E-PER O\n", encoding="utf-8")
+    one, two = tmp_path / "one.conll", tmp_path / "two.conll"
+    one.write_text("a B-PER\nb E-PER\n", encoding="utf-8")
+    two.write_text("a B-PER\nb O\n", encoding="utf-8")
+    for sources in ([str(columns)], [str(one), str(two)]):
+        said = cli_error(capsys, "agree", *sources, "--scheme", "IOB2")
+        assert said.startswith("nerve: error: --scheme: the input tags use E, which scheme IOB2 does not")
+        assert "--from-scheme" not in said
+    with pytest.raises(SchemeError, match=r"^scheme: the input tags use E"):
+        nerve.agree(columns, scheme="IOB2")
+    convert = ("convert", str(one), str(tmp_path / "out.jsonl"), "--from-scheme", "IOB2", "--to", "jsonl")
+    assert "--from-scheme" in cli_error(capsys, *convert)
 
 
 def test_score_picks_two_annotators(capsys: pytest.CaptureFixture[str]) -> None:
