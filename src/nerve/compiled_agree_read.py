@@ -38,9 +38,11 @@ class FlatRead:
         self.parts = scanned.parts  # the scans, kept in C, and their columns' tag ids mapped
 
     def words(self, lo: int, hi: int) -> list[str]:
-        """The words of tokens ``lo`` to ``hi``."""
+        """The words of tokens ``lo`` to ``hi``; `InputError` where the mapped file has changed since."""
         engine = speedups()
         assert engine is not None
+        if isinstance(self.data, FileBytes):
+            self.data.check()
         return engine.agree_words(raw(self.data), [scan for scan, _ in self.parts], lo, hi)
 
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from conftest import engine
 from engines import compiled_or_skip
 from nerve._engine import speedups
+from nerve.errors import InputError
 from nerve.io.tags.agree_scan import FileBytes, cut_of, documents, raw, scan_columns
 
 compiled_or_skip()
@@ -187,3 +188,16 @@ def test_a_file_that_is_not_mapped_is_read(tmp_path: Any) -> None:
         FileBytes(core, str(tmp_path / "missing"))
     with pytest.raises(TypeError, match="bytes, or a mapping"):
         core.agree_scan(bytearray(b"w O O\n"), 0, 6)
+
+
+def test_rows_of_a_file_changed_since_it_was_mapped_are_refused(tmp_path: Any) -> None:
+    """A mapped file cut short would fault on its lost pages: its words are not read again once it
+    changed (size, time or inode); the rows say so, with the file and what to do."""
+    from nerve.compiled_agree import agree
+
+    path = tmp_path / "c.conll"
+    path.write_text("-DOCSTART- O O\n\na B-PER O\nb I-PER B-LOC\n\n" * 40, encoding="utf-8")
+    found = agree(path, bootstrap=0)
+    path.write_text("a O O\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"c\.conll: changed since nerve read it.*run nerve\.agree again"):
+        list(found.disagreements.rows)
