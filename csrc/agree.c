@@ -177,10 +177,8 @@ static int ag_first(ag_scan_t *s, int count) {
     return 0;
 }
 
-/* One token line: its word, sentence and document, and each tag interned. */
-static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, const int64_t *fe, int starts,
-                    size_t doc) {
-    size_t t = s->n_tokens;
+/* Room for token t in the per-token arrays (they grow together). 0, or -1 without memory. */
+static int ag_room(ag_scan_t *s, size_t t) {
     if (ag_grow((void **)&s->word_start, &s->cap, t + 1, sizeof *s->word_start) < 0) return -1;
     if (s->cap != s->sized) { /* the other per-token arrays grow with it */
         size_t cap = s->cap;
@@ -194,6 +192,26 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
         }
         s->sized = cap;
     }
+    return 0;
+}
+
+/* Token t (its ids set) placed: its word, sentence start and document. 0, or -1 without memory. */
+static int ag_place(ag_scan_t *s, size_t t, int64_t word, int starts, size_t doc) {
+    while (s->n_docs <= doc) { /* documents begin here (empty ones too, between -DOCSTART- lines) */
+        if (ag_grow((void **)&s->doc_start, &s->doc_cap, s->n_docs + 2, sizeof *s->doc_start) < 0) return -1;
+        s->doc_start[s->n_docs++] = (int64_t)t;
+    }
+    s->word_start[t] = word;
+    s->sentence[t] = (uint8_t)starts;
+    s->n_tokens = t + 1;
+    return 0;
+}
+
+/* One token line: its word, sentence and document, and each tag interned. */
+static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, const int64_t *fe, int starts,
+                    size_t doc) {
+    size_t t = s->n_tokens;
+    if (ag_room(s, t) < 0) return -1;
     for (int c = 0; c < s->width - 1; c++) {
         ag_column *col = &s->col[c];
         int32_t id = ag_intern(col, data, s->len, fs[c + 1], (size_t)(fe[c + 1] - fs[c + 1]));
@@ -201,14 +219,7 @@ static int ag_token(ag_scan_t *s, const unsigned char *data, const int64_t *fs, 
         if (id > UINT16_MAX) return -2;
         col->ids[t] = (uint16_t)id;
     }
-    while (s->n_docs <= doc) { /* documents begin here (empty ones too, between -DOCSTART- lines) */
-        if (ag_grow((void **)&s->doc_start, &s->doc_cap, s->n_docs + 2, sizeof *s->doc_start) < 0) return -1;
-        s->doc_start[s->n_docs++] = (int64_t)t;
-    }
-    s->word_start[t] = fs[0];
-    s->sentence[t] = (uint8_t)starts;
-    s->n_tokens = t + 1;
-    return 0;
+    return ag_place(s, t, fs[0], starts, doc);
 }
 
 /* The separators of 16 bytes (space, tab, newline) as bits, and (or'ed into high and cr) the bytes
@@ -249,10 +260,15 @@ static unsigned ag_lowest(unsigned m) {
 }
 #endif
 
+#define AG_TAIL 48 /* the longest tail a line is compared with (ag_repeat) */
+
 typedef struct {
     int64_t fs[64], fe[64]; /* the line's first fields */
     int count, last_token, leading;
-    size_t before; /* -DOCSTART- lines so far (a range after a cut: of the range) */
+    size_t before;      /* -DOCSTART- lines so far (a range after a cut: of the range) */
+    size_t tail_len;    /* the last token line's bytes after its word, newline included (0: none) */
+    unsigned char tail[AG_TAIL];
+    uint16_t tail_ids[64]; /* and the ids of its tags */
 } ag_line;
 
 /* The line [p, e) whose fields are in l: a document's start, a blank, or a token. 0, or -1. */
@@ -282,7 +298,85 @@ static int ag_line_end(ag_scan_t *s, ag_line *l, const unsigned char *data, cons
         return -1;
     }
     l->last_token = 1;
+    size_t tail = (size_t)(e - data - l->fe[0]) + 1; /* from the word's end to the newline, included */
+    l->tail_len = 0;
+    if (l->fs[0] == p - data && tail <= AG_TAIL) { /* the word begins the line */
+        memcpy(l->tail, data + l->fe[0], tail);
+        for (int c = 0; c < s->width - 1; c++) l->tail_ids[c] = s->col[c].ids[s->n_tokens - 1];
+        l->tail_len = tail;
+    }
     return 0;
+}
+
+/* The end of the word at p (the first space, tab or newline, or end), the bytes past ASCII and the
+ * carriage returns in it or'ed into hi and r: 16 bytes at once where SSE2 is. */
+static inline const unsigned char *ag_word_end(const unsigned char *p, const unsigned char *end, unsigned *hi,
+                                               unsigned *r) {
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    if (end - p >= 16) {
+        unsigned high = 0, cr = 0, m = ag_mask(p, &high, &cr);
+        if (m) {
+            unsigned before = (1u << ag_lowest(m)) - 1; /* the word's bytes */
+            *hi |= high & before;
+            *r |= cr & before;
+            return p + ag_lowest(m);
+        }
+    }
+#endif
+    while (p < end && *p != ' ' && *p != '\t' && *p != '\n') {
+        *hi |= *p & 0x80u;
+        *r |= *p == '\r';
+        p++;
+    }
+    return p;
+}
+
+/* Whether the bytes at w are the last token line's tail (l->tail, newline included). */
+static inline int ag_same_tail(const unsigned char *w, const unsigned char *end, const ag_line *l) {
+    size_t n = l->tail_len;
+    if ((size_t)(end - w) < n) return 0;
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    if (n <= 16 && end - w >= 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)w);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)l->tail);
+        unsigned want = (1u << n) - 1;
+        return ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) & want) == want;
+    }
+#endif
+    return memcmp(w, l->tail, n) == 0;
+}
+
+/* 1: lines that repeat the last past their word are read at once (ag_repeat); 0: every line field by
+ * field, as the fuzz target reads them too, to compare. */
+static int ag_repeat_lines = 1;
+
+/* Token lines from p on whose bytes after their word are the last token line's (ag_line.tail), read
+ * at once: a word at the line's start (not -DOCSTART-), then the same bytes, so the same fields and
+ * tags. The most common line in a file of annotators' tags repeats the one before it past its word
+ * ("O O O O O"). Where the next line starts that is not such a line, or NULL (s->stop set). */
+static const unsigned char *ag_repeat(ag_scan_t *s, ag_line *l, const unsigned char *data, const unsigned char *p,
+                                      const unsigned char *end, unsigned *high, unsigned *cr) {
+    while (l->tail_len) {
+        unsigned hi = 0, r = 0;
+        const unsigned char *w = ag_word_end(p, end, &hi, &r);
+        if (w == p || !ag_same_tail(w, end, l)) return p;
+        if (w - p == AG_DOCSTART_LEN && memcmp(p, AG_DOCSTART, AG_DOCSTART_LEN) == 0) return p;
+        *high |= hi;
+        *cr |= r;
+        size_t t = s->n_tokens;
+        if (ag_room(s, t) < 0) {
+            s->stop = "no memory";
+            return NULL;
+        }
+        for (int c = 0; c < s->width - 1; c++) s->col[c].ids[t] = l->tail_ids[c];
+        if (ag_place(s, t, p - data, !l->last_token, l->leading ? l->before : l->before - 1) < 0) {
+            s->stop = "no memory";
+            return NULL;
+        }
+        l->last_token = 1;
+        p = w + l->tail_len;
+    }
+    return p;
 }
 
 /* A separator at c: the field before it (if any) counted; a newline ends the line. 0, or -1. */
@@ -318,13 +412,24 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     ag_line l;
     l.count = l.last_token = 0;
     l.leading = -1;
-    l.before = 0;
+    l.before = l.tail_len = 0;
     const unsigned char *q = data, *end = data + len, *field = data, *line = data;
     unsigned high = 0, cr = 0; /* bytes past ASCII, carriage returns: checked once the loop is done */
-    for (; end - q >= 16; q += 16) { /* 16 bytes at a time, each separator in order */
+    while (end - q >= 16) { /* 16 bytes at a time, each separator in order */
+        const unsigned char *next = q + 16;
         for (unsigned m = ag_mask(q, &high, &cr); m; m &= m - 1) {
-            if (ag_separator(s, &l, data, q + ag_lowest(m), &field, &line) < 0) return -1;
+            const unsigned char *c = q + ag_lowest(m);
+            if (ag_separator(s, &l, data, c, &field, &line) < 0) return -1;
+            if (*c == '\n' && l.tail_len && ag_repeat_lines) { /* lines repeating the last past their word */
+                const unsigned char *after = ag_repeat(s, &l, data, c + 1, end, &high, &cr);
+                if (!after) return -1;
+                if (after != c + 1) {
+                    field = line = next = after;
+                    break;
+                }
+            }
         }
+        q = next;
     }
     for (; q < end; q++) {
         high |= *q & 0x80u;

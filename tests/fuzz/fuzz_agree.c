@@ -1,10 +1,11 @@
 // seeds: tests/fuzz/seeds/agree/*
 /* Fuzz target: the multi-column CoNLL core of csrc/agree.c (nerve agree's compiled reader).
  *
- * Each input is scanned whole (ag_scan). Where the core reads it, what it returns must hold
- * together: documents' first tokens in order and ending at the token count, the first token
- * starting a sentence, each word within the input, each tag id below its column's distinct tags
- * and each distinct tag within the input. Each column is then decoded (ag_decode_from) with kinds
+ * Each input is scanned whole (ag_scan), and again field by field (without ag_repeat): both must
+ * read the same. Where the core reads it, what it returns must hold together: documents' first
+ * tokens in order and ending at the token count, the first token starting a sentence, each word
+ * within the input, each tag id below its column's distinct tags and each distinct tag within the
+ * input. Each column is then decoded (ag_decode_from) with kinds
  * and types taken from the tags' bytes: the entities must lie within their documents, in order
  * and not overlapping, the transitions must number the tokens plus the sentences, and decoding in
  * two parts gives one pass. Last the token counts (ag_tally, against the token-by-token reference
@@ -180,9 +181,39 @@ static void check_parts(const ag_column *col, const int8_t *kind, const int32_t 
     free(out.label);
 }
 
+/* The scan with lines that repeat the last read at once (ag_repeat) is the scan field by field. */
+static void check_repeats(const uint8_t *data, size_t size, const ag_scan_t *s, int got) {
+    ag_scan_t f;
+    ag_repeat_lines = 0;
+    int slow = ag_scan(data, size, &f);
+    ag_repeat_lines = 1;
+    if ((got < 0) != (slow < 0)) abort();
+    if (got == 0) {
+        size_t n = s->n_tokens;
+        if (f.n_tokens != n || f.n_docs != s->n_docs || f.width != s->width || f.leading != s->leading ||
+            f.before != s->before || memcmp(f.doc_start, s->doc_start, (s->n_docs + 1) * 8) != 0 ||
+            memcmp(f.word_start, s->word_start, n * 8) != 0 || memcmp(f.sentence, s->sentence, n) != 0) {
+            abort();
+        }
+        for (int c = 0; c < s->width - 1; c++) {
+            const ag_column *a = &s->col[c], *b = &f.col[c];
+            if (a->n != b->n || memcmp(a->ids, b->ids, n * 2) != 0) abort();
+            for (size_t k = 0; k < a->n; k++) {
+                if (a->keys[k].len != b->keys[k].len ||
+                    memcmp(data + a->keys[k].offset, data + b->keys[k].offset, (size_t)a->keys[k].len) != 0) {
+                    abort();
+                }
+            }
+        }
+    }
+    ag_scan_free(&f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ag_scan_t s;
-    if (ag_scan(data, size, &s) < 0) {
+    int got = ag_scan(data, size, &s);
+    check_repeats(data, size, &s, got);
+    if (got < 0) {
         ag_scan_free(&s);
         return 0;
     }
