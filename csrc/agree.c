@@ -1414,6 +1414,52 @@ static PyObject *agree_votes(PyObject *self, PyObject *columns) {
 }
 
 
+/* agree_values(exacts, same, by_label, m, k) -> bytes: the bootstrap's values by document (int64,
+ * a row each): each pair's tp, fp and fn (exacts: each pair's, by document), then alpha's parts
+ * [n, S_2..S_m, n_c...], of which S_m (same: each document's pairs of equal labels) alone is not 0,
+ * every token having all m labels (by_label: each document's k label counts). */
+static PyObject *agree_values(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *exacts, *same_o, *labels_o;
+    Py_ssize_t m, k;
+    if (!PyArg_ParseTuple(args, "O!SSnn", &PyList_Type, &exacts, &same_o, &labels_o, &m, &k)) return NULL;
+    const void *ps, *pl;
+    size_t n_docs, nl;
+    if (ag_buffer(same_o, 8, "same", &ps, &n_docs) < 0 || ag_buffer(labels_o, 8, "by_label", &pl, &nl) < 0) return NULL;
+    Py_ssize_t np = PyList_Size(exacts);
+    if (m < 2 || k < 1 || nl != n_docs * (size_t)k || np > 4096) {
+        PyErr_SetString(PyExc_ValueError, "agree_values: m >= 2, k >= 1, k labels a document, 4096 pairs at most");
+        return NULL;
+    }
+    const int64_t *ex[4096];
+    for (Py_ssize_t p = 0; p < np; p++) {
+        const void *pe;
+        size_t ne;
+        if (ag_buffer(PyList_GetItem(exacts, p), 8, "exact", &pe, &ne) < 0) return NULL;
+        if (ne != 3 * n_docs) {
+            PyErr_SetString(PyExc_ValueError, "agree_values: each pair's tp, fp and fn for every document");
+            return NULL;
+        }
+        ex[p] = pe;
+    }
+    size_t width = 3 * (size_t)np + (size_t)m + (size_t)k;
+    PyObject *r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_docs * width * 8));
+    if (!r) return NULL;
+    int64_t *out = (int64_t *)(void *)PyBytes_AsString(r); /* written before anyone sees it */
+    const int64_t *same = ps, *by_label = pl;
+    for (size_t d = 0; d < n_docs; d++) {
+        int64_t *row = out + d * width, n = 0;
+        for (Py_ssize_t p = 0; p < np; p++) memcpy(row + 3 * p, ex[p] + 3 * d, 24);
+        row += 3 * np;
+        for (Py_ssize_t c = 0; c < k; c++) n += by_label[d * (size_t)k + (size_t)c];
+        row[0] = n;
+        for (Py_ssize_t j = 1; j < m - 1; j++) row[j] = 0; /* S_2 .. S_m-1 */
+        row[m - 1] = same[d];
+        memcpy(row + m, by_label + d * (size_t)k, (size_t)k * 8);
+    }
+    return r;
+}
+
 /* agree_resample(values, units, k, n, words) -> int64 totals (n x k): see ag_resample. */
 static PyObject *agree_resample(PyObject *self, PyObject *args) {
     (void)self;
@@ -1626,6 +1672,7 @@ PyMethodDef nerve_agree_methods[] = {
     {"agree_decode", agree_decode, METH_VARARGS, "One tag column's entities and transitions."},
     {"agree_tokens", agree_tokens, METH_VARARGS, "Label-pair counts, labels by document, exact matches."},
     {"agree_relabel", agree_relabel, METH_VARARGS, "Labels mapped to others."},
+    {"agree_values", agree_values, METH_VARARGS, "The bootstrap's values by document."},
     {"agree_resample", agree_resample, METH_VARARGS, "Resampled column sums, drawn as numpy's default_rng draws."},
     {"agree_apart", agree_apart, METH_VARARGS, "Two columns less the entities both hold, and how many by type."},
     {"agree_words", agree_words, METH_VARARGS, "The words of a range of tokens."},

@@ -149,6 +149,9 @@ def agree_apart(
     How many of them each of a's labels has, and the pair's exact tp, fp and fn by document (int64).
     """
 
+def agree_values(exacts: list[bytes], same: bytes, by_label: bytes, m: int, k: int, /) -> bytes:
+    """The bootstrap's values by document (int64 rows): each pair's tp, fp, fn, then alpha's parts."""
+
 def agree_resample(values: bytes, units: int, k: int, n: int, words: tuple[int, int, int, int], /) -> bytes:
     """The int64 column sums of ``n`` resamples of ``values`` (units x k), drawn as numpy's default_rng."""
 

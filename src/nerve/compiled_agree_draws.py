@@ -12,7 +12,6 @@ both threads share them. A part draws, and drops, the draws of the resamples bef
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Hashable
 from functools import partial
 from itertools import pairwise
@@ -33,40 +32,35 @@ __all__ = [
     "draw_parts",
     "intervals_of",
     "resampled_part",
+    "statistics_of",
 ]
 
 Interval = tuple[float, float] | None
 Intervals = tuple[Interval, Interval, AgreeBootstrap | None]  # mean pairwise F1's, alpha's, how drawn
 Values = tuple[bytes, tuple[int, int]]  # int64 values by document (units x columns), and that shape
+Drawn = tuple[list[float | None], list[float | None]]  # each resample's mean pairwise F1, and alpha
 
 PARTS = 4  # the resamples are summed in this many parts
 
 
 def document_values(
-    exact: bytes, same: list[int], by_label: list[int], counts: tuple[int, int, int], stats: Statistics
+    exacts: list[bytes], same: bytes, by_label: bytes, counts: tuple[int, int], stats: Statistics
 ) -> Values:
     """Per document (int64, a row each): each pair's tp, fp and fn, then alpha's parts; and the shape.
 
     Alpha's parts are ``[n, S_2..S_m, n_c...]``: every token has all m labels, so only ``S_m`` (the
-    document's pairs of equal labels) is not 0. ``exact``: each pair's tp, fp and fn by document.
-    Raises the error of `check_memory` where the resamples' sums would not fit in memory.
+    document's pairs of equal labels) is not 0. ``exacts``: each pair's tp, fp and fn by document;
+    ``same`` and ``by_label``: each document's pairs of equal labels and its k label counts (int64);
+    ``counts``: m and k. Raises the error of `check_memory` where the resamples' sums would not fit
+    in memory. Built in C (`agree_values`).
     """
-    n_pairs, m, k = counts
-    n_docs = len(same)
-    width = 3 * n_pairs + m + k
+    m, k = counts
+    n_docs = len(same) // 8
+    width = 3 * len(exacts) + m + k
     check_memory(stats.resamples, width, plural(width, "column"))
-    flat = array("q", bytes(8 * n_docs * width))
-    ex = memoryview(exact).cast("q")
-    for p in range(n_pairs):
-        for j in range(3):
-            at = p * 3 * n_docs + j
-            flat[3 * p + j :: width] = array("q", ex[at : at + 3 * n_docs : 3])
-    base = 3 * n_pairs
-    flat[base::width] = array("q", [sum(by_label[d * k : (d + 1) * k]) for d in range(n_docs)])
-    flat[base + m - 1 :: width] = array("q", same)
-    for c in range(k):
-        flat[base + m + c :: width] = array("q", by_label[c::k])
-    return flat.tobytes(), (n_docs, width)
+    engine = speedups()
+    assert engine is not None
+    return engine.agree_values(exacts, same, by_label, m, k), (n_docs, width)
 
 
 def bootstrap_tasks(stats: Statistics | None, pairs: list[Hashable], m: int, k: int) -> list[Task]:
@@ -80,27 +74,23 @@ def bootstrap_tasks(stats: Statistics | None, pairs: list[Hashable], m: int, k: 
     def values(done: Done) -> Values | None:
         if stats is None:
             return None
-        same, by_label = _ints(done["tokens"][1]), _ints(done["tokens"][2])
-        exact = b"".join(done[p][1] for p in pairs)
-        return document_values(exact, same, by_label, (len(pairs), m, k), stats)
+        exacts = [done[p][1] for p in pairs]
+        return document_values(exacts, done["tokens"][1], done["tokens"][2], (m, k), stats)
 
-    def drawn(part: tuple[int, int], done: Done) -> list[list[int]]:
+    def drawn(part: tuple[int, int], done: Done) -> Drawn:
         found = done["values"]
-        return [] if found is None or stats is None else resampled_part(found, stats, part)
+        totals = [] if found is None or stats is None else resampled_part(found, stats, part)
+        return statistics_of(totals, len(pairs), m)  # here: beside the other part's sums in C
 
     def intervals(done: Done) -> Intervals:
-        totals = [total for q in range(len(parts)) for total in done["draws", q]]
-        return intervals_of(done["values"], totals, len(pairs), m, stats)
+        f1s = [v for q in range(len(parts)) for v in done["draws", q][0]]
+        alphas = [v for q in range(len(parts)) for v in done["draws", q][1]]
+        return intervals_of(done["values"], (f1s, alphas), stats)
 
     out: list[Task] = [("values", ["tokens", *pairs], values)]
     out += [(("draws", q), ["values"], partial(drawn, part)) for q, part in enumerate(parts)]
     out.append(("intervals", ["values", *(("draws", q) for q in range(len(parts)))], intervals))
     return out
-
-
-def _ints(b: bytes) -> list[int]:
-    """int64 bytes as a list."""
-    return memoryview(b).cast("q").tolist()
 
 
 def draw_parts(stats: Statistics | None) -> list[tuple[int, int]]:
@@ -124,10 +114,21 @@ def resampled_part(values: Values, stats: Statistics, part: tuple[int, int]) -> 
     return resampled_flat(engine, flat, shape, stats.resamples, stats.seed, part)
 
 
-def intervals_of(
-    values: Values | None, totals: list[list[int]], n_pairs: int, m: int, stats: Statistics | None
-) -> Intervals:
-    """The intervals of the mean pairwise F1 and of alpha from the resamples' ``totals`` (all parts)."""
+def statistics_of(totals: list[list[int]], n_pairs: int, m: int) -> Drawn:
+    """The mean pairwise F1 and alpha of each resample, from its column sums (`agree_formulas`)."""
+    f1s: list[float | None] = []
+    alphas: list[float | None] = []
+    for total in totals:
+        f1 = 0.0
+        for p in range(n_pairs):
+            f1 += f1_of(total[3 * p], total[3 * p + 1], total[3 * p + 2])
+        f1s.append(f1 / max(n_pairs, 1))
+        alphas.append(alpha_of(total[3 * n_pairs :], m))
+    return f1s, alphas
+
+
+def intervals_of(values: Values | None, drawn: Drawn, stats: Statistics | None) -> Intervals:
+    """The intervals of the mean pairwise F1 and of alpha from every resample's (`statistics_of`)."""
     from .analysis.agree_draws import any_differs
 
     if stats is None or values is None:
@@ -137,18 +138,11 @@ def intervals_of(
     flags: tuple[Flag, ...] = document_flags(units)
     if units < 2:
         return None, None, AgreeBootstrap(n, seed, level, units, flags)
-    f1s: list[float | None] = []
-    alphas: list[float | None] = []
-    for total in totals:
-        f1 = 0.0
-        for p in range(n_pairs):
-            f1 += f1_of(total[3 * p], total[3 * p + 1], total[3 * p + 2])
-        f1s.append(f1 / max(n_pairs, 1))
-        alphas.append(alpha_of(total[3 * n_pairs :], m))
+    f1s, alphas = drawn
     found = []
-    for name, drawn in (("mean pairwise F1", f1s), ("alpha", alphas)):
-        known = [v for v in drawn if v is not None]
-        if drawn and len(known) == len(drawn) and not any_differs(known):
+    for name, values_of in (("mean pairwise F1", f1s), ("alpha", alphas)):
+        known = [v for v in values_of if v is not None]
+        if values_of and len(known) == len(values_of) and not any_differs(known):
             found.append(degenerate_flag(name))
     info = AgreeBootstrap(n, seed, level, units, flags + tuple(found))
     return _bounds(f1s, level), _bounds(alphas, level), info
