@@ -26,9 +26,8 @@ __all__ = ["FLATTEN_POLICIES", "INSTANCE_FORMATS", "MATCHINGS", "METRIC_FAMILIES
 __all__ += ["REPAIR_POLICIES", "SLICES", "SORTS", "SUBWORD_POLICIES", "TEXT_METRICS", "beta", "bootstrap"]
 __all__ += ["command_line_names", "confidence", "encoding", "entity_repair", "flag", "fraction", "lenient"]
 __all__ += ["matching", "metric_families", "muc_only", "offsets", "one_of", "outside", "percentage"]
-__all__ += ["renamed"]
-__all__ += ["positive_int", "repair", "resamples", "scheme", "seed", "setting", "slices", "stream_repair"]
-__all__ += ["systems", "tag_format", "text_metrics", "unit"]
+__all__ += ["positive_int", "renamed", "repair", "resamples", "scheme", "seed", "setting", "slices"]
+__all__ += ["stream_repair", "systems", "tag_format", "text_metrics", "unit"]
 
 REPAIR_POLICIES = ("begin", "conlleval", "discard", "error")
 METRIC_FAMILIES = ("exact", "muc")
@@ -68,11 +67,7 @@ _RENAMED: ContextVar[dict[str, str] | None] = ContextVar("nerve_renamed_options"
 
 @contextmanager
 def renamed(**names: str) -> Iterator[None]:
-    """Within this context, errors name ``option`` as the caller's own option ``names[option]``.
-
-    For a command that reads with another's readers: ``agree`` reads tags as ``convert`` does, and
-    its ``scheme`` is their ``from_scheme``.
-    """
+    """Within this context, errors name ``option`` as ``names[option]`` (agree's scheme: from_scheme)."""
     token = _RENAMED.set({**(_RENAMED.get() or {}), **names})
     try:
         yield
