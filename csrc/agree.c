@@ -848,11 +848,13 @@ static inline uint32_t ag_bounded(ag_pcg *g, uint32_t rng) {
  * x86-64), the resampling is also built for AVX2 and that build used where the CPU has it: 4 int64
  * or 8 int32 sums an instruction instead of SSE2's 2 or 4. The sums are whole numbers: the same in
  * any build. */
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(NERVE_NO_CLONES)
+#if defined(__has_attribute)
+#if __has_attribute(target_clones) && defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_ADDRESS__)
 #define AG_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define AG_CLONES
+#endif
+#endif
+#ifndef AG_CLONES
+#define AG_CLONES /* one build: a compiler without target_clones (older GCC or clang) builds it too */
 #endif
 
 /* Resamples first to last (each of units draws of a row of k values, summed), into out ((last -
