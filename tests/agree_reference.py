@@ -134,11 +134,15 @@ def kappas_reference(ann: AnnotatorSpans, pairs: list[PairScores]) -> tuple[list
     return out, label_counts_reference(labels, k)
 
 
-def _interval_reason(info: AgreeBootstrap | None) -> str | None:
+def _interval_reason(info: AgreeBootstrap | None, name: str) -> str | None:
     if info is None:
         return None
-    said = [f.message for f in info.flags if f.kind in ("no_units", "one_unit", "degenerate")]
-    return "; ".join(said) or "a resample leaves the statistic undefined: n/a"
+    said = [
+        f.message
+        for f in info.flags
+        if f.kind in ("no_units", "one_unit") or (f.kind == "degenerate" and f.message.split(":")[0] == name)
+    ]
+    return "; ".join(said) or f"a resample leaves {name} undefined: n/a"
 
 
 def measured_reference(ann: AnnotatorSpans, stats: Statistics | None) -> Agreement:
@@ -161,7 +165,7 @@ def measured_reference(ann: AnnotatorSpans, stats: Statistics | None) -> Agreeme
         n, seed, level = stats.resamples, stats.seed, stats.confidence
         f1_interval, alpha_interval, flags = agree_intervals(per_pair, parts, m, (n, seed, level))
         info = AgreeBootstrap(n, seed, level, len(ann.documents), flags)
-    reason = _interval_reason(info)
+    f1_reason, reason = _interval_reason(info, "mean pairwise F1"), _interval_reason(info, "alpha")
     if fleiss_value is not None:
         fleiss_reason = None
     elif not fleiss_tokens:
@@ -177,7 +181,7 @@ def measured_reference(ann: AnnotatorSpans, stats: Statistics | None) -> Agreeme
         pairs=tuple(pairs),
         types=tuple(sorted({t for s in ann.spans for t in s.labels})),
         mean_f1=Estimate(
-            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
+            mean([p.exact.f1 for p in pairs]), f1_interval, f1_reason if f1_interval is None else None
         ),
         mean_partial_f1=mean([p.partial.f1 for p in pairs]),
         fleiss_kappa=Estimate(fleiss_value, None, fleiss_reason),

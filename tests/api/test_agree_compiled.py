@@ -122,6 +122,44 @@ def test_germeval_five_columns(shared_data: Path, tmp_path: Path) -> None:
     assert rows[0]["context"]
 
 
+BOOTSTRAP_EDGES = {
+    # one document of entities among documents of none: alpha is undefined in the resamples that
+    # draw only the latter, so its interval is n/a; the mean pairwise F1 is defined in every one
+    "alpha undefined in some resamples": (
+        "-DOCSTART- O O O\n\na B-PER O B-LOC\nb I-PER B-PER O\n\n"
+        + "-DOCSTART- O O O\n\nc O O O\nd O O O\n\n" * 3
+    ),
+    # the annotators agree everywhere: every resample gives the same F1 and alpha, a degenerate flag
+    "every resample alike": "-DOCSTART- O O\n\na B-PER B-PER\nb O O\n\n" * 4,
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOOTSTRAP_EDGES))
+def test_resamples_that_cannot_give_an_interval(tmp_path: Path, case: str) -> None:
+    """An interval is n/a where a resample's statistic is undefined or none varies, as on the numpy engine."""
+    path = tmp_path / "c.conll"
+    path.write_text(BOOTSTRAP_EDGES[case], encoding="utf-8")
+    ours, theirs = _both(path, bootstrap=60, seed=5)
+    assert ours == theirs
+    alpha = json.loads(ours)["alpha"]
+    assert alpha["interval"] is None
+    assert alpha["reason"].startswith(("a resample leaves alpha undefined", "alpha: every resample"))
+
+
+def test_too_many_resamples_for_memory_say_how_many_fit(tmp_path: Path) -> None:
+    """A bootstrap whose sums would not fit in memory is refused as on the numpy engine, same words."""
+    path = tmp_path / "c.conll"
+    path.write_text("-DOCSTART- O O O O O\n\na B-PER O B-PER O O\n\n" * 3, encoding="utf-8")
+    query, how = check_agree_query(None), ("auto", None, "O")
+    stats = statistics_of(1_000_000, 1, None, None)
+    with pytest.raises(NerveError) as want:
+        numpy_agreement([str(path)], None, (None, None, how), stats, (query, None, None, None))
+    with pytest.raises(type(want.value)) as got:
+        agree_compiled.compiled_agreement([str(path)], None, (None, None, how), stats, query)
+    assert str(got.value) == str(want.value)
+    assert "37 columns" in str(got.value)
+
+
 HANDED_OVER = {
     "a byte order mark": b"\xef\xbb\xbfa O O\n",
     "a carriage return": b"a O O\r\nb O O\r\n",

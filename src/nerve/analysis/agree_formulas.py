@@ -107,15 +107,21 @@ def document_flags(units: int) -> tuple[Flag, ...]:
     return ()
 
 
-def interval_reason(flags: Sequence[Flag] | None) -> str | None:
-    """Why an interval is n/a: the flags that say so (one document or none), or no spread.
+def interval_reason(flags: Sequence[Flag] | None, name: str) -> str | None:
+    """Why the interval of statistic ``name`` is n/a: one document or none, or no spread, or undefined.
 
-    ``flags``: the bootstrap's (``None``: no interval asked for, nothing to explain).
+    No spread: its resamples all alike (another statistic's lack of spread is not its reason);
+    undefined: a resample leaves it so. ``flags``: the bootstrap's (``None``: no interval asked
+    for, nothing to explain).
     """
     if flags is None:
         return None
-    said = [f.message for f in flags if f.kind in ("no_units", "one_unit", "degenerate")]
-    return "; ".join(said) or "a resample leaves the statistic undefined: n/a"
+    said = [
+        f.message
+        for f in flags
+        if f.kind in ("no_units", "one_unit") or (f.kind == "degenerate" and f.message.startswith(f"{name}:"))
+    ]
+    return "; ".join(said) or f"a resample leaves {name} undefined: n/a"
 
 
 def fleiss_reason(tokens: int) -> str:
@@ -159,20 +165,26 @@ def agreement_of(
     """
     fleiss_value, fleiss_tokens = fleiss
     f1_interval, alpha_interval, info = drawn
-    reason = interval_reason(None if info is None else info.flags)
+    flags = None if info is None else info.flags
     return Agreement(
         annotators=(),
         pairs=tuple(pairs),
         types=tuple(types),
         mean_f1=Estimate(
-            mean([p.exact.f1 for p in pairs]), f1_interval, reason if f1_interval is None else None
+            mean([p.exact.f1 for p in pairs]),
+            f1_interval,
+            interval_reason(flags, "mean pairwise F1") if f1_interval is None else None,
         ),
         mean_partial_f1=mean([p.partial.f1 for p in pairs]),
         fleiss_kappa=Estimate(
             fleiss_value, None, None if fleiss_value is not None else fleiss_reason(fleiss_tokens)
         ),
         fleiss_tokens=fleiss_tokens,
-        alpha=Estimate(alpha, alpha_interval, alpha_reason(alpha, alpha_interval, info is not None, reason)),
+        alpha=Estimate(
+            alpha,
+            alpha_interval,
+            alpha_reason(alpha, alpha_interval, flags is not None, interval_reason(flags, "alpha")),
+        ),
         documents=size[0],
         tokens=size[1],
         disagreements=Disagreements(0, {}, ()),
