@@ -201,3 +201,43 @@ def test_rows_of_a_file_changed_since_it_was_mapped_are_refused(tmp_path: Any) -
     path.write_text("a O O\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"c\.conll: changed since nerve read it.*run nerve\.agree again"):
         list(found.disagreements.rows)
+
+
+def test_one_pass_arrays_are_the_scans_own() -> None:
+    """`Scanned.arrays` of one pass is what the core read (`agree_parts`), not a copy of something else."""
+    core = _core()
+    data = b"-DOCSTART- O O\n\na B-PER O\nb I-PER B-LOC\n\nc O O\n"
+    one = scan_columns(core, data, None)
+    assert one is not None
+    ((scan, maps),) = one.parts
+    assert maps is None
+    assert one.arrays(core) == core.agree_parts(scan)
+    sentence, words, ids = one.arrays(core)
+    assert sentence == bytes([1, 0, 1])
+    assert memoryview(words).cast("q").tolist() == [
+        data.index(b"a B"),
+        data.index(b"b I"),
+        data.index(b"c O"),
+    ]
+    assert [memoryview(i).cast("H").tolist() for i in ids] == [[0, 1, 2], [0, 1, 0]]
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_halves_joined_hold_65536_tags_a_column_and_no_more(extra: int) -> None:
+    """uint16 ids hold 65,536 tags: two halves of 32,768 new tags each join; one more is handed over,
+    as one pass hands it over."""
+    core = _core()
+    first = b"".join(b"w T%d O\n" % i for i in range(32768))
+    second = b"".join(b"w T%d O\n" % i for i in range(32768, 65536 + extra))
+    data = first + b"\n" + second
+    cut = len(first) + 1
+    two = scan_columns(core, data, cut)
+    one = scan_columns(core, data, None)
+    if extra:
+        assert two is None
+        assert one is None
+    else:
+        assert two is not None
+        assert one is not None
+        assert len(two.tags[0]) == 65536
+        assert two.arrays(core) == one.arrays(core)
