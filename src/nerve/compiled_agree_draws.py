@@ -78,8 +78,8 @@ def bootstrap_tasks(stats: Statistics | None, pairs: list[Hashable], m: int, k: 
         return document_values(exacts, done["tokens"][1], done["tokens"][2], (m, k), stats)
 
     def drawn(part: tuple[int, int], done: Done) -> Drawn:
-        found = done["values"]
-        totals = [] if found is None or stats is None else resampled_part(found, stats, part)
+        assert stats is not None  # there are parts only where there are statistics
+        totals = resampled_part(done["values"], stats, part)
         return statistics_of(totals, len(pairs), m)  # here: beside the other part's sums in C
 
     def intervals(done: Done) -> Intervals:
@@ -103,14 +103,15 @@ def draw_parts(stats: Statistics | None) -> list[tuple[int, int]]:
 
 
 def resampled_part(values: Values, stats: Statistics, part: tuple[int, int]) -> list[list[int]]:
-    """The column sums of the resamples ``part`` (first to last) of ``values``; none of one document."""
+    """The column sums of the resamples ``part`` (first to last) of ``values``.
+
+    Of one document or none they are drawn too (cheaply), and `intervals_of` says they give no interval.
+    """
     from .analysis.agree_draws import resampled_flat
 
     engine = speedups()
     assert engine is not None
     flat, shape = values
-    if shape[0] < 2:
-        return []
     return resampled_flat(engine, flat, shape, stats.resamples, stats.seed, part)
 
 
@@ -131,8 +132,9 @@ def intervals_of(values: Values | None, drawn: Drawn, stats: Statistics | None) 
     """The intervals of the mean pairwise F1 and of alpha from every resample's (`statistics_of`)."""
     from .analysis.agree_draws import any_differs
 
-    if stats is None or values is None:
+    if stats is None:
         return None, None, None
+    assert values is not None  # there are values wherever there are statistics
     n, seed, level = stats.resamples, stats.seed, stats.confidence
     units = values[1][0]
     flags: tuple[Flag, ...] = document_flags(units)

@@ -241,3 +241,23 @@ def test_halves_joined_hold_65536_tags_a_column_and_no_more(extra: int) -> None:
         assert one is not None
         assert len(two.tags[0]) == 65536
         assert two.arrays(core) == one.arrays(core)
+
+
+def test_a_file_read_not_mapped_is_a_copy_that_a_change_does_not_touch(tmp_path: Any) -> None:
+    """Where no mapping is made the bytes are read: a copy, so the file may change after."""
+    core = _core()
+
+    class Unmapped:
+        def __getattr__(self, name: str) -> object:
+            return getattr(core, name)
+
+        def agree_map(self, path: str) -> None:
+            return None
+
+    path = tmp_path / "c.conll"
+    path.write_bytes(b"a B-PER O\n")
+    found = FileBytes(Unmapped(), str(path))  # type: ignore[arg-type]
+    assert found.raw == b"a B-PER O\n"
+    path.write_bytes(b"changed\n")
+    found.check()  # no error: nothing is read from the file again
+    assert found[0:5] == b"a B-P"
