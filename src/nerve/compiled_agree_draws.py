@@ -31,8 +31,8 @@ __all__ = [
     "document_values",
     "draw_parts",
     "intervals_of",
+    "resample_statistics",
     "resampled_part",
-    "statistics_of",
 ]
 
 Interval = tuple[float, float] | None
@@ -80,7 +80,7 @@ def bootstrap_tasks(stats: Statistics | None, pairs: list[Hashable], m: int, k: 
     def drawn(part: tuple[int, int], done: Done) -> Drawn:
         assert stats is not None  # there are parts only where there are statistics
         totals = resampled_part(done["values"], stats, part)
-        return statistics_of(totals, len(pairs), m)  # here: beside the other part's sums in C
+        return resample_statistics(totals, len(pairs), m)  # here: beside the other part's sums in C
 
     def intervals(done: Done) -> Intervals:
         f1s = [v for q in range(len(parts)) for v in done["draws", q][0]]
@@ -115,7 +115,7 @@ def resampled_part(values: Values, stats: Statistics, part: tuple[int, int]) -> 
     return resampled_flat(engine, flat, shape, stats.resamples, stats.seed, part)
 
 
-def statistics_of(totals: list[list[int]], n_pairs: int, m: int) -> Drawn:
+def resample_statistics(totals: list[list[int]], n_pairs: int, m: int) -> Drawn:
     """The mean pairwise F1 and alpha of each resample, from its column sums (`agree_formulas`)."""
     f1s: list[float | None] = []
     alphas: list[float | None] = []
@@ -129,7 +129,7 @@ def statistics_of(totals: list[list[int]], n_pairs: int, m: int) -> Drawn:
 
 
 def intervals_of(values: Values | None, drawn: Drawn, stats: Statistics | None) -> Intervals:
-    """The intervals of the mean pairwise F1 and of alpha from every resample's (`statistics_of`)."""
+    """The intervals of the mean pairwise F1 and of alpha from every resample's (`resample_statistics`)."""
     from .analysis.agree_draws import any_differs
 
     if stats is None:
