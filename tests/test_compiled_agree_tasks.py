@@ -85,3 +85,28 @@ def test_both_threads_take_tasks_the_first_ready_first() -> None:
     ]
     assert run_tasks(tasks) == {"x": True, "y": True, "last": (True, True)}
     assert threads["x"] != threads["y"]
+
+
+def test_a_thread_that_waited_takes_tasks_again() -> None:
+    """While a runs, the other thread has nothing ready and waits; once a is done, b and c run at once,
+    one on each thread (each waits until the other has begun)."""
+    begun = {name: _thread.allocate_lock() for name in ("b", "c")}
+    for lock in begun.values():
+        lock.acquire()
+
+    def slow(done: Done) -> str:
+        lock = _thread.allocate_lock()
+        lock.acquire()
+        lock.acquire(timeout=0.2)  # long enough for the other thread to find nothing ready and wait
+        return "a"
+
+    def meet(name: str, other: str) -> bool:
+        begun[name].release()
+        return begun[other].acquire(timeout=10)
+
+    tasks: list[Task] = [
+        ("a", (), slow),
+        ("b", ("a",), lambda done: meet("b", "c")),
+        ("c", ("a",), lambda done: meet("c", "b")),
+    ]
+    assert run_tasks(tasks) == {"a": "a", "b": True, "c": True}
