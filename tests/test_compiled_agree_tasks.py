@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerve.compiled_agree_tasks import Done, Task, run_tasks
+from nerve.io.tags.agree_scan import both
 
 
 @st.composite
@@ -110,3 +111,27 @@ def test_a_thread_that_waited_takes_tasks_again() -> None:
         ("c", ("a",), lambda done: meet("c", "b")),
     ]
     assert run_tasks(tasks) == {"a": "a", "b": True, "c": True}
+
+
+def test_both_raises_either_side_error_once_both_are_done() -> None:
+    """`both` (what run_tasks runs its two threads with): each side's result, or the error of the
+    side that failed, raised here only once the other side is done too."""
+    finished: list[str] = []
+
+    def fails() -> None:
+        raise ValueError("second")
+
+    def first() -> str:
+        lock = _thread.allocate_lock()
+        lock.acquire()
+        lock.acquire(timeout=0.1)  # the other thread fails meanwhile
+        finished.append("first")
+        return "one"
+
+    assert both(lambda: 1, lambda: "two") == (1, "two")
+    with pytest.raises(ValueError, match="second"):
+        both(first, fails)
+    assert finished == ["first"]
+    with pytest.raises(KeyError):
+        both(lambda: {}["x"], lambda: finished.append("second"))
+    assert finished == ["first", "second"]
