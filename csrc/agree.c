@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "speedups.h"
+#include "bits.h"
 #include "utf8.h"
 
 #ifndef _WIN32
@@ -247,18 +248,6 @@ static inline unsigned ag_mask(const unsigned char *p, unsigned *high, unsigned 
 }
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ag_lowest(m) ((unsigned)__builtin_ctz(m))
-#else
-static unsigned ag_lowest(unsigned m) {
-    unsigned i = 0;
-    while (!(m & 1u)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-}
-#endif
 
 #define AG_TAIL 48 /* the longest tail a line is compared with (ag_repeat) */
 
@@ -316,10 +305,10 @@ static inline const unsigned char *ag_word_end(const unsigned char *p, const uns
     if (end - p >= 16) {
         unsigned high = 0, cr = 0, m = ag_mask(p, &high, &cr);
         if (m) {
-            unsigned before = (1u << ag_lowest(m)) - 1; /* the word's bytes */
+            unsigned before = (1u << nerve_lowest_bit(m)) - 1; /* the word's bytes */
             *hi |= high & before;
             *r |= cr & before;
-            return p + ag_lowest(m);
+            return p + nerve_lowest_bit(m);
         }
     }
 #endif
@@ -418,7 +407,7 @@ int ag_scan(const unsigned char *data, size_t len, ag_scan_t *s) {
     while (end - q >= 16) { /* 16 bytes at a time, each separator in order */
         const unsigned char *next = q + 16;
         for (unsigned m = ag_mask(q, &high, &cr); m; m &= m - 1) {
-            const unsigned char *c = q + ag_lowest(m);
+            const unsigned char *c = q + nerve_lowest_bit(m);
             if (ag_separator(s, &l, data, c, &field, &line) < 0) return -1;
             if (*c == '\n' && l.tail_len && ag_repeat_lines) { /* lines repeating the last past their word */
                 const unsigned char *after = ag_repeat(s, &l, data, c + 1, end, &high, &cr);

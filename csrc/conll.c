@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "conll.h"
+#include "bits.h"
 #include "utf8.h"
 
 /* Inlined on the per-token path (the compilers' own heuristics leave these as calls). */
@@ -323,26 +324,6 @@ HOT unsigned chunk_mask(const unsigned char *p, int delimiter) {
 }
 #endif
 
-#if defined(_MSC_VER)
-#include <intrin.h>
-static unsigned lowest_bit(unsigned m) {
-    unsigned long i;
-    _BitScanForward(&i, m);
-    return (unsigned)i;
-}
-#elif defined(__GNUC__) || defined(__clang__)
-#define lowest_bit(m) ((unsigned)__builtin_ctz(m))
-#else
-static unsigned lowest_bit(unsigned m) {
-    unsigned i = 0;
-    while (!(m & 1u)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-}
-#endif
-
 /* A field p[0:n] of a row: the first, and the last two so far. */
 HOT void add_field(row_t *r, const unsigned char *p, size_t n) {
     if (r->count == 0) {
@@ -384,7 +365,7 @@ HOT int scan_line(const unsigned char *p, const unsigned char *end, int eof, int
         unsigned m = chunk_mask(q, delimiter);
         if (end - q < CHUNK) m &= (1u << (end - q)) - 1u;
         while (m) {
-            c = q + lowest_bit(m);
+            c = q + nerve_lowest_bit(m);
             m &= m - 1;
             if (!blanks) {
                 content |= c > after; /* plain bytes since the last flagged one */
