@@ -20,7 +20,7 @@ from conftest import engine
 from engines import compiled_or_skip
 from nerve._engine import speedups
 from nerve.errors import InputError
-from nerve.io.tags.agree_scan import FileBytes, cut_of, documents, raw, scan_columns
+from nerve.io.tags.agree_scan import FileBytes, Scanned, cut_of, documents, raw, scan_columns
 
 compiled_or_skip()
 
@@ -49,6 +49,12 @@ def files(draw: st.DrawFn) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def _assert_read_alike(core: Any, a: Scanned, b: Scanned) -> None:
+    """Two scans read the same: documents, tokens, each column's tags, and the per-token arrays."""
+    assert (a.n_docs, a.doc_start, a.tokens, a.tags) == (b.n_docs, b.doc_start, b.tokens, b.tags)
+    assert a.arrays(core) == b.arrays(core)
+
+
 @settings(max_examples=300, deadline=None)
 @given(files())
 def test_every_cut_gives_one_pass(data: bytes) -> None:
@@ -61,13 +67,7 @@ def test_every_cut_gives_one_pass(data: bytes) -> None:
             assert two is None
         else:
             assert two is not None
-            assert (two.n_docs, two.doc_start, two.tokens, two.tags) == (
-                one.n_docs,
-                one.doc_start,
-                one.tokens,
-                one.tags,
-            )
-            assert two.arrays(core) == one.arrays(core)
+            _assert_read_alike(core, two, one)
             words = core.agree_words(data, [scan for scan, _ in one.parts], 0, one.tokens)
             assert core.agree_words(data, [scan for scan, _ in two.parts], 0, two.tokens) == words
             assert _decoded(data, two) == _decoded(data, one)
@@ -126,8 +126,7 @@ def test_a_big_file_on_two_cores_is_scanned_as_two_halves(monkeypatch: pytest.Mo
     one = scan_columns(core, data, None)
     assert found is not None
     assert one is not None
-    assert (found.doc_start, found.tags) == (one.doc_start, one.tags)
-    assert found.arrays(core) == one.arrays(core)
+    _assert_read_alike(core, found, one)
     monkeypatch.setattr(agree_scan, "threads", lambda size, workers: 1)
     calls.clear()
     scan_columns(Recording(), data)  # type: ignore[arg-type]
@@ -160,13 +159,7 @@ def test_a_mapped_file_reads_as_its_bytes(
     one, other = scan_columns(core, mapped, None), scan_columns(core, data, None)
     assert (one is None) == (other is None)
     if one is not None and other is not None:
-        assert (one.n_docs, one.doc_start, one.tokens, one.tags) == (
-            other.n_docs,
-            other.doc_start,
-            other.tokens,
-            other.tags,
-        )
-        assert one.arrays(core) == other.arrays(core)
+        _assert_read_alike(core, one, other)
         scans = [scan for scan, _ in one.parts]
         words = core.agree_words(data, scans, 0, one.tokens)
         assert core.agree_words(raw(mapped), scans, 0, one.tokens) == words
